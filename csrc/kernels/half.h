@@ -1,0 +1,63 @@
+/* IEEE binary16 <-> binary32 in software, identical on both backends (round to nearest even). */
+#ifndef PG_HALF_H
+#define PG_HALF_H
+#include "kernel_types.h"
+
+PG_HOST_DEVICE PG_INLINE float
+pg_half_to_float(pg_half h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu;
+    uint32_t man = h & 0x3ffu;
+    uint32_t bits;
+    if (exp == 0) {
+        if (man == 0) {
+            bits = sign;
+        } else { /* subnormal: normalise */
+            int e = -1;
+            do { e++; man <<= 1; } while ((man & 0x400u) == 0);
+            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ffu) << 13);
+        }
+    } else if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (man << 13);
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    }
+    union { uint32_t u; float f; } v;
+    v.u = bits;
+    return v.f;
+}
+
+PG_HOST_DEVICE PG_INLINE pg_half
+pg_float_to_half(float f)
+{
+    union { uint32_t u; float f; } v;
+    v.f = f;
+    uint32_t x = v.u;
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7fffffffu;
+    if (absx >= 0x7f800000u) /* inf or nan (keep nan quiet) */
+        return (pg_half)(sign | 0x7c00u | (absx > 0x7f800000u ? (0x200u | ((absx >> 13) & 0x3ffu)) : 0u));
+    if (absx >= 0x477ff000u) /* rounds to beyond the largest half */
+        return (pg_half)(sign | 0x7c00u);
+    if (absx < 0x38800000u) { /* subnormal half or zero */
+        if (absx < 0x33000000u)
+            return (pg_half)sign;
+        uint32_t e = absx >> 23;
+        uint32_t man = (absx & 0x7fffffu) | 0x800000u;
+        uint32_t shift = 126 - e;           /* 14 + (113 - e) */
+        uint32_t half_man = man >> shift;
+        uint32_t rem = man & ((1u << shift) - 1u);
+        uint32_t halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (half_man & 1u)))
+            half_man++;
+        return (pg_half)(sign | half_man);
+    }
+    uint32_t r = absx - 0x38000000u; /* rebias exponent */
+    uint32_t half_bits = r >> 13;
+    uint32_t rem = r & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (half_bits & 1u)))
+        half_bits++;
+    return (pg_half)(sign | half_bits);
+}
+#endif

@@ -1,0 +1,56 @@
+/* Types shared by the host code and the kernels. Written in the common subset of C and CUDA C:
+ * this header is included by the C extension and by the .cu kernel file alike. */
+#ifndef PG_KERNEL_TYPES_H
+#define PG_KERNEL_TYPES_H
+
+#ifdef __CUDACC__
+#define PG_HOST_DEVICE __host__ __device__
+#define PG_INLINE __forceinline__
+#else
+#include <stdint.h>
+#include <stddef.h>
+#define PG_HOST_DEVICE
+#define PG_INLINE inline
+#endif
+
+#define PG_MAXDIMS 32      /* most dimensions an array may have (NumPy 1.x's limit) */
+#define PG_MAXARGS 4       /* most operands of one elementwise kernel (3 inputs + 1 output) */
+
+/* Element types. The order is part of the kernel ABI: kernels switch on it. */
+typedef enum {
+    PG_BOOL = 0,
+    PG_INT8, PG_INT16, PG_INT32, PG_INT64,
+    PG_UINT8, PG_UINT16, PG_UINT32, PG_UINT64,
+    PG_FLOAT16, PG_FLOAT32, PG_FLOAT64,
+    PG_COMPLEX64, PG_COMPLEX128,
+    PG_NTYPES
+} PgType;
+
+typedef struct { float re, im; } pg_complex64;
+typedef struct { double re, im; } pg_complex128;
+typedef uint16_t pg_half;  /* IEEE binary16 bits; converted in software on both backends */
+
+/* Operands of one elementwise launch after broadcasting and axis merging. Passed by value to
+ * CUDA kernels, so it is kept well under the 4 KiB kernel-parameter limit. */
+typedef struct {
+    int32_t ndim;                                /* merged dimensions, 0 for a scalar loop */
+    int32_t nargs;                               /* inputs then the output */
+    int64_t size;                                /* elements to produce */
+    int64_t shape[PG_MAXDIMS];                   /* innermost dimension last */
+    int64_t strides[PG_MAXARGS][PG_MAXDIMS];     /* bytes */
+    char *data[PG_MAXARGS];
+    int32_t types[PG_MAXARGS];                   /* PgType of each operand as stored */
+    /* An input whose data pointer is NULL is a scalar: its value is stored here as its type. */
+    uint64_t scalar[PG_MAXARGS][2];
+} PgLoopArgs;
+
+/* The same launch when every operand is contiguous and of the loop's own types: small, so the
+ * common case passes few kernel-parameter bytes. */
+typedef struct {
+    int64_t size;
+    char *data[PG_MAXARGS];
+    int32_t types[PG_MAXARGS];
+    uint64_t scalar[PG_MAXARGS][2];
+} PgContigArgs;
+
+#endif

@@ -1,0 +1,163 @@
+/* Module init for pygpu._core: the exceptions, the types, and the module's function tables
+ * (each file contributes its own). */
+#define PG_IMPORT_ARRAY
+#include "array.h"
+#include "stream.h"
+#include "kernel_table.h"
+
+PyObject *PgExc_CUDAError;
+PyObject *PgExc_OutOfMemoryError;
+
+extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
+    pg_math_module_methods[], pg_cuda_module_methods[];
+int pg_math_init(PyObject *module);
+int pg_cpu_threads(void);
+
+int
+pg_parse_int64(PyObject *obj, int64_t *out, const char *what)
+{
+    if (!PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.200s", what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(obj);
+    if (i == NULL)
+        return -1;
+    long long v = PyLong_AsLongLong(i);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static PyObject *
+py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
+{
+    PG_UNUSED(m);
+    static char *kwlist[] = {"device", NULL};
+    PyObject *devobj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:synchronize", kwlist, &devobj))
+        return NULL;
+    PgDevice *dev = pg_device_from_object(devobj);
+    if (dev == NULL || PG_DEVICE_CHECK(dev) < 0 || dev->backend->synchronize(dev) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_current_device(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    return Py_NewRef((PyObject *)pg_device_current());
+}
+
+static PyObject *
+py_default_device(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    return Py_NewRef((PyObject *)pg_device_default());
+}
+
+/* Memory pool statistics for a device: (used_bytes, total_bytes, cached_blocks). */
+static PyObject *
+py_pool_stats(PyObject *m, PyObject *devobj)
+{
+    PG_UNUSED(m);
+    PgDevice *dev = pg_device_from_object(devobj);
+    if (dev == NULL)
+        return NULL;
+    return Py_BuildValue("(nnn)", (Py_ssize_t)pg_pool_used_bytes(dev), (Py_ssize_t)pg_pool_total_bytes(dev),
+                         (Py_ssize_t)pg_pool_cached_blocks(dev));
+}
+
+static PyObject *
+py_pool_free_all(PyObject *m, PyObject *devobj)
+{
+    PG_UNUSED(m);
+    PgDevice *dev = pg_device_from_object(devobj);
+    if (dev == NULL)
+        return NULL;
+    if (dev->kind == PG_DEVICE_CUDA && dev->backend->synchronize(dev) < 0)
+        return NULL;
+    pg_pool_free_all_blocks(dev);
+    Py_RETURN_NONE;
+}
+
+/* (count, reason): the usable CUDA devices, and why there are none. */
+static PyObject *
+py_cuda_device_count(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    const char *reason = NULL;
+    int n = pg_cuda_device_count(&reason);
+    return Py_BuildValue("(is)", n, n > 0 ? "" : (reason ? reason : "no CUDA device"));
+}
+
+static PyObject *
+py_cpu_threads(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    return PyLong_FromLong(pg_cpu_threads());
+}
+
+static PyMethodDef core_methods[] = {
+    {"synchronize", (PyCFunction)(void (*)(void))py_synchronize, METH_VARARGS | METH_KEYWORDS,
+     "synchronize(device=None): wait until all work queued on the device is done."},
+    {"get_device", py_current_device, METH_NOARGS, "The current device of this thread."},
+    {"default_device", py_default_device, METH_NOARGS, "The device used outside any `with device:` block."},
+    {"_pool_stats", py_pool_stats, METH_O, NULL},
+    {"_pool_free_all", py_pool_free_all, METH_O, NULL},
+    {"_cuda_device_count", py_cuda_device_count, METH_NOARGS, NULL},
+    {"_cpu_threads", py_cpu_threads, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "pygpu._core",
+    .m_doc = "The C core of pygpu.",
+    .m_size = -1,
+};
+
+static int
+add_functions(PyObject *module, PyMethodDef *table)
+{
+    return PyModule_AddFunctions(module, table);
+}
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    import_array();
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    PgExc_CUDAError = PyErr_NewExceptionWithDoc(
+        "pygpu.CUDAError", "An error reported by the CUDA driver (see .name and .code).", PyExc_RuntimeError, NULL);
+    PgExc_OutOfMemoryError = PyErr_NewExceptionWithDoc(
+        "pygpu.OutOfMemoryError", "A device allocation failed even after the memory pool released its cache.",
+        PyExc_MemoryError, NULL);
+    if (PgExc_CUDAError == NULL || PgExc_OutOfMemoryError == NULL ||
+        PyModule_AddObjectRef(m, "CUDAError", PgExc_CUDAError) < 0 ||
+        PyModule_AddObjectRef(m, "OutOfMemoryError", PgExc_OutOfMemoryError) < 0)
+        goto fail;
+    if (pg_dtype_init() < 0 || pg_device_init(m) < 0 || pg_stream_init(m) < 0 || pg_array_type_init(m) < 0)
+        goto fail;
+    if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
+        add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
+        add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0)
+        goto fail;
+    if (pg_math_init(m) < 0)
+        goto fail;
+    if (PyModule_AddIntConstant(m, "_n_kernels", PG_NKERNELS) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

@@ -1,0 +1,37 @@
+"""pygpu.get_memory_pool(): the caching allocator of a device, CuPy's MemoryPool interface."""
+from . import _core
+
+
+class MemoryPool:
+    """The caching pool of one device. Freed arrays return their memory here for reuse."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def used_bytes(self):
+        """Bytes held by live arrays."""
+        return _core._pool_stats(self.device)[0]
+
+    def total_bytes(self):
+        """Bytes held by live arrays plus bytes cached for reuse."""
+        return _core._pool_stats(self.device)[1]
+
+    def free_bytes(self):
+        """Bytes cached for reuse."""
+        used, total, _ = _core._pool_stats(self.device)
+        return total - used
+
+    def n_free_blocks(self):
+        return _core._pool_stats(self.device)[2]
+
+    def free_all_blocks(self):
+        """Give every cached block back to the device (or the operating system)."""
+        _core._pool_free_all(self.device)
+
+    def __repr__(self):
+        return f"<pygpu.MemoryPool {self.device}: used={self.used_bytes()} total={self.total_bytes()}>"
+
+
+def get_memory_pool(device=None):
+    """The memory pool of `device` (default: the current device)."""
+    return MemoryPool(_core.get_device() if device is None else _core.Device(device))
