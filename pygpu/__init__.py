@@ -1,5 +1,6 @@
 """pygpu: NumPy-like arrays on the GPU, with the same code running on the CPU when there is none."""
 from . import _core
+from ._core import *  # noqa: F401,F403  (every public name of the C core)
 from ._core import (  # noqa: F401
     CUDAError, Device, Event, OutOfMemoryError, Stream, ndarray,
     array, asarray, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,

@@ -1,0 +1,46 @@
+"""Every test that takes the `device` fixture runs once per device present: the CPU always,
+cuda:0 when a usable GPU exists (PYGPU_TEST_DEVICES=cpu,cuda:0 narrows or widens the list)."""
+import os
+
+import numpy as np
+import pytest
+
+import pygpu
+
+
+def _devices():
+    env = os.environ.get("PYGPU_TEST_DEVICES")
+    if env:
+        return [d.strip() for d in env.split(",") if d.strip()]
+    devs = ["cpu"]
+    if pygpu.cuda.is_available():
+        devs.append("cuda:0")
+    return devs
+
+
+DEVICES = _devices()
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """A pygpu.Device; tests taking it run on every device present."""
+    return pygpu.Device(request.param)
+
+
+@pytest.fixture
+def cuda_device():
+    """cuda:0, or a skip saying why there is none."""
+    if not pygpu.cuda.is_available():
+        pytest.skip("no usable CUDA device: " + pygpu._core._cuda_device_count()[1])
+    return pygpu.Device("cuda:0")
+
+
+def assert_array_equal(actual, expected, **kw):
+    """Compares a pygpu array (or anything) with a NumPy result: values, dtype and shape."""
+    if isinstance(actual, pygpu.ndarray):
+        actual = actual.get()
+    expected = np.asarray(expected)
+    actual = np.asarray(actual)
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    np.testing.assert_array_equal(actual, expected, **kw)
