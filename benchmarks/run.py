@@ -1,0 +1,324 @@
+"""pygpu benchmarks: one program, ratios against NumPy and (where importable) CuPy, PyTorch and
+Numba measured in the same run.
+
+    python benchmarks/run.py [--device cpu|cuda:0] [--quick] [--json PATH] [--only SUBSTRING]
+
+Times are medians of repeated batches, in microseconds per call; on a GPU each batch ends with a
+synchronize, so a time covers the work and not only the launch. Bandwidths are in GB/s (bytes
+read + written). The JSON has every number, the device and the command line.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import pygpu  # noqa: E402
+
+
+def optional(name):
+    try:
+        return __import__(name)
+    except Exception:
+        return None
+
+
+cp = optional("cupy")
+torch = optional("torch")
+numba_cuda = None
+try:
+    from numba import cuda as numba_cuda  # noqa: E402
+
+    if not numba_cuda.is_available():
+        numba_cuda = None
+except Exception:
+    numba_cuda = None
+if cp is not None:
+    try:
+        cp.cuda.runtime.getDeviceCount()
+    except Exception:
+        cp = None
+if torch is not None and not torch.cuda.is_available():
+    torch = None
+
+
+def timeit(fn, sync=None, min_time=0.2, repeat=7, quick=False):
+    """Median seconds per call of fn(), over `repeat` batches sized to take ~min_time/repeat."""
+    if quick:
+        min_time, repeat = min_time / 4, 3
+    fn()
+    if sync:
+        sync()
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        if sync:
+            sync()
+        dt = time.perf_counter() - t0
+        if dt > min_time / repeat or n > 1 << 22:
+            break
+        n *= 4 if dt < min_time / repeat / 8 else 2
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        if sync:
+            sync()
+        samples.append((time.perf_counter() - t0) / n)
+    return statistics.median(samples)
+
+
+class Bench:
+    def __init__(self, device, quick):
+        self.device = pygpu.Device(device) if device else pygpu.get_device()
+        self.on_gpu = self.device.kind == "cuda"
+        self.quick = quick
+        self.rows = []
+        self.sync = self.device.synchronize if self.on_gpu else None
+
+    def others(self):
+        """The GPU libraries to compare with (only when pygpu runs on a GPU)."""
+        if not self.on_gpu:
+            return {}
+        libs = {}
+        if cp is not None:
+            libs["cupy"] = cp.cuda.Device().synchronize
+        if torch is not None:
+            libs["torch"] = torch.cuda.synchronize
+        if numba_cuda is not None:
+            libs["numba"] = numba_cuda.synchronize
+        return libs
+
+    def time(self, fn, sync):
+        return timeit(fn, sync, quick=self.quick)
+
+    def add(self, group, case, unit, results, note=""):
+        """results: {lib: seconds per call (unit 'us') or GB/s (unit 'GB/s')}; None = n/a."""
+        self.rows.append({"group": group, "case": case, "unit": unit, "results": results, "note": note})
+        self.print_row(self.rows[-1])
+
+    def print_row(self, row):
+        res = row["results"]
+        cells = []
+        for lib in ("pygpu", "numpy", "cupy", "torch", "numba"):
+            v = res.get(lib)
+            cells.append("-" if v is None else (f"{v * 1e6:9.2f}" if row["unit"] == "us" else f"{v:9.2f}"))
+        ratios = []
+        p = res.get("pygpu")
+        for lib in ("numpy", "cupy", "torch", "numba"):
+            v = res.get(lib)
+            if p and v:
+                # ratio > 1 means pygpu is better (faster, or more bandwidth)
+                r = v / p if row["unit"] == "us" else p / v
+                ratios.append(f"{lib} {r:5.2f}x")
+        print(f"{row['case'][:44]:44s} {row['unit']:>4s} " + " ".join(f"{c:>9s}" for c in cells) + "  "
+              + ", ".join(ratios) + (f"  [{row['note']}]" if row["note"] else ""), flush=True)
+
+
+def header(title):
+    print(f"\n== {title}")
+    print(f"{'case':44s} unit " + " ".join(f"{n:>9s}" for n in ("pygpu", "numpy", "cupy", "torch", "numba"))
+          + "  speed-up of pygpu over")
+
+
+# ------------------------------------------------------------------ cases: the device array
+
+def bench_allocation(b):
+    header("allocation + free (us per call)")
+    dev = b.device
+    for n in (1000, 1 << 20):
+        res = {"pygpu": b.time(lambda: pygpu.empty((n,), dtype=np.float32, device=dev), b.sync),
+               "numpy": b.time(lambda: np.empty((n,), dtype=np.float32), None)}
+        if "cupy" in b.others():
+            res["cupy"] = b.time(lambda: cp.empty((n,), dtype=np.float32), b.others()["cupy"])
+        if "torch" in b.others():
+            res["torch"] = b.time(lambda: torch.empty((n,), dtype=torch.float32, device="cuda"), b.others()["torch"])
+        if "numba" in b.others():
+            res["numba"] = b.time(lambda: numba_cuda.device_array((n,), dtype=np.float32), b.others()["numba"])
+        b.add("memory", f"empty(({n},), float32)", "us", res)
+
+
+def bench_asarray(b):
+    header("asarray of a NumPy array (us per call)")
+    dev = b.device
+    for n in (1, 1 << 20):
+        x = np.ones(n, dtype=np.float32)
+        res = {"pygpu": b.time(lambda: pygpu.asarray(x, device=dev), b.sync),
+               "numpy": b.time(lambda: np.array(x), None)}
+        if "cupy" in b.others():
+            res["cupy"] = b.time(lambda: cp.asarray(x), b.others()["cupy"])
+        if "torch" in b.others():
+            res["torch"] = b.time(lambda: torch.as_tensor(x, device="cuda"), b.others()["torch"])
+        if "numba" in b.others():
+            res["numba"] = b.time(lambda: numba_cuda.to_device(x), b.others()["numba"])
+        b.add("memory", f"asarray(float32[{n}])", "us", res, "numpy: np.array copy")
+
+
+def bench_bandwidth(b):
+    header("copy bandwidth (GB/s, bytes read + written for device copies)")
+    dev = b.device
+    n = (1 << 26) if b.on_gpu else (1 << 24)
+    if b.quick:
+        n //= 4
+    nbytes = n * 4
+    host = np.ones(n, dtype=np.float32)
+    if b.on_gpu:
+        for kind in ("pageable", "pinned"):
+            src = host if kind == "pageable" else pygpu.cuda.pinned_array(n, dtype=np.float32)
+            if kind == "pinned":
+                src[...] = 1
+            d = pygpu.empty(n, dtype=np.float32, device=dev)
+            res = {"pygpu": nbytes / b.time(lambda: d.__setitem__(Ellipsis, src), b.sync) / 1e9}
+            if "cupy" in b.others():
+                hsrc = host if kind == "pageable" else cp.cuda.alloc_pinned_memory(nbytes)
+                cd = cp.empty(n, dtype=np.float32)
+                if kind == "pinned":
+                    hview = np.frombuffer(hsrc, np.float32, n)
+                    res["cupy"] = nbytes / b.time(lambda: cd.set(hview), b.others()["cupy"]) / 1e9
+                else:
+                    res["cupy"] = nbytes / b.time(lambda: cd.set(host), b.others()["cupy"]) / 1e9
+            if "torch" in b.others():
+                t_host = torch.from_numpy(host)
+                if kind == "pinned":
+                    t_host = t_host.pin_memory()
+                td = torch.empty(n, dtype=torch.float32, device="cuda")
+                res["torch"] = nbytes / b.time(lambda: td.copy_(t_host), b.others()["torch"]) / 1e9
+            b.add("bandwidth", f"host->device {kind} ({nbytes >> 20} MiB)", "GB/s", res)
+        d = pygpu.ones(n, dtype=np.float32, device=dev)
+        out = np.empty(n, dtype=np.float32)
+        res = {"pygpu": nbytes / b.time(lambda: d.get(out=out), None) / 1e9}
+        if "cupy" in b.others():
+            cd = cp.ones(n, dtype=np.float32)
+            res["cupy"] = nbytes / b.time(lambda: cd.get(out=out), None) / 1e9
+        b.add("bandwidth", f"device->host pageable ({nbytes >> 20} MiB)", "GB/s", res)
+    src = pygpu.ones(n, dtype=np.float32, device=dev)
+    dst = pygpu.empty(n, dtype=np.float32, device=dev)
+    copy = lambda: dst.__setitem__(Ellipsis, src)  # noqa: E731
+    if not hasattr(pygpu.ndarray, "__setitem__"):
+        copy = lambda: src.copy()  # noqa: E731
+    res = {"pygpu": 2 * nbytes / b.time(copy, b.sync) / 1e9}
+    hs, hd = np.ones(n, np.float32), np.empty(n, np.float32)
+    res["numpy"] = 2 * nbytes / b.time(lambda: np.copyto(hd, hs), None) / 1e9
+    if "cupy" in b.others():
+        cs, cd = cp.ones(n, dtype=np.float32), cp.empty(n, dtype=np.float32)
+        res["cupy"] = 2 * nbytes / b.time(lambda: cp.copyto(cd, cs), b.others()["cupy"]) / 1e9
+    if "torch" in b.others():
+        ts, td = torch.ones(n, device="cuda"), torch.empty(n, device="cuda")
+        res["torch"] = 2 * nbytes / b.time(lambda: td.copy_(ts), b.others()["torch"]) / 1e9
+    b.add("bandwidth", f"device->device copy ({nbytes >> 20} MiB)", "GB/s", res,
+          "the ceiling for elementwise figures")
+    b.copy_bandwidth = res["pygpu"]
+
+
+# ------------------------------------------------------------------ cases: elementwise math
+
+def has_operators():
+    try:
+        pygpu.ones(1) + pygpu.ones(1)
+        return True
+    except TypeError:
+        return False
+
+
+def elementwise_case(b, label, make, expr, nbytes=None):
+    """make(xp, n-arrays) -> inputs; expr(xp, *inputs) -> result. Times pygpu, numpy and others."""
+    dev = b.device
+    res = {}
+    inputs = make(np)
+    res["numpy"] = b.time(lambda: expr(np, *inputs), None)
+    with dev:
+        pin = [pygpu.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
+    res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
+    if "cupy" in b.others():
+        cin = [cp.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
+        res["cupy"] = b.time(lambda: expr(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others():
+        tin = [torch.as_tensor(x, device="cuda") if isinstance(x, np.ndarray) else x for x in inputs]
+        res["torch"] = b.time(lambda: expr(torch, *tin), b.others()["torch"])
+    note = ""
+    if nbytes and b.on_gpu and getattr(b, "copy_bandwidth", None):
+        gbs = nbytes / res["pygpu"] / 1e9
+        note = f"{gbs:.0f} GB/s = {100 * gbs / b.copy_bandwidth:.0f}% of copy"
+    b.add("elementwise", label, "us", res, note)
+
+
+def bench_elementwise(b):
+    header("elementwise (us per call)")
+    if not has_operators():
+        print("(pygpu operators not available in this build)")
+        return
+    sizes = [10 ** 3, 10 ** 5, 10 ** 7] + ([1 << 26] if b.on_gpu else [])
+    if b.quick:
+        sizes = [10 ** 3, 10 ** 6]
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64):
+        for n in sizes:
+            isz = np.dtype(dtype).itemsize
+            elementwise_case(b, f"a + b {np.dtype(dtype).name} n={n:.0e}",
+                             lambda xp: (rng.random(n).astype(dtype), rng.random(n).astype(dtype)),
+                             lambda xp, a, c: a + c, 3 * n * isz)
+            elementwise_case(b, f"cos(x)**2 + sin(x)**2 {np.dtype(dtype).name} n={n:.0e}",
+                             lambda xp: (rng.random(n).astype(dtype),),
+                             lambda xp, x: xp.cos(x) ** 2 + xp.sin(x) ** 2)
+    n = sizes[-1] if b.on_gpu else 10 ** 6
+    elementwise_case(b, f"int32 + float64 n={n:.0e}",
+                     lambda xp: (rng.integers(0, 100, n).astype(np.int32), rng.random(n)),
+                     lambda xp, a, c: a + c, n * (4 + 8 + 8))
+    side = int(math.sqrt(n))
+    elementwise_case(b, f"strided a[::2] + b[::2] n={n // 2:.0e}",
+                     lambda xp: (rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)),
+                     lambda xp, a, c: a[::2] + c[::2], 3 * (n // 2) * 4)
+    elementwise_case(b, f"broadcast (m,1) + (1,m) m={side}",
+                     lambda xp: (rng.random((side, 1)).astype(np.float32), rng.random((1, side)).astype(np.float32)),
+                     lambda xp, a, c: a + c, side * side * 4)
+    elementwise_case(b, "per-call overhead: a + b, 1 element",
+                     lambda xp: (np.ones(1, np.float32), np.ones(1, np.float32)),
+                     lambda xp, a, c: a + c)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--device", default=None, help="pygpu device (default: the default device)")
+    ap.add_argument("--quick", action="store_true", help="fewer sizes and repeats")
+    ap.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                                                   "latest.json"))
+    ap.add_argument("--only", default=None, help="run the groups whose name contains this")
+    args = ap.parse_args()
+    b = Bench(args.device, args.quick)
+    print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
+          f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
+    groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
+              ("elementwise", bench_elementwise)]
+    for name, fn in groups:
+        if args.only and args.only not in name:
+            continue
+        fn(b)
+    report = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+        "device": str(b.device),
+        "device_properties": {k: (v if isinstance(v, (int, float, str)) else str(v))
+                              for k, v in b.device.properties().items()},
+        "host": platform.platform(),
+        "versions": {"pygpu": pygpu.__version__, "numpy": np.__version__,
+                     "cupy": getattr(cp, "__version__", None), "torch": getattr(torch, "__version__", None)},
+        "rows": b.rows,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(report, f, indent=1)
+    print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

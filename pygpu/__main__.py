@@ -1,0 +1,76 @@
+"""python -m pygpu: the device report, then a short demo with timings on the default device."""
+import sys
+import time
+
+import numpy as np
+
+import pygpu
+from pygpu import _core
+
+
+def report():
+    info = _core._build_info()
+    print(f"pygpu {pygpu.__version__} (numpy {np.__version__}, Python {sys.version.split()[0]})")
+    archs = info.get("fatbin_archs") or "none (built without nvcc: CPU only)"
+    print(f"build: CUDA kernels for {archs}; {_core._n_kernels} elementwise kernels; "
+          f"CPU backend with {info['cpu_threads']} threads")
+    count, reason = _core._cuda_device_count()
+    if count:
+        ver = _core._cuda_driver_version()
+        print(f"CUDA driver {ver // 1000}.{ver % 1000 // 10}: {count} device{'s' if count > 1 else ''}")
+        for i in range(count):
+            p = pygpu.Device(i).properties()
+            cc = ".".join(map(str, p["compute_capability"]))
+            print(f"  cuda:{i}  {p['name']}  compute {cc}, {p['multiprocessors']} SMs, "
+                  f"{p['total_memory'] / 2**30:.1f} GiB")
+    else:
+        print(f"CUDA: not available ({reason})")
+    cpu = pygpu.Device("cpu").properties()
+    print(f"  cpu     {cpu['name']}  {cpu['cores']} cores, {cpu['total_memory'] / 2**30:.1f} GiB")
+    print(f"default device: {pygpu.default_device()}")
+
+
+def timed(fn, sync):
+    fn()
+    sync()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def demo():
+    dev = pygpu.default_device()
+    sync = dev.synchronize
+    n = 10_000_000
+    print(f"\ndemo on {dev}: {n:,} float32 elements")
+    x = np.random.default_rng(0).random(n, dtype=np.float32)
+    y = np.random.default_rng(1).random(n, dtype=np.float32)
+    t = timed(lambda: pygpu.asarray(x, device=dev), sync)
+    print(f"  to the device     {t * 1e3:8.2f} ms  ({x.nbytes / t / 1e9:.1f} GB/s)")
+    dx, dy = pygpu.asarray(x, device=dev), pygpu.asarray(y, device=dev)
+    t = timed(lambda: dx.get(), sync)
+    print(f"  back to the host  {t * 1e3:8.2f} ms  ({x.nbytes / t / 1e9:.1f} GB/s)")
+    tp = timed(lambda: dx + dy, sync)
+    tn = timed(lambda: x + y, lambda: None)
+    ok = np.array_equal((dx + dy).get(), x + y)
+    print(f"  x + y             {tp * 1e3:8.2f} ms  (NumPy {tn * 1e3:.2f} ms)  matches NumPy: {ok}")
+    tp = timed(lambda: pygpu.cos(dx) ** 2 + pygpu.sin(dx) ** 2, sync)
+    tn = timed(lambda: np.cos(x) ** 2 + np.sin(x) ** 2, lambda: None)
+    r = (pygpu.cos(dx) ** 2 + pygpu.sin(dx) ** 2).get()
+    print(f"  cos(x)**2+sin(x)**2 {tp * 1e3:6.2f} ms  (NumPy {tn * 1e3:.2f} ms)  max |r - 1| = "
+          f"{float(np.abs(r - 1).max()):.1e}")
+    return ok
+
+
+def main():
+    report()
+    ok = demo()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
