@@ -8,6 +8,8 @@
  *   - strided: any merged shape and byte strides, each operand converted from its stored type
  *     as it is loaded (so int32 + float64 is one pass with no temporary).
  * An input whose data pointer is NULL is a scalar held in the launch arguments.
+ * An expression may also use `i`, the element's position in the loop's iteration order (the
+ * flat C index for a freshly allocated C-ordered output), for fills such as arange.
  * Compiled by nvcc, they become the kernels NAME_c(PgContigArgs) and NAME_s(PgLoopArgs); by the C
  * compiler, the function pg_cpu_NAME(args, contiguous, begin, end) that the CPU backend splits
  * over threads. */
@@ -231,7 +233,11 @@ PG_DEFINE_GATHER_SCATTER(c128)
         for (int64_t c_ = 0; c_ < cnt_; c_ += PG_CPU_BLOCK) {                               \
             int64_t m_ = cnt_ - c_ < PG_CPU_BLOCK ? cnt_ - c_ : PG_CPU_BLOCK;               \
             FETCHES;                                                                        \
-            for (int64_t i = 0; i < m_; i++) { COMPUTE; }                                   \
+            for (int64_t j_ = 0; j_ < m_; j_++) {                                           \
+                const int64_t i = (end) - left_ + c_ + j_; /* the element's index */        \
+                (void)i;                                                                    \
+                COMPUTE;                                                                    \
+            }                                                                               \
             pg_scatter_##SO(a.data[NIN] + off##NIN + c_ * rs_[NIN], rs_[NIN], a.types[NIN], bo, m_); \
         }                                                                                   \
     })
@@ -259,7 +265,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
         pg_t_##S0 b0[PG_CPU_BLOCK];                                                          \
         pg_t_##SO bo[PG_CPU_BLOCK];                                                          \
         PG_CPU_BUFFERED(1, SO, PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_),                  \
-                        pg_t_##S0 x0 = b0[i]; bo[i] = (EXPR));                               \
+                        pg_t_##S0 x0 = b0[j_]; bo[j_] = (EXPR));                               \
     }
 
 #define PG_LOOP2(NAME, S0, S1, SO, EXPR)                                                    \
@@ -303,7 +309,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
         PG_CPU_BUFFERED(2, SO,                                                               \
                         PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_)                          \
                         PG_CPU_FETCH(S1, 1, off1 + c_ * rs_[1], m_),                         \
-                        pg_t_##S0 x0 = b0[i]; pg_t_##S1 x1 = b1[i]; bo[i] = (EXPR));         \
+                        pg_t_##S0 x0 = b0[j_]; pg_t_##S1 x1 = b1[j_]; bo[j_] = (EXPR));         \
     }
 
 #define PG_LOOP3(NAME, S0, S1, S2, SO, EXPR)                                                \
@@ -331,8 +337,8 @@ PG_DEFINE_GATHER_SCATTER(c128)
                         PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_)                          \
                         PG_CPU_FETCH(S1, 1, off1 + c_ * rs_[1], m_)                          \
                         PG_CPU_FETCH(S2, 2, off2 + c_ * rs_[2], m_),                         \
-                        pg_t_##S0 x0 = b0[i]; pg_t_##S1 x1 = b1[i]; pg_t_##S2 x2 = b2[i];    \
-                        bo[i] = (EXPR));                                                     \
+                        pg_t_##S0 x0 = b0[j_]; pg_t_##S1 x1 = b1[j_]; pg_t_##S2 x2 = b2[j_];\
+                        bo[j_] = (EXPR));                                                     \
     }
 #endif
 
