@@ -8,6 +8,8 @@
  *   - strided: any merged shape and byte strides, each operand converted from its stored type
  *     as it is loaded (so int32 + float64 is one pass with no temporary).
  * An input whose data pointer is NULL is a scalar held in the launch arguments.
+ * A PG_LOOP3 expression may also use `i`, the element's position in the loop's iteration order
+ * (the flat C index for a freshly allocated C-ordered output), for fills such as arange.
  * Compiled by nvcc, they become the kernels NAME_c(PgContigArgs) and NAME_s(PgLoopArgs); by the C
  * compiler, the function pg_cpu_NAME(args, contiguous, begin, end) that the CPU backend splits
  * over threads. */
@@ -150,6 +152,8 @@ typedef void (*PgCpuLoop)(const PgLoopArgs *a, int contiguous, int64_t begin, in
                 cnt_ = left_;                                                               \
             int64_t off0 = off_[0], off1 = off_[1], off2 = off_[2], off3 = off_[3];         \
             for (int64_t j_ = 0; j_ < cnt_; j_++) {                                         \
+                const int64_t i = (end) - left_ + j_; /* the element index, as in the */     \
+                (void)i;                              /* other paths (see the header) */     \
                 BODY;                                                                       \
                 off0 += is_[0]; off1 += is_[1]; off2 += is_[2]; off3 += is_[3];             \
             }                                                                               \
