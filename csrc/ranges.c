@@ -197,6 +197,10 @@ py_arange(PyObject *m, PyObject *args, PyObject *kwds)
         goto done;
     if (len < 0)
         len = 0;
+    if (len > INT64_MAX / pg_type_info[type].itemsize) {
+        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
+        goto done;
+    }
     if (type == PG_BOOL && len > 2) {
         PyErr_SetString(PyExc_TypeError, "arange() is only supported for booleans when the result has at most length 2.");
         goto done;
@@ -310,6 +314,10 @@ py_linspace(PyObject *m, PyObject *args, PyObject *kwds)
         goto done;
     int integer = PG_IS_INTEGER(type) || PG_IS_BOOL(type);
     int rt = (ct == PG_FLOAT64 || ct == PG_COMPLEX128) ? PG_FLOAT64 : PG_FLOAT32;
+    if (num > INT64_MAX / 16) {
+        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
+        goto done;
+    }
     int64_t div = endpoint ? num - 1 : num;
     double step_re = NAN, step_im = 0.0;
     Py_complex cs = PyComplex_AsCComplex(start), ce = PyComplex_AsCComplex(stop);
