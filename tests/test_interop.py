@@ -57,11 +57,10 @@ def test_buffer_requests():
 def test_buffer_keeps_array_alive():
     a = cpu(np.arange(5.0))
     m = memoryview(a)
-    ref = sys.getrefcount(a)
+    assert m.obj is a
     del a
     gc.collect()
     assert m.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
-    assert ref >= 3
 
 
 def test_array_dunder_copy_semantics():
@@ -394,9 +393,7 @@ def test_device_memory_buffer_error(cuda_device):
 def test_cuda_dlpack_device(cuda_device):
     a = pygpu.zeros(3, device=cuda_device)
     assert a.__dlpack_device__() == (2, 0)
-    host = np.from_dlpack(a, device="cpu") if np.lib.NumpyVersion(np.__version__) >= "2.1.0" else None
-    if host is not None:
-        assert_array_equal(host, np.zeros(3))
+    assert_array_equal(np.from_dlpack(a, device="cpu"), np.zeros(3))  # a copy through dl_device=(1, 0)
     b = pygpu.from_dlpack(a)
     assert b.data_ptr == a.data_ptr
     assert pygpu.from_dlpack(a.__dlpack__(max_version=(1, 0), stream=-1)).data_ptr == a.data_ptr
