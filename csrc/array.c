@@ -578,6 +578,22 @@ array_get(PyObject *self, PyObject *args, PyObject *kwds)
     return res;
 }
 
+/* Numba's DeviceNDArray.copy_to_host(ary=None, stream=0): `get` with Numba's argument order. */
+static PyObject *
+array_copy_to_host(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"ary", "stream", NULL};
+    PyObject *ary = Py_None, *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:copy_to_host", kwlist, &ary, &stream))
+        return NULL;
+    PyObject *empty = PyTuple_New(0);
+    PyObject *kw = Py_BuildValue("{s:O,s:O}", "stream", stream, "out", ary);
+    PyObject *res = empty && kw ? array_get(self, empty, kw) : NULL;
+    Py_XDECREF(empty);
+    Py_XDECREF(kw);
+    return res;
+}
+
 static PyObject *
 array_to_device(PyObject *self, PyObject *args, PyObject *kwds)
 {
@@ -657,8 +673,8 @@ array_fill_method(PyObject *self, PyObject *value)
 PyMethodDef pg_array_methods_core[] = {
     {"get", (PyCFunction)(void (*)(void))array_get, METH_VARARGS | METH_KEYWORDS,
      "get(stream=None, out=None) -> numpy.ndarray: copy to the host (as cupy.ndarray.get)."},
-    {"copy_to_host", (PyCFunction)(void (*)(void))array_get, METH_VARARGS | METH_KEYWORDS,
-     "copy_to_host(stream=None, out=None) -> numpy.ndarray (as Numba's DeviceNDArray)."},
+    {"copy_to_host", (PyCFunction)(void (*)(void))array_copy_to_host, METH_VARARGS | METH_KEYWORDS,
+     "copy_to_host(ary=None, stream=0) -> numpy.ndarray (as Numba's DeviceNDArray: into ary when given)."},
     {"to_device", (PyCFunction)(void (*)(void))array_to_device, METH_VARARGS | METH_KEYWORDS,
      "to_device(device) -> the array on that device (itself when already there)."},
     {"copy", (PyCFunction)(void (*)(void))array_copy_method, METH_VARARGS | METH_KEYWORDS,

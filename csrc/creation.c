@@ -264,7 +264,9 @@ pg_asarray(PyObject *obj, int type, PgDevice *dev, int copy)
     if (dev == NULL)
         dev = pg_device_current();
     PgArray *imported = NULL;
-    int rc = pg_interop_import(obj, &imported);
+    /* NumPy arrays offer __dlpack__ too, but asarray copies host data on every device, so that
+     * code written for a GPU behaves the same on the CPU device (use from_dlpack to share). */
+    int rc = PyArray_Check(obj) ? 0 : pg_interop_import(obj, &imported);
     if (rc < 0)
         return NULL;
     if (rc > 0) {

@@ -9,7 +9,7 @@ PyObject *PgExc_CUDAError;
 PyObject *PgExc_OutOfMemoryError;
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
-    pg_math_module_methods[], pg_cuda_module_methods[];
+    pg_math_module_methods[], pg_cuda_module_methods[], pg_ranges_module_methods[];
 int pg_math_init(PyObject *module);
 int pg_cpu_threads(void);
 
@@ -150,7 +150,8 @@ PyInit__core(void)
         goto fail;
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
-        add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0)
+        add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
+        add_functions(m, pg_ranges_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0)
         goto fail;
