@@ -53,10 +53,16 @@ fail:
     return -1;
 }
 
-/* A shape argument (ints, negative allowed: the callers give them their meaning). */
+/* A shape argument (ints, negative allowed: the callers give them their meaning). None means
+ * `like`'s shape, as in NumPy's reshape. */
 static int
-parse_shape_arg(PyObject *obj, int *nd, int64_t *shape)
+parse_shape_arg(PyObject *obj, int *nd, int64_t *shape, PgArray *like)
 {
+    if (obj == Py_None && like != NULL) {
+        *nd = like->ndim;
+        memcpy(shape, like->shape, sizeof(int64_t) * (size_t)like->ndim);
+        return 0;
+    }
     Py_ssize_t n = parse_ints(obj, shape, PG_MAXDIMS);
     if (n < 0)
         return -1;
@@ -333,7 +339,7 @@ array_reshape(PyObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "reshape() takes exactly 1 argument (0 given)");
         goto done;
     }
-    if (parse_shape_arg(n == 1 ? PyTuple_GET_ITEM(args, 0) : args, &nd, shape) < 0 ||
+    if (parse_shape_arg(n == 1 ? PyTuple_GET_ITEM(args, 0) : args, &nd, shape, (PgArray *)self) < 0 ||
         pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 || parse_copy_flag(copy_obj, &copy) < 0)
         goto done;
     res = (PyObject *)reshape_impl((PgArray *)self, nd, shape, order, copy);
@@ -353,13 +359,14 @@ py_reshape(PyObject *m, PyObject *args, PyObject *kwds)
     int64_t shape[PG_MAXDIMS];
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|O$O:reshape", kwlist, &obj, &shape_obj, &order_obj, &copy_obj))
         return NULL;
-    if (parse_shape_arg(shape_obj, &nd, shape) < 0 || pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 ||
-        parse_copy_flag(copy_obj, &copy) < 0)
+    if (pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 || parse_copy_flag(copy_obj, &copy) < 0)
         return NULL;
     PgArray *a = as_array(obj);
     if (a == NULL)
         return NULL;
-    PyObject *res = (PyObject *)reshape_impl(a, nd, shape, order, copy);
+    PyObject *res = NULL;
+    if (parse_shape_arg(shape_obj, &nd, shape, a) == 0)
+        res = (PyObject *)reshape_impl(a, nd, shape, order, copy);
     Py_DECREF(a);
     return res;
 }
@@ -795,7 +802,7 @@ py_broadcast_to(PyObject *m, PyObject *args, PyObject *kwds)
     int64_t shape[PG_MAXDIMS];
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:broadcast_to", kwlist, &obj, &shape_obj))
         return NULL;
-    if (parse_shape_arg(shape_obj, &nd, shape) < 0)
+    if (parse_shape_arg(shape_obj, &nd, shape, NULL) < 0)
         return NULL;
     PgArray *a = as_array(obj);
     if (a == NULL)
@@ -864,12 +871,13 @@ py_broadcast_arrays(PyObject *m, PyObject *args)
                 shape[i] = arrs[k]->shape[j];
                 from = k;
             } else if (shape[i] != arrs[k]->shape[j]) {
-                PyObject *r1 = pg_shape_repr(arrs[from]->ndim, arrs[from]->shape);
-                PyObject *r2 = pg_shape_repr(arrs[k]->ndim, arrs[k]->shape);
+                /* this message prints the shapes as Python tuples */
+                PyObject *r1 = pg_shape_tuple(arrs[from]->ndim, arrs[from]->shape);
+                PyObject *r2 = pg_shape_tuple(arrs[k]->ndim, arrs[k]->shape);
                 if (r1 && r2)
                     PyErr_Format(PyExc_ValueError,
                                  "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
-                                 "between arg %zd with shape %U and arg %zd with shape %U.",
+                                 "between arg %zd with shape %R and arg %zd with shape %R.",
                                  from, r1, k, r2);
                 Py_XDECREF(r1);
                 Py_XDECREF(r2);
