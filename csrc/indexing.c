@@ -379,6 +379,15 @@ assign_value(PgArray *dst, PyObject *value, int one_element)
     PyObject *arr = PyArray_FromAny(value, d, 0, 0, 0, NULL);
     if (arr == NULL)
         return -1;
+    if (!one_element && PyArray_NDIM((PyArrayObject *)arr) > dst->ndim) {
+        /* unlike an array, a nested sequence may not carry extra leading axes */
+        PyErr_Format(PyExc_ValueError,
+                     "setting an array element with a sequence. The requested array would exceed the maximum "
+                     "number of dimension of %d.",
+                     dst->ndim);
+        Py_DECREF(arr);
+        return -1;
+    }
     rc = assign_numpy(dst, (PyArrayObject *)arr, one_element);
     Py_DECREF(arr);
     return rc;
