@@ -470,7 +470,8 @@ read_element(PgArray *a, const char *ptr, void *out)
     return dev->backend->stream_synchronize(dev, stream);
 }
 
-/* The one element of a 0-d array as a NumPy scalar, for the number conversions. */
+/* The one element of a 0-d array as a Python scalar, for the number conversions (NumPy converts
+ * through the Python scalar too, so int() of a complex array is a TypeError). */
 static PyObject *
 zero_d_scalar(PgArray *a)
 {
@@ -481,7 +482,7 @@ zero_d_scalar(PgArray *a)
     uint64_t buf[2];
     if (read_element(a, a->data, buf) < 0)
         return NULL;
-    return pg_numpy_scalar_from_bytes(buf, a->type);
+    return pg_scalar_from_bytes(buf, a->type);
 }
 
 int
@@ -502,7 +503,7 @@ pg_array_nb_bool(PyObject *self)
     uint64_t buf[2];
     if (read_element(a, a->data, buf) < 0)
         return -1;
-    PyObject *s = pg_numpy_scalar_from_bytes(buf, a->type);
+    PyObject *s = pg_scalar_from_bytes(buf, a->type);
     if (s == NULL)
         return -1;
     int r = PyObject_IsTrue(s);
