@@ -20,7 +20,13 @@ as_array(PyObject *obj)
 static Py_ssize_t
 parse_ints(PyObject *obj, int64_t *out, int max)
 {
-    if (PyIndex_Check(obj) || !PySequence_Check(obj)) {
+    /* arrays have __index__ too: anything sized is a sequence; unsized (0-d) ones are integers */
+    int is_seq = !PyLong_Check(obj) && PySequence_Check(obj);
+    if (is_seq && PySequence_Size(obj) < 0) {
+        PyErr_Clear();
+        is_seq = 0;
+    }
+    if (!is_seq) {
         PyObject *i = PyNumber_Index(obj);   /* NumPy's TypeError for a non-integer */
         if (i == NULL)
             return -1;
@@ -498,11 +504,8 @@ static PyObject *
 array_transpose(PyObject *self, PyObject *args)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    PyObject *axes = args;
-    if (n == 0)
-        axes = NULL;
-    else if (n == 1 && (PyTuple_GET_ITEM(args, 0) == Py_None || !PyIndex_Check(PyTuple_GET_ITEM(args, 0))))
-        axes = PyTuple_GET_ITEM(args, 0);
+    /* transpose(), transpose(None), transpose(axes) or transpose(*axes); one int is one axis */
+    PyObject *axes = n == 0 ? NULL : n == 1 ? PyTuple_GET_ITEM(args, 0) : args;
     return (PyObject *)transpose_impl((PgArray *)self, axes);
 }
 

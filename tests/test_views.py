@@ -256,6 +256,18 @@ def test_transpose_errors(device, np_f, pg_f):
     same_error(lambda: np_f(x), lambda: pg_f(pygpu.asarray(x, device=device)))
 
 
+def test_array_arguments_as_axes_and_shapes(device):
+    x = np.arange(6).reshape(2, 3)
+    p = pygpu.asarray(x, device=device)
+    axes = np.array([1, 0])
+    assert_array_equal(p.transpose(axes), x.transpose(axes))
+    assert_array_equal(pygpu.transpose(p, pygpu.asarray(axes, device=device)), np.transpose(x, axes))
+    assert_array_equal(p.reshape(np.array([3, 2])), x.reshape(np.array([3, 2])))
+    assert_array_equal(p.reshape(np.int64(6)), x.reshape(np.int64(6)))
+    assert_array_equal(p.swapaxes(np.array(0), np.int8(1)), x.swapaxes(np.array(0), np.int8(1)))
+    assert_array_equal(pygpu.broadcast_to(p, np.array([4, 2, 3])), np.broadcast_to(x, np.array([4, 2, 3])))
+
+
 def test_axis_error_is_value_and_index_error(device):
     p = pygpu.zeros((2, 3), device=device)
     for exc in (np.exceptions.AxisError, ValueError, IndexError):
