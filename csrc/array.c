@@ -166,7 +166,14 @@ pg_order_from_object(PyObject *obj, const char *allowed, char deflt, char *out)
             return 0;
         }
     }
-    PyErr_Format(PyExc_ValueError, "order must be one of '%s', not %R", allowed, obj);
+    /* NumPy's wording: "order must be one of 'C', 'F', 'A', or 'K' (got 'X')" */
+    char list[64];
+    size_t pos = 0, n = strlen(allowed);
+    for (size_t i = 0; i < n && pos + 12 < sizeof(list); i++) {
+        const char *sep = i == 0 ? "" : i + 1 < n ? ", " : n > 2 ? ", or " : " or ";
+        pos += (size_t)snprintf(list + pos, sizeof(list) - pos, "%s'%c'", sep, allowed[i]);
+    }
+    PyErr_Format(PyExc_ValueError, "order must be one of %s (got %R)", list, obj);
     return -1;
 }
 

@@ -89,9 +89,10 @@ int
 pg_is_c_contiguous(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
     int64_t s = itemsize;
-    for (int i = ndim - 1; i >= 0; i--) {
+    for (int i = 0; i < ndim; i++)   /* an empty array is contiguous whatever its strides */
         if (shape[i] == 0)
             return 1;
+    for (int i = ndim - 1; i >= 0; i--) {
         if (shape[i] != 1) {
             if (strides[i] != s)
                 return 0;
@@ -105,9 +106,10 @@ int
 pg_is_f_contiguous(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
     int64_t s = itemsize;
-    for (int i = 0; i < ndim; i++) {
+    for (int i = 0; i < ndim; i++)
         if (shape[i] == 0)
             return 1;
+    for (int i = 0; i < ndim; i++) {
         if (shape[i] != 1) {
             if (strides[i] != s)
                 return 0;

@@ -1,0 +1,244 @@
+"""Python protocols of ndarray: len, iteration, bool/int/float/complex/index, item, tolist, pickling,
+copy.copy/deepcopy, and a reference-leak check of the view/index paths."""
+import copy
+import gc
+import operator
+import pickle
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import pygpu
+from conftest import assert_array_equal
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float16", "float32", "float64", "complex64", "complex128"]
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def same_error(np_call, pg_call):
+    with pytest.raises(Exception) as e_np:
+        np_call()
+    with pytest.raises(Exception) as e_pg:
+        pg_call()
+    assert type(e_pg.value) is type(e_np.value), (e_pg.value, e_np.value)
+    assert str(e_pg.value) == str(e_np.value)
+
+
+def sample(shape, dtype):
+    return (np.arange(int(np.prod(shape)), dtype=np.int64) % 7 - 2).reshape(shape).astype(dtype)
+
+
+# ------------------------------------------------------------------ len / iteration
+
+
+@pytest.mark.parametrize("shape", [(0,), (3,), (2, 3), (0, 4), (4, 0), (1, 2, 3)])
+def test_len_and_iteration(device, shape):
+    x = sample(shape, "float32")
+    p = pygpu.asarray(x, device=device)
+    assert len(p) == len(x)
+    rows = list(p)
+    assert len(rows) == len(x)
+    for r, nr in zip(rows, x):
+        assert isinstance(r, pygpu.ndarray) and r.base is p
+        assert_array_equal(r, np.asarray(nr))
+    for r, nr in zip(reversed(p), x[::-1]):   # the sequence protocol: len + item
+        assert_array_equal(r, np.asarray(nr))
+
+
+def test_len_iter_0d(device):
+    x = np.asarray(1.5)
+    p = pygpu.asarray(x, device=device)
+    same_error(lambda: len(x), lambda: len(p))
+    same_error(lambda: iter(x), lambda: iter(p))
+
+
+def test_iteration_of_a_view(device):
+    x = np.arange(12).reshape(3, 4)
+    p = pygpu.asarray(x, device=device)
+    for r, nr in zip(p[::-1, 1::2], x[::-1, 1::2]):
+        assert_array_equal(r, nr)
+    for r, nr in zip(p.T, x.T):
+        assert_array_equal(r, nr)
+
+
+# ------------------------------------------------------------------ conversions of one element
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(dtype=st.sampled_from(DTYPES), value=st.integers(-3, 3), shape=st.sampled_from([(), (1,), (1, 1)]))
+def test_scalar_conversions(device, dtype, value, shape):
+    if np.dtype(dtype).kind in "ub":
+        value = abs(value)
+    x = np.array(value).astype(dtype).reshape(shape)
+    p = pygpu.asarray(x, device=device)
+    for conv in (bool, int, float, complex, operator.index):
+        try:
+            expected = conv(x)
+        except Exception:
+            same_error(lambda: conv(x), lambda: conv(p))
+        else:
+            got = conv(p)
+            assert type(got) is type(expected) and got == expected
+
+
+@pytest.mark.parametrize("shape", [(0,), (2,), (2, 2), (1, 0)])
+def test_conversion_errors(device, shape):
+    x = np.zeros(shape)
+    p = pygpu.asarray(x, device=device)
+    for conv in (bool, int, float, complex, operator.index):
+        same_error(lambda: conv(x), lambda: conv(p))
+
+
+def test_special_values(device):
+    for v in [np.nan, np.inf, -0.0]:
+        x = np.asarray(v)
+        p = pygpu.asarray(x, device=device)
+        assert bool(p) == bool(x)
+        assert repr(float(p)) == repr(float(x))
+    assert bool(pygpu.asarray(np.asarray(0j + 1j), device=device)) is True
+    assert bool(pygpu.asarray(np.asarray(0j), device=device)) is False
+    big = np.asarray(np.uint64(2 ** 64 - 1))
+    assert int(pygpu.asarray(big, device=device)) == 2 ** 64 - 1
+    assert operator.index(pygpu.asarray(big, device=device)) == 2 ** 64 - 1
+    # usable where Python wants an integer
+    n = pygpu.asarray(np.asarray(3, dtype=np.int16), device=device)
+    assert [0, 1, 2, 3, 4][n] == 3 and list(range(n)) == [0, 1, 2]
+
+
+def test_conversion_after_device_work(device):
+    p = pygpu.zeros((4,), dtype="float64", device=device)
+    p[2] = 5.5   # queued work; the conversion waits for it
+    assert float(p[2]) == 5.5
+    assert p[2].item() == 5.5 and p.item(2) == 5.5
+
+
+# ------------------------------------------------------------------ item / tolist
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(dtype=st.sampled_from(DTYPES), shape=st.lists(st.integers(1, 3), max_size=3).map(tuple), data=st.data())
+def test_item_and_tolist(device, dtype, shape, data):
+    x = sample(shape, dtype)
+    if x.ndim and data.draw(st.booleans()):
+        x = x[(slice(None, None, -1),) * x.ndim]
+        p = pygpu.asarray(x[(slice(None, None, -1),) * x.ndim].copy(), device=device)[(slice(None, None, -1),) * x.ndim]
+    else:
+        p = pygpu.asarray(x, device=device)
+    assert p.tolist() == x.tolist()
+    flat = data.draw(st.integers(-x.size, x.size - 1))
+    got, expected = p.item(flat), x.item(flat)
+    assert type(got) is type(expected) and got == expected
+    multi = tuple(data.draw(st.integers(-n, n - 1)) for n in x.shape)
+    assert p.item(*multi) == x.item(*multi) and p.item(multi) == x.item(multi)
+    if x.size == 1:
+        assert p.item() == x.item() and type(p.item()) is type(x.item())
+
+
+@pytest.mark.parametrize("shape, args", [
+    ((6,), ()), ((6,), (10,)), ((6,), (-7,)), ((2, 3), (6,)), ((2, 3), (1, 5)), ((2, 3), (1, 2, 3)),
+    ((6,), (1, 2)), ((), (1,)), ((2, 3), (2.0,)), ((0,), ()),
+])
+def test_item_errors(device, shape, args):
+    x = np.zeros(shape)
+    p = pygpu.asarray(x, device=device)
+    same_error(lambda: x.item(*args), lambda: p.item(*args))
+
+
+def test_tolist_shapes(device):
+    for x in [np.zeros((0, 3)), np.asarray(2.5), np.arange(6).reshape(2, 3).T, np.array([1 + 2j, 3j])]:
+        assert pygpu.asarray(x, device=device).tolist() == x.tolist()
+
+
+# ------------------------------------------------------------------ pickling and copying
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(dtype=st.sampled_from(DTYPES), shape=st.lists(st.integers(0, 3), max_size=3).map(tuple),
+       proto=st.integers(2, pickle.HIGHEST_PROTOCOL))
+def test_pickle_round_trip(device, dtype, shape, proto):
+    x = sample(shape, dtype)
+    p = pygpu.asarray(x, device=device)
+    q = pickle.loads(pickle.dumps(p, protocol=proto))
+    assert isinstance(q, pygpu.ndarray) and q.device == p.device
+    assert_array_equal(q, x)
+    if x.ndim >= 2:  # views pickle their contents
+        v = pickle.loads(pickle.dumps(p.T[::-1], protocol=proto))
+        assert_array_equal(v, x.T[::-1])
+
+
+def test_pickle_onto_missing_device():
+    host = np.arange(3.0)
+    with pytest.raises(Exception, match="cannot unpickle a pygpu array onto device 'cuda:99'") as e:
+        pygpu._core._reconstruct(host, "cuda:99")
+    assert e.value.__cause__ is not None
+    with pytest.raises(TypeError):
+        pygpu._core._reconstruct([1, 2], "cpu")
+
+
+def test_copy_and_deepcopy(device):
+    x = np.arange(6.0).reshape(2, 3)
+    p = pygpu.asarray(x, device=device)
+    for c in (copy.copy(p), copy.deepcopy(p), copy.deepcopy([p, p])[0], copy.copy(p.T)):
+        assert isinstance(c, pygpu.ndarray) and c.base is None and c.device == device
+    c = copy.copy(p)
+    c[0, 0] = 100
+    assert_array_equal(p, x)
+    assert_array_equal(copy.deepcopy(p.T), x.T)
+
+
+# ------------------------------------------------------------------ reference leaks
+
+
+def test_no_reference_or_memory_leak(device):
+    base = pygpu.asarray(np.arange(240.0).reshape(12, 20), device=device)
+    pool = pygpu.get_memory_pool(device)
+
+    def cycle():
+        v = base[1:, ::2]
+        w = v.T.reshape(-1)            # a copy
+        u = base.reshape(20, 12)       # a view
+        base[0] = 1.0
+        base[1:] = base[:-1]           # overlap: a temporary copy
+        base[2, :] = np.arange(20.0)
+        base[3] = [0.5] * 20
+        base[4] = base[5]
+        base[6, ::-1] = base[6]         # overlap, reversed
+        e = base[5, 6]
+        float(e), bool(e), int(e), e.item(), base.item(7)
+        list(base[:3])
+        pygpu.broadcast_to(base[0], (4, 20))[..., None].squeeze(-1)
+        pygpu.expand_dims(base, (0, 3)).ravel("K")
+        pygpu.moveaxis(base, 0, -1).flatten()
+        pickle.loads(pickle.dumps(base[:2]))
+        for bad in (lambda: base[100], lambda: base[[1]], lambda: base.reshape(7),
+                    lambda: base.__setitem__((0, 0), [1, 2])):
+            try:
+                bad()
+            except (IndexError, ValueError):
+                pass
+        return w, u
+
+    for _ in range(20):  # warm up caches (pool blocks, interned objects)
+        cycle()
+    gc.collect()
+    refs = sys.getrefcount(base)
+    used = pool.used_bytes()
+    tracemalloc.start()
+    try:
+        for _ in range(20):
+            cycle()
+        gc.collect()
+        start, _ = tracemalloc.get_traced_memory()
+        for _ in range(300):
+            cycle()
+        gc.collect()
+        end, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert sys.getrefcount(base) == refs
+    assert pool.used_bytes() == used
+    assert end - start < 64 * 1024, end - start
