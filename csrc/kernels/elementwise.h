@@ -17,14 +17,17 @@
 #define PG_ELEMENTWISE_H
 #include "convert.h"
 
-/* Typed pointer p<k> and scalar value s<k> of input k (s<k> is used only when p<k> is NULL). */
-#define PG_PROLOGUE(S, k, A)                                                                \
-    const pg_s_##S *p##k = (const pg_s_##S *)(A).data[k];                                   \
+/* Scalar value s<k> of input k (used only when its data pointer is NULL). */
+#define PG_SCALAR_PROLOGUE(S, k, A)                                                         \
     pg_t_##S s##k;                                                                          \
     {                                                                                       \
         uint64_t sb_[2] = {(A).scalar[k][0], (A).scalar[k][1]};                             \
         s##k = pg_load_##S((const char *)sb_, (A).types[k]);                                \
     }
+/* Typed pointer p<k> and scalar value s<k> of input k. */
+#define PG_PROLOGUE(S, k, A)                                                                \
+    const pg_s_##S *p##k = (const pg_s_##S *)(A).data[k];                                   \
+    PG_SCALAR_PROLOGUE(S, k, A)
 /* input k at element i: contiguous typed read, or strided converting read at byte offset off */
 #define PG_CARG(S, k, i) (p##k ? PG_TO_COMPUTE_##S(p##k[i]) : s##k)
 #define PG_SARG(S, k, A, off) ((A).data[k] ? pg_load_##S((A).data[k] + (off), (A).types[k]) : s##k)
@@ -58,7 +61,7 @@ pg_offset(const PgLoopArgs &a, int k, int64_t i)
     }                                                                                        \
     extern "C" __global__ void NAME##_s(PgLoopArgs a)                                        \
     {                                                                                        \
-        PG_PROLOGUE(S0, 0, a)                                                                \
+        PG_SCALAR_PROLOGUE(S0, 0, a)                                                         \
         PG_GRID_LOOP(i, a.size) {                                                            \
             pg_t_##S0 x0 = PG_SARG(S0, 0, a, pg_offset(a, 0, i));                            \
             pg_store_##SO(a.data[1] + pg_offset(a, 1, i), a.types[1], (EXPR));               \
@@ -87,8 +90,8 @@ pg_offset(const PgLoopArgs &a, int k, int64_t i)
     }                                                                                        \
     extern "C" __global__ void NAME##_s(PgLoopArgs a)                                        \
     {                                                                                        \
-        PG_PROLOGUE(S0, 0, a)                                                                \
-        PG_PROLOGUE(S1, 1, a)                                                                \
+        PG_SCALAR_PROLOGUE(S0, 0, a)                                                         \
+        PG_SCALAR_PROLOGUE(S1, 1, a)                                                         \
         PG_GRID_LOOP(i, a.size) {                                                            \
             pg_t_##S0 x0 = PG_SARG(S0, 0, a, pg_offset(a, 0, i));                            \
             pg_t_##S1 x1 = PG_SARG(S1, 1, a, pg_offset(a, 1, i));                            \
@@ -112,9 +115,9 @@ pg_offset(const PgLoopArgs &a, int k, int64_t i)
     }                                                                                        \
     extern "C" __global__ void NAME##_s(PgLoopArgs a)                                        \
     {                                                                                        \
-        PG_PROLOGUE(S0, 0, a)                                                                \
-        PG_PROLOGUE(S1, 1, a)                                                                \
-        PG_PROLOGUE(S2, 2, a)                                                                \
+        PG_SCALAR_PROLOGUE(S0, 0, a)                                                         \
+        PG_SCALAR_PROLOGUE(S1, 1, a)                                                         \
+        PG_SCALAR_PROLOGUE(S2, 2, a)                                                         \
         PG_GRID_LOOP(i, a.size) {                                                            \
             pg_t_##S0 x0 = PG_SARG(S0, 0, a, pg_offset(a, 0, i));                            \
             pg_t_##S1 x1 = PG_SARG(S1, 1, a, pg_offset(a, 1, i));                            \

@@ -3,12 +3,12 @@
 #ifndef PG_KERNEL_TYPES_H
 #define PG_KERNEL_TYPES_H
 
+#include <stdint.h>
+#include <stddef.h>
 #ifdef __CUDACC__
 #define PG_HOST_DEVICE __host__ __device__
 #define PG_INLINE __forceinline__
 #else
-#include <stdint.h>
-#include <stddef.h>
 #define PG_HOST_DEVICE
 #define PG_INLINE static inline
 #endif
