@@ -294,20 +294,6 @@ pg_asarray(PyObject *obj, int type, PgDevice *dev, int copy)
     return a;
 }
 
-static int
-parse_copy(PyObject *obj, int *copy)
-{
-    if (obj == NULL || obj == Py_None) {
-        *copy = -1;
-        return 0;
-    }
-    int v = PyObject_IsTrue(obj);
-    if (v < 0)
-        return -1;
-    *copy = v;
-    return 0;
-}
-
 static PyObject *
 asarray_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int copy_default)
 {
@@ -320,7 +306,7 @@ asarray_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
     if (type < 0 && PyErr_Occurred())
         return NULL;
     int copy = copy_default;
-    if (copyobj && parse_copy(copyobj, &copy) < 0)
+    if (copyobj && pg_parse_copy(copyobj, &copy) < 0)
         return NULL;
     char ord;
     if (pg_order_from_object(order, "CFAK", 'K', &ord) < 0)

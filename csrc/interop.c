@@ -605,21 +605,6 @@ parse_dl_device(PyObject *obj, int32_t *type, int32_t *id)
     return 0;
 }
 
-/* copy= of the array API: None gives -1. */
-static int
-parse_copy_flag(PyObject *obj, int *copy)
-{
-    if (obj == NULL || obj == Py_None) {
-        *copy = -1;
-        return 0;
-    }
-    int v = PyObject_IsTrue(obj);
-    if (v < 0)
-        return -1;
-    *copy = v;
-    return 0;
-}
-
 static PyObject *
 array_dlpack(PyObject *self, PyObject *args, PyObject *kwds)
 {
@@ -632,7 +617,7 @@ array_dlpack(PyObject *self, PyObject *args, PyObject *kwds)
     PgArray *src = NULL;
     PyObject *res = NULL;
     int versioned = 0, copy, copied = 0;
-    if (parse_copy_flag(copyobj, &copy) < 0)
+    if (pg_parse_copy(copyobj, &copy) < 0)
         return NULL;
     if (max_version != Py_None) {
         if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) != 2) {
@@ -972,7 +957,7 @@ py_from_dlpack(PyObject *m, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OO:from_dlpack", kwlist, &x, &devobj, &copyobj))
         return NULL;
     int copy;
-    if (parse_copy_flag(copyobj, &copy) < 0)
+    if (pg_parse_copy(copyobj, &copy) < 0)
         return NULL;
     PgDevice *dev = NULL;
     if (devobj != Py_None && (dev = pg_device_from_object(devobj)) == NULL)
@@ -1130,7 +1115,7 @@ array_array(PyObject *self, PyObject *args, PyObject *kwds)
     int copy;
     PyArray_Descr *want = NULL;
     PyObject *host = NULL, *res = NULL;
-    if (parse_copy_flag(copyobj, &copy) < 0)
+    if (pg_parse_copy(copyobj, &copy) < 0)
         return NULL;
     if (dtypeobj != Py_None && !PyArray_DescrConverter2(dtypeobj, &want))
         return NULL;

@@ -31,6 +31,20 @@ pg_parse_int64(PyObject *obj, int64_t *out, const char *what)
     return 0;
 }
 
+int
+pg_parse_copy(PyObject *obj, int *copy)
+{
+    if (obj == NULL || obj == Py_None) {
+        *copy = -1;
+        return 0;
+    }
+    int v = PyObject_IsTrue(obj);
+    if (v < 0)
+        return -1;
+    *copy = v;
+    return 0;
+}
+
 static PyObject *
 py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
 {

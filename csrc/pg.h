@@ -26,5 +26,7 @@ extern PyObject *PgExc_OutOfMemoryError; /* pygpu.OutOfMemoryError(MemoryError) 
 
 /* Helpers shared by several files (module.c). */
 int pg_parse_int64(PyObject *obj, int64_t *out, const char *what);
+/* copy= of the array API: True 1, False 0, None (or absent) -1. */
+int pg_parse_copy(PyObject *obj, int *copy);
 
 #endif

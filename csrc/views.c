@@ -313,20 +313,6 @@ reshape_impl(PgArray *a, int nd, int64_t *shape, char order, int copy)
     return pg_array_view(a, a->data, a->type, nd, shape, strides);
 }
 
-static int
-parse_copy_flag(PyObject *obj, int *copy)
-{
-    if (obj == NULL || obj == Py_None) {
-        *copy = -1;
-        return 0;
-    }
-    int t = PyObject_IsTrue(obj);
-    if (t < 0)
-        return -1;
-    *copy = t;
-    return 0;
-}
-
 static PyObject *
 array_reshape(PyObject *self, PyObject *args, PyObject *kwds)
 {
@@ -346,7 +332,7 @@ array_reshape(PyObject *self, PyObject *args, PyObject *kwds)
         goto done;
     }
     if (parse_shape_arg(n == 1 ? PyTuple_GET_ITEM(args, 0) : args, &nd, shape, (PgArray *)self) < 0 ||
-        pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 || parse_copy_flag(copy_obj, &copy) < 0)
+        pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 || pg_parse_copy(copy_obj, &copy) < 0)
         goto done;
     res = (PyObject *)reshape_impl((PgArray *)self, nd, shape, order, copy);
 done:
@@ -365,7 +351,7 @@ py_reshape(PyObject *m, PyObject *args, PyObject *kwds)
     int64_t shape[PG_MAXDIMS];
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|O$O:reshape", kwlist, &obj, &shape_obj, &order_obj, &copy_obj))
         return NULL;
-    if (pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 || parse_copy_flag(copy_obj, &copy) < 0)
+    if (pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0 || pg_parse_copy(copy_obj, &copy) < 0)
         return NULL;
     PgArray *a = as_array(obj);
     if (a == NULL)

@@ -44,3 +44,17 @@ def assert_array_equal(actual, expected, **kw):
     assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
     assert actual.shape == expected.shape, (actual.shape, expected.shape)
     np.testing.assert_array_equal(actual, expected, **kw)
+
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float16", "float32", "float64", "complex64", "complex128"]
+
+
+def same_error(np_call, pg_call):
+    """Both calls raise, with the same exception class and message."""
+    with pytest.raises(Exception) as e_np:
+        np_call()
+    with pytest.raises(Exception) as e_pg:
+        pg_call()
+    assert type(e_pg.value) is type(e_np.value), (e_pg.value, e_np.value)
+    assert str(e_pg.value) == str(e_np.value)

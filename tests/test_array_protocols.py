@@ -12,20 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pygpu
-from conftest import assert_array_equal
+from conftest import DTYPES, assert_array_equal, same_error
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64", "complex64", "complex128"]
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
-
-def same_error(np_call, pg_call):
-    with pytest.raises(Exception) as e_np:
-        np_call()
-    with pytest.raises(Exception) as e_pg:
-        pg_call()
-    assert type(e_pg.value) is type(e_np.value), (e_pg.value, e_np.value)
-    assert str(e_pg.value) == str(e_np.value)
 
 
 def sample(shape, dtype):
