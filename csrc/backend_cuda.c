@@ -6,6 +6,7 @@
  * point makes the device's context current first, since other libraries may change it. */
 #include "backend.h"
 #include "device.h"
+#include "interop.h"
 #include "memory.h"
 #include "kernel_table.h"
 #include "shape.h"
@@ -350,6 +351,31 @@ host_copy(char *dst, const char *src, size_t n)
     }
 #endif
     memcpy(dst, src, n);
+}
+
+int
+pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind)
+{
+    unsigned int type = 0, managed = 0;
+    int ord = 0;
+    CUresult r = pg_cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)ptr);
+    if (r != CUDA_SUCCESS) {
+        PyErr_Format(PyExc_ValueError, "pointer 0x%llx is not CUDA memory known to the driver",
+                     (unsigned long long)(uintptr_t)ptr);
+        return -1;
+    }
+    if (pg_cu.cuPointerGetAttribute(&ord, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, (CUdeviceptr)(uintptr_t)ptr) !=
+        CUDA_SUCCESS)
+        ord = 0; /* portable pinned host memory belongs to no single device */
+    pg_cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, (CUdeviceptr)(uintptr_t)ptr);
+    if (managed)
+        *kind = PG_MEM_MANAGED;
+    else if (type == CU_MEMORYTYPE_HOST)
+        *kind = PG_MEM_PINNED; /* page-locked host memory; mapped memory answers the same */
+    else
+        *kind = PG_MEM_DEVICE;
+    *ordinal = ord;
+    return 0;
 }
 
 /* Pageable host memory is what the driver does not know (pinned, mapped and managed memory all

@@ -418,7 +418,7 @@ cai_import(PyObject *obj, PyObject *cai)
         return NULL;
     PgDevice *dev;
     PgMemKind kind = PG_MEM_DEVICE;
-    if (pg_cuda_pointer_info && info.ptr) {
+    if (info.ptr) {
         int ordinal;
         if (pg_cuda_pointer_info((const void *)info.ptr, &ordinal, &kind) < 0)
             return NULL;

@@ -8,9 +8,7 @@
 int pg_interop_import(PyObject *obj, PgArray **out);
 extern PyMethodDef pg_interop_module_methods[];
 
-/* Optional hook for backend_cuda.c: the device ordinal and memory kind of a CUDA pointer
- * (cuPointerGetAttributes), 0 on success or -1 with an exception. It is a weak symbol: until the
- * CUDA backend defines it, imported __cuda_array_interface__ pointers are taken to be device
- * memory of the current CUDA device (cuda:0 outside any `with device:`). */
-int pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind) __attribute__((weak));
+/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
+ * an exception (ValueError when the driver does not know the pointer). */
+int pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind);
 #endif
