@@ -14,6 +14,7 @@
 #ifndef PG_ELEMENTWISE_H
 #define PG_ELEMENTWISE_H
 #include "convert.h"
+#include "pg_math.h" /* scalar functions of the op table (ops.def) */
 
 /* Typed pointer p<k> and scalar value s<k> of input k (s<k> is used only when p<k> is NULL). */
 #define PG_PROLOGUE(S, k, A)                                                                \

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #define PG_HOST_DEVICE
-#define PG_INLINE inline
+#define PG_INLINE static inline
 #endif
 
 #define PG_MAXDIMS 32      /* most dimensions an array may have (NumPy 1.x's limit) */
