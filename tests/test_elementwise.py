@@ -262,8 +262,8 @@ def test_complex_functions_wide_range(device, name, dt):
 def test_integer_division_semantics(device):
     for dt in ["i1", "i2", "i4", "i8", "u1", "u8"]:
         info = np.iinfo(dt)
-        vals = np.array(sorted({info.min, info.min + 1, -7, -1, 0, 1, 7, info.max} & set(range(info.min, info.max + 1))
-                               if info.min < 0 else {0, 1, 7, info.max}), dtype=dt)
+        cands = [info.min, info.min + 1, -7, -1, 0, 1, 7, info.max]
+        vals = np.array(sorted({v for v in cands if info.min <= v <= info.max}), dtype=dt)
         a, b = [x.ravel() for x in np.meshgrid(vals, vals)]
         pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
         for name in ["floor_divide", "remainder", "fmod", "add", "subtract", "multiply"]:
@@ -356,7 +356,7 @@ def test_round(device, dt):
 def test_angle_real_imag(device):
     z = np.array([1 + 1j, -1 + 0j, -1 - 0j, 0j, 3 - 4j], dtype=np.complex64)
     pz = pygpu.asarray(z, device=device)
-    assert_array_equal(pygpu.angle(pz), np.angle(z))
+    np.testing.assert_allclose(pygpu.angle(pz).get(), np.angle(z), rtol=1e-6)
     np.testing.assert_allclose(pygpu.angle(pz, deg=True).get(), np.angle(z, deg=True), rtol=1e-6)
     assert_array_equal(pygpu.angle(pygpu.asarray(np.array([-1, 0, 2]), device=device)), np.angle(np.array([-1, 0, 2])))
     assert_array_equal(pygpu.real(pz), z.real)

@@ -154,8 +154,8 @@ PG_UNSIGNED_HELPERS(u64)
         }                                                                                      \
         return mod;                                                                            \
     }                                                                                          \
-    PG_DEV T pg_maximum(T a, T b) { return (a >= b || a != a) ? a : b; }                       \
-    PG_DEV T pg_minimum(T a, T b) { return (a <= b || a != a) ? a : b; }                       \
+    PG_DEV T pg_maximum(T a, T b) { return (a > b || a != a) ? a : b; } /* equal: b, as NumPy */                       \
+    PG_DEV T pg_minimum(T a, T b) { return (a < b || a != a) ? a : b; }                       \
     PG_DEV T pg_sign(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }         \
     PG_DEV T pg_logaddexp(T a, T b)                                                            \
     {                                                                                          \
@@ -312,15 +312,27 @@ pg_nextafter_half(float x, float y)
     PG_DEV int pg_clnot_##S(C a) { return !pg_cnz_##S(a); }                                    \
     PG_DEV int pg_ceq_##S(C a, C b) { return a.re == b.re && a.im == b.im; }                   \
     PG_DEV int pg_cne_##S(C a, C b) { return !(a.re == b.re && a.im == b.im); }                \
-    /* NumPy orders complex numbers lexicographically */                                      \
-    PG_DEV int pg_clt_##S(C a, C b) { return a.re < b.re || (a.re == b.re && a.im < b.im); }   \
-    PG_DEV int pg_cle_##S(C a, C b) { return a.re < b.re || (a.re == b.re && a.im <= b.im); }  \
-    PG_DEV int pg_cgt_##S(C a, C b) { return pg_clt_##S(b, a); }                               \
-    PG_DEV int pg_cge_##S(C a, C b) { return pg_cle_##S(b, a); }                               \
-    PG_DEV C pg_cmaximum_##S(C a, C b) { return (pg_cisnan_##S(a) || pg_cge_##S(a, b)) ? a : b; } \
-    PG_DEV C pg_cminimum_##S(C a, C b) { return (pg_cisnan_##S(a) || pg_cle_##S(a, b)) ? a : b; } \
-    PG_DEV C pg_cfmax_##S(C a, C b) { return (pg_cisnan_##S(b) || pg_cge_##S(a, b)) ? a : b; } \
-    PG_DEV C pg_cfmin_##S(C a, C b) { return (pg_cisnan_##S(b) || pg_cle_##S(a, b)) ? a : b; } \
+    /* NumPy's lexicographic order: a NaN imaginary part makes the real comparison false */     \
+    PG_DEV int pg_clt_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im < b.im); \
+    }                                                                                          \
+    PG_DEV int pg_cle_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im <= b.im); \
+    }                                                                                          \
+    PG_DEV int pg_cgt_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re > b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im > b.im); \
+    }                                                                                          \
+    PG_DEV int pg_cge_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re > b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im >= b.im); \
+    }                                                                                          \
+    PG_DEV C pg_cmaximum_##S(C a, C b) { return (pg_cge_##S(a, b) || pg_cisnan_##S(a)) ? a : b; } \
+    PG_DEV C pg_cminimum_##S(C a, C b) { return (pg_cle_##S(a, b) || pg_cisnan_##S(a)) ? a : b; } \
+    PG_DEV C pg_cfmax_##S(C a, C b) { return (pg_cge_##S(a, b) || pg_cisnan_##S(b)) ? a : b; } \
+    PG_DEV C pg_cfmin_##S(C a, C b) { return (pg_cle_##S(a, b) || pg_cisnan_##S(b)) ? a : b; } \
     PG_DEV C pg_crint_##S(C a) { return pg_cmake_##S(PG_FN1(rint, a.re), PG_FN1(rint, a.im)); } \
     PG_DEV C pg_cexp_##S(C a)                                                                  \
     {                                                                                          \
