@@ -3,8 +3,10 @@ csrc/fatbin.c, which embeds it in the extension.
 
 - nvcc is looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then /usr/local/cuda/bin.
   Without it, or with PYGPU_NO_CUDA=1, fatbin.c embeds nothing and the extension is CPU-only.
-- The fatbin holds SASS for sm_75 sm_80 sm_86 sm_89 sm_90 and the newer families this nvcc
-  supports (sm_100, sm_120, ...), plus PTX of the newest for GPUs that come later.
+- The fatbin holds SASS for sm_75 sm_80 sm_90 and the newer families this nvcc supports
+  (sm_100, sm_120, ...), plus PTX of the newest for GPUs that come later. sm_86 and sm_89 GPUs
+  run the sm_80 SASS natively (SASS is compatible within a major version), so they need no
+  cubin of their own: each extra one costs about two minutes of nvcc and a few MB of fatbin.
   PYGPU_CUDA_ARCHS="80;90" replaces the list (PTX is then that of the newest listed).
 - The fatbin is cached as build/cuda-cache/<sha256>.fatbin, keyed by every file under
   csrc/kernels, csrc/ops.def, the nvcc flags and the nvcc version, so nvcc does not re-run when
@@ -27,7 +29,7 @@ KERNEL_SOURCES_EXTRA = [os.path.join(HERE, "csrc", "ops.def")]
 MAIN_SOURCE = os.path.join(KERNEL_DIR, "kernels.cu")
 
 # SASS always built when the toolkit supports it; newer families (sm_X0, X >= 10) are added below.
-BASE_ARCHS = [75, 80, 86, 89, 90, 100, 120]
+BASE_ARCHS = [75, 80, 90, 100, 120]
 NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--threads", "0", "-Xfatbin", "-compress-all"]
 
 
@@ -150,7 +152,7 @@ def build_fatbin(build_dir):
         return path, arch_names, version
     tmp = f"{path}.{os.getpid()}.tmp"
     cmd = nvcc_command(nvcc, archs, tmp)
-    log(f"CUDA kernels: nvcc {version // 1000}.{version % 1000 // 10} for {arch_names} (this takes a minute)")
+    log(f"CUDA kernels: nvcc {version // 1000}.{version % 1000 // 10} for {arch_names} (about two minutes per architecture)")
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
     elapsed = time.monotonic() - start

@@ -17,7 +17,8 @@ CSRC = os.path.join(HERE, "csrc")
 
 SOURCES = [
     "module.c", "dtype.c", "shape.c", "device.c", "memory.c", "stream.c", "array.c", "views.c",
-    "indexing.c", "creation.c", "ranges.c", "interop.c", "elementwise.c", "ufunc.c", "kernel_table.c",
+    "indexing.c", "creation.c", "ranges.c", "interop.c", "elementwise.c", "ufunc.c", "operators.c",
+    "kernel_table.c",
     "backend_cpu.c", "backend_cuda.c", "cuda_loader.c", "fatbin.c", "kernels/kernels_cpu.c",
 ]
 SOURCES = [os.path.join("csrc", s) for s in SOURCES if os.path.exists(os.path.join(CSRC, s)) or s == "fatbin.c"]

@@ -782,9 +782,10 @@ pg_array_type_init(PyObject *module)
 {
     PyMethodDef *const methods[] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
                                     pg_array_methods_math};
-    PyGetSetDef *const getsets[] = {pg_array_getset_core, pg_array_getset_views, pg_array_getset_interop};
+    PyGetSetDef *const getsets[] = {pg_array_getset_core, pg_array_getset_views, pg_array_getset_interop,
+                                    pg_array_getset_math};
     PgArray_Type.tp_methods = merge_methods(methods, 4);
-    PgArray_Type.tp_getset = merge_getset(getsets, 3);
+    PgArray_Type.tp_getset = merge_getset(getsets, 4);
     if (PgArray_Type.tp_methods == NULL || PgArray_Type.tp_getset == NULL)
         return -1;
     pg_views_setup_type(&PgArray_Type);

@@ -41,7 +41,8 @@ extern PyTypeObject PgArray_Type;
  * the tables before PyType_Ready). */
 extern PyMethodDef pg_array_methods_core[], pg_array_methods_views[], pg_array_methods_interop[],
     pg_array_methods_math[];
-extern PyGetSetDef pg_array_getset_core[], pg_array_getset_views[], pg_array_getset_interop[];
+extern PyGetSetDef pg_array_getset_core[], pg_array_getset_views[], pg_array_getset_interop[],
+    pg_array_getset_math[];
 int pg_array_type_init(PyObject *module);
 void pg_views_setup_type(PyTypeObject *t);     /* views.c / indexing.c: mapping, iteration */
 void pg_interop_setup_type(PyTypeObject *t);   /* interop.c: buffer protocol */

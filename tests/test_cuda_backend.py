@@ -81,7 +81,7 @@ def test_build_info():
         # PTX of the newest architecture, for GPUs newer than the SASS list
         assert int(ptx[0].split("_")[1]) == max(int(a.split("_")[1]) for a in sass)
         if not os.environ.get("PYGPU_CUDA_ARCHS"):
-            for a in ("sm_75", "sm_80", "sm_86", "sm_89", "sm_90"):
+            for a in ("sm_75", "sm_80", "sm_90"):  # sm_86/sm_89 run the sm_80 SASS
                 assert a in archs
     else:
         assert archs == () and info["cuda_build_version"] is None

@@ -60,7 +60,7 @@ typedef pg_complex128 pg_s_c128;
     }
 
 #define PG_DEFINE_REAL_LOAD(SUF)                                                          \
-    PG_HOST_DEVICE PG_INLINE pg_t_##SUF pg_load_##SUF(const char *p, int type)            \
+    PG_HOST_DEVICE PG_CONVERT_FN pg_t_##SUF pg_load_##SUF(const char *p, int type)            \
     {                                                                                     \
         PG_READ_REAL(pg_t_##SUF, p, type)                                                 \
     }
@@ -76,7 +76,7 @@ PG_DEFINE_REAL_LOAD(f16)
 PG_DEFINE_REAL_LOAD(f32)
 PG_DEFINE_REAL_LOAD(f64)
 
-PG_HOST_DEVICE PG_INLINE pg_bool
+PG_HOST_DEVICE PG_CONVERT_FN pg_bool
 pg_load_b(const char *p, int type)
 {
     switch (type) {
@@ -93,11 +93,11 @@ pg_load_b(const char *p, int type)
 }
 
 #define PG_DEFINE_COMPLEX_LOAD(SUF, RT)                                                    \
-    PG_HOST_DEVICE PG_INLINE RT pg_load_re_##SUF(const char *p, int type)                  \
+    PG_HOST_DEVICE PG_CONVERT_FN RT pg_load_re_##SUF(const char *p, int type)                  \
     {                                                                                      \
         PG_READ_REAL(RT, p, type)                                                          \
     }                                                                                      \
-    PG_HOST_DEVICE PG_INLINE pg_t_##SUF pg_load_##SUF(const char *p, int type)             \
+    PG_HOST_DEVICE PG_CONVERT_FN pg_t_##SUF pg_load_##SUF(const char *p, int type)             \
     {                                                                                      \
         pg_t_##SUF v;                                                                      \
         v.re = pg_load_re_##SUF(p, type);                                                  \
@@ -128,7 +128,7 @@ PG_DEFINE_COMPLEX_LOAD(c128, double)
     }
 
 #define PG_DEFINE_REAL_STORE(SUF)                                                          \
-    PG_HOST_DEVICE PG_INLINE void pg_store_##SUF(char *p, int type, pg_t_##SUF v)          \
+    PG_HOST_DEVICE PG_CONVERT_FN void pg_store_##SUF(char *p, int type, pg_t_##SUF v)          \
     {                                                                                      \
         PG_WRITE_REAL(p, type, v)                                                          \
     }
@@ -146,7 +146,7 @@ PG_DEFINE_REAL_STORE(f32)
 PG_DEFINE_REAL_STORE(f64)
 
 #define PG_DEFINE_COMPLEX_STORE(SUF)                                                       \
-    PG_HOST_DEVICE PG_INLINE void pg_store_##SUF(char *p, int type, pg_t_##SUF v)          \
+    PG_HOST_DEVICE PG_CONVERT_FN void pg_store_##SUF(char *p, int type, pg_t_##SUF v)          \
     {                                                                                      \
         if (type == PG_COMPLEX64) {                                                        \
             ((float *)p)[0] = (float)v.re; ((float *)p)[1] = (float)v.im;                  \

@@ -16,6 +16,7 @@
 #ifndef PG_ELEMENTWISE_H
 #define PG_ELEMENTWISE_H
 #include "convert.h"
+#include "pg_math.h" /* scalar functions of the op table (ops.def) */
 
 /* Scalar value s<k> of input k (used only when its data pointer is NULL). */
 #define PG_SCALAR_PROLOGUE(S, k, A)                                                         \
@@ -38,18 +39,35 @@
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);               \
          i += (int64_t)blockDim.x * gridDim.x)
 
-/* byte offset of element i for operand k */
-__device__ PG_INLINE int64_t
-pg_offset(const PgLoopArgs &a, int k, int64_t i)
+/* Byte offsets of element i for every operand: one div/mod chain over the merged dimensions for
+ * all operands, in 32-bit arithmetic when the loop is small enough (the common case). Inlined:
+ * a call would take the kernel parameters' address and copy them to the stack of every thread. */
+static __device__ __forceinline__ void
+pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
 {
-    int64_t off = 0;
+    off[0] = off[1] = off[2] = off[3] = 0;
+    if (a.size <= 0x7fffffff) {
+        uint32_t r = (uint32_t)i;
+        for (int d = a.ndim - 1; d >= 0; d--) {
+            uint32_t n = (uint32_t)a.shape[d];
+            uint32_t q = r / n;
+            int64_t j = (int64_t)(r - q * n);
+#pragma unroll
+            for (int k = 0; k < PG_MAXARGS; k++) /* fixed bounds keep off[] in registers */
+                off[k] += j * a.strides[k][d];
+            r = q;
+        }
+        return;
+    }
     for (int d = a.ndim - 1; d >= 0; d--) {
         int64_t n = a.shape[d];
         int64_t q = i / n;
-        off += (i - q * n) * a.strides[k][d];
+        int64_t j = i - q * n;
+#pragma unroll
+        for (int k = 0; k < PG_MAXARGS; k++)
+            off[k] += j * a.strides[k][d];
         i = q;
     }
-    return off;
 }
 
 #define PG_LOOP1(NAME, S0, SO, EXPR)                                                        \
@@ -63,8 +81,10 @@ pg_offset(const PgLoopArgs &a, int k, int64_t i)
     {                                                                                        \
         PG_SCALAR_PROLOGUE(S0, 0, a)                                                         \
         PG_GRID_LOOP(i, a.size) {                                                            \
-            pg_t_##S0 x0 = PG_SARG(S0, 0, a, pg_offset(a, 0, i));                            \
-            pg_store_##SO(a.data[1] + pg_offset(a, 1, i), a.types[1], (EXPR));               \
+            int64_t off[PG_MAXARGS];                                                         \
+            pg_offsets(a, i, off);                                                           \
+            pg_t_##S0 x0 = PG_SARG(S0, 0, a, off[0]);                                        \
+            pg_store_##SO(a.data[1] + off[1], a.types[1], (EXPR));                           \
         }                                                                                    \
     }
 
@@ -93,9 +113,11 @@ pg_offset(const PgLoopArgs &a, int k, int64_t i)
         PG_SCALAR_PROLOGUE(S0, 0, a)                                                         \
         PG_SCALAR_PROLOGUE(S1, 1, a)                                                         \
         PG_GRID_LOOP(i, a.size) {                                                            \
-            pg_t_##S0 x0 = PG_SARG(S0, 0, a, pg_offset(a, 0, i));                            \
-            pg_t_##S1 x1 = PG_SARG(S1, 1, a, pg_offset(a, 1, i));                            \
-            pg_store_##SO(a.data[2] + pg_offset(a, 2, i), a.types[2], (EXPR));               \
+            int64_t off[PG_MAXARGS];                                                         \
+            pg_offsets(a, i, off);                                                           \
+            pg_t_##S0 x0 = PG_SARG(S0, 0, a, off[0]);                                        \
+            pg_t_##S1 x1 = PG_SARG(S1, 1, a, off[1]);                                        \
+            pg_store_##SO(a.data[2] + off[2], a.types[2], (EXPR));                           \
         }                                                                                    \
     }
 
@@ -119,10 +141,12 @@ pg_offset(const PgLoopArgs &a, int k, int64_t i)
         PG_SCALAR_PROLOGUE(S1, 1, a)                                                         \
         PG_SCALAR_PROLOGUE(S2, 2, a)                                                         \
         PG_GRID_LOOP(i, a.size) {                                                            \
-            pg_t_##S0 x0 = PG_SARG(S0, 0, a, pg_offset(a, 0, i));                            \
-            pg_t_##S1 x1 = PG_SARG(S1, 1, a, pg_offset(a, 1, i));                            \
-            pg_t_##S2 x2 = PG_SARG(S2, 2, a, pg_offset(a, 2, i));                            \
-            pg_store_##SO(a.data[3] + pg_offset(a, 3, i), a.types[3], (EXPR));               \
+            int64_t off[PG_MAXARGS];                                                         \
+            pg_offsets(a, i, off);                                                           \
+            pg_t_##S0 x0 = PG_SARG(S0, 0, a, off[0]);                                        \
+            pg_t_##S1 x1 = PG_SARG(S1, 1, a, off[1]);                                        \
+            pg_t_##S2 x2 = PG_SARG(S2, 2, a, off[2]);                                        \
+            pg_store_##SO(a.data[3] + off[3], a.types[3], (EXPR));                           \
         }                                                                                    \
     }
 

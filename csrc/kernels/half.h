@@ -6,6 +6,11 @@
 PG_HOST_DEVICE PG_INLINE float
 pg_half_to_float(pg_half h)
 {
+#ifdef __CUDA_ARCH__
+    float f; /* the hardware conversion: same IEEE result as the software path below */
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+#else
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu;
     uint32_t man = h & 0x3ffu;
@@ -26,11 +31,17 @@ pg_half_to_float(pg_half h)
     union { uint32_t u; float f; } v;
     v.u = bits;
     return v.f;
+#endif
 }
 
 PG_HOST_DEVICE PG_INLINE pg_half
 pg_float_to_half(float f)
 {
+#ifdef __CUDA_ARCH__
+    pg_half h; /* round to nearest even, as below */
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
     union { uint32_t u; float f; } v;
     v.f = f;
     uint32_t x = v.u;
@@ -59,5 +70,6 @@ pg_float_to_half(float f)
     if (rem > 0x1000u || (rem == 0x1000u && (half_bits & 1u)))
         half_bits++;
     return (pg_half)(sign | half_bits);
+#endif
 }
 #endif

@@ -8,9 +8,13 @@
 #ifdef __CUDACC__
 #define PG_HOST_DEVICE __host__ __device__
 #define PG_INLINE __forceinline__
+/* The converting loads and stores of the strided path: one copy per type, called rather than
+ * inlined into every kernel, which keeps nvcc's time and the fatbin's size in check. */
+#define PG_CONVERT_FN static __noinline__
 #else
 #define PG_HOST_DEVICE
 #define PG_INLINE static inline
+#define PG_CONVERT_FN static inline
 #endif
 
 #define PG_MAXDIMS 32      /* most dimensions an array may have (NumPy 1.x's limit) */

@@ -1,0 +1,543 @@
+/* Scalar functions used by the op table (csrc/ops.def), in the common subset of C and CUDA C.
+ *
+ * Real functions: PG_FN1/PG_FN2 pick the float or double variant of a <math.h> function from
+ * the argument's type (C11 _Generic on the host; C++ overloads of CUDA's math library on the
+ * device), so one expression serves f16 (computed as float), f32 and f64.
+ * Integer helpers follow NumPy: wrapping arithmetic, floor division and remainder with Python's
+ * signs, x // 0 == x % 0 == 0, shifts past the width give 0 (or -1 for negative >>).
+ * Complex functions are written out once for both precisions (PG_COMPLEX_FUNCS), following C99
+ * Annex G for the special values where NumPy does. */
+#ifndef PG_MATH_H
+#define PG_MATH_H
+#include "convert.h"
+
+#ifdef __CUDACC__
+#define PG_FN1(f, x) f(x)
+#define PG_FN2(f, x, y) f((x), (y))
+#define PG_DEV static __host__ __device__ inline
+#else
+#include <math.h>
+#define PG_FN1(fn, x) _Generic((x), float: fn##f, default: fn)(x)
+#define PG_FN2(fn, x, y) _Generic((x), float: fn##f, default: fn)((x), (y))
+#define PG_DEV static inline
+#endif
+
+#define PG_PI 3.141592653589793238462643383279502884
+#define PG_LN2 0.693147180559945309417232121458176568
+#define PG_LOG2E 1.442695040888963407359924681001892137
+
+/* ------------------------------------------------------------------ integers */
+
+/* wrapping + - * for every integer width: computed in uint64, truncated when stored */
+#define PG_WADD(a, b) ((uint64_t)(a) + (uint64_t)(b))
+#define PG_WSUB(a, b) ((uint64_t)(a) - (uint64_t)(b))
+#define PG_WMUL(a, b) ((uint64_t)(a) * (uint64_t)(b))
+#define PG_WNEG(a) ((uint64_t)0 - (uint64_t)(a))
+/* x << y and x >> y with NumPy's out-of-range shift results */
+#define PG_LSHIFT(a, b) ((uint64_t)(b) < sizeof(a) * 8 ? (uint64_t)(a) << (b) : (uint64_t)0)
+
+#define PG_SIGNED_HELPERS(S)                                                                   \
+    PG_DEV pg_t_##S pg_floordiv_##S(pg_t_##S a, pg_t_##S b)                                    \
+    {                                                                                          \
+        if (b == 0)                                                                            \
+            return 0;                                                                          \
+        if (b == -1)                                                                           \
+            return (pg_t_##S)PG_WNEG(a);                                                       \
+        pg_t_##S q = (pg_t_##S)(a / b);                                                        \
+        if (a % b != 0 && ((a < 0) != (b < 0)))                                                \
+            q--;                                                                               \
+        return q;                                                                              \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_rem_##S(pg_t_##S a, pg_t_##S b)                                         \
+    {                                                                                          \
+        if (b == 0 || b == -1)                                                                 \
+            return 0;                                                                          \
+        pg_t_##S r = (pg_t_##S)(a % b);                                                        \
+        if (r != 0 && ((r < 0) != (b < 0)))                                                    \
+            r = (pg_t_##S)(r + b);                                                             \
+        return r;                                                                              \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_fmod_##S(pg_t_##S a, pg_t_##S b)                                        \
+    {                                                                                          \
+        return (b == 0 || b == -1) ? (pg_t_##S)0 : (pg_t_##S)(a % b);                          \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_rshift_##S(pg_t_##S a, pg_t_##S b)                                      \
+    {                                                                                          \
+        if ((uint64_t)b < sizeof(a) * 8)                                                       \
+            return (pg_t_##S)(a >> b);                                                         \
+        return a < 0 ? (pg_t_##S)-1 : (pg_t_##S)0;                                            \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_abs_##S(pg_t_##S a) { return a < 0 ? (pg_t_##S)PG_WNEG(a) : a; }       \
+    PG_DEV pg_t_##S pg_sign_##S(pg_t_##S a) { return (pg_t_##S)((a > 0) - (a < 0)); }          \
+    PG_DEV pg_t_##S pg_ipow_##S(pg_t_##S a, pg_t_##S b)                                        \
+    {                                                                                          \
+        /* NumPy raises for negative exponents; a kernel cannot, so the limit value is given */ \
+        if (b < 0)                                                                             \
+            return a == 1 ? (pg_t_##S)1 : a == -1 ? (pg_t_##S)((b & 1) ? -1 : 1) : (pg_t_##S)0; \
+        uint64_t r = 1, x = (uint64_t)a;                                                       \
+        uint64_t e = (uint64_t)b;                                                              \
+        while (e) {                                                                            \
+            if (e & 1)                                                                         \
+                r *= x;                                                                        \
+            x *= x;                                                                            \
+            e >>= 1;                                                                           \
+        }                                                                                      \
+        return (pg_t_##S)r;                                                                    \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_irecip_##S(pg_t_##S a)                                                  \
+    {                                                                                          \
+        return a == 0 ? (pg_t_##S)((uint64_t)1 << (sizeof(a) * 8 - 1)) : (pg_t_##S)(1 / a);   \
+    }
+
+#define PG_UNSIGNED_HELPERS(S)                                                                 \
+    PG_DEV pg_t_##S pg_floordiv_##S(pg_t_##S a, pg_t_##S b) { return b ? (pg_t_##S)(a / b) : (pg_t_##S)0; } \
+    PG_DEV pg_t_##S pg_rem_##S(pg_t_##S a, pg_t_##S b) { return b ? (pg_t_##S)(a % b) : (pg_t_##S)0; } \
+    PG_DEV pg_t_##S pg_fmod_##S(pg_t_##S a, pg_t_##S b) { return b ? (pg_t_##S)(a % b) : (pg_t_##S)0; } \
+    PG_DEV pg_t_##S pg_rshift_##S(pg_t_##S a, pg_t_##S b)                                      \
+    {                                                                                          \
+        return (uint64_t)b < sizeof(a) * 8 ? (pg_t_##S)(a >> b) : (pg_t_##S)0;                 \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_abs_##S(pg_t_##S a) { return a; }                                       \
+    PG_DEV pg_t_##S pg_sign_##S(pg_t_##S a) { return (pg_t_##S)(a > 0); }                      \
+    PG_DEV pg_t_##S pg_ipow_##S(pg_t_##S a, pg_t_##S b)                                        \
+    {                                                                                          \
+        uint64_t r = 1, x = (uint64_t)a;                                                       \
+        uint64_t e = (uint64_t)b;                                                              \
+        while (e) {                                                                            \
+            if (e & 1)                                                                         \
+                r *= x;                                                                        \
+            x *= x;                                                                            \
+            e >>= 1;                                                                           \
+        }                                                                                      \
+        return (pg_t_##S)r;                                                                    \
+    }                                                                                          \
+    PG_DEV pg_t_##S pg_irecip_##S(pg_t_##S a) { return a ? (pg_t_##S)(1 / a) : (pg_t_##S)0; }
+
+PG_SIGNED_HELPERS(i8)
+PG_SIGNED_HELPERS(i16)
+PG_SIGNED_HELPERS(i32)
+PG_SIGNED_HELPERS(i64)
+PG_UNSIGNED_HELPERS(u8)
+PG_UNSIGNED_HELPERS(u16)
+PG_UNSIGNED_HELPERS(u32)
+PG_UNSIGNED_HELPERS(u64)
+
+/* ------------------------------------------------------------------ reals (float and double) */
+
+#define PG_REAL_HELPERS(T)                                                                     \
+    /* NumPy's npy_divmod: floor division and the matching remainder */                        \
+    PG_DEV T pg_floordiv(T a, T b)                                                             \
+    {                                                                                          \
+        if (b == 0)                                                                            \
+            return a / b;                                                                      \
+        T mod = PG_FN2(fmod, a, b);                                                            \
+        T div = (a - mod) / b;                                                                 \
+        if (mod != 0 && ((b < 0) != (mod < 0)))                                                \
+            div -= (T)1;                                                                       \
+        if (div == 0)                                                                          \
+            return PG_FN2(copysign, (T)0, a / b);                                              \
+        T fl = PG_FN1(floor, div);                                                             \
+        if (div - fl > (T)0.5)                                                                 \
+            fl += (T)1;                                                                        \
+        return fl;                                                                             \
+    }                                                                                          \
+    PG_DEV T pg_remainder(T a, T b)                                                            \
+    {                                                                                          \
+        T mod = PG_FN2(fmod, a, b);                                                            \
+        if (b == 0)                                                                            \
+            return mod;                                                                        \
+        if (mod != 0) {                                                                        \
+            if ((b < 0) != (mod < 0))                                                          \
+                mod += b;                                                                      \
+        } else {                                                                               \
+            mod = PG_FN2(copysign, (T)0, b);                                                   \
+        }                                                                                      \
+        return mod;                                                                            \
+    }                                                                                          \
+    PG_DEV T pg_maximum(T a, T b) { return (a > b || a != a) ? a : b; } /* equal: b, as NumPy */                       \
+    PG_DEV T pg_minimum(T a, T b) { return (a < b || a != a) ? a : b; }                       \
+    PG_DEV T pg_sign(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }         \
+    PG_DEV T pg_logaddexp(T a, T b)                                                            \
+    {                                                                                          \
+        if (a == b) /* handles infinities of the same sign */                                  \
+            return a + (T)PG_LN2;                                                              \
+        T d = a - b;                                                                           \
+        if (d > 0)                                                                             \
+            return a + PG_FN1(log1p, PG_FN1(exp, -d));                                         \
+        if (d <= 0)                                                                            \
+            return b + PG_FN1(log1p, PG_FN1(exp, d));                                          \
+        return d; /* nan */                                                                    \
+    }                                                                                          \
+    PG_DEV T pg_logaddexp2(T a, T b)                                                           \
+    {                                                                                          \
+        if (a == b)                                                                            \
+            return a + (T)1;                                                                   \
+        T d = a - b;                                                                           \
+        if (d > 0)                                                                             \
+            return a + PG_FN1(log1p, PG_FN1(exp2, -d)) * (T)PG_LOG2E;                          \
+        if (d <= 0)                                                                            \
+            return b + PG_FN1(log1p, PG_FN1(exp2, d)) * (T)PG_LOG2E;                           \
+        return d;                                                                              \
+    }                                                                                          \
+    PG_DEV T pg_heaviside(T x, T h0)                                                           \
+    {                                                                                          \
+        return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x;                                  \
+    }                                                                                          \
+    PG_DEV T pg_clip(T x, T lo, T hi) { return pg_minimum(pg_maximum(x, lo), hi); }
+
+#ifdef __CUDACC__
+PG_REAL_HELPERS(float)
+PG_REAL_HELPERS(double)
+#else
+/* C has no overloading: a float and a double copy under _Generic names */
+#define pg_floordiv pg_floordiv_f
+#define pg_remainder pg_remainder_f
+#define pg_maximum pg_maximum_f
+#define pg_minimum pg_minimum_f
+#define pg_sign pg_sign_f
+#define pg_logaddexp pg_logaddexp_f
+#define pg_logaddexp2 pg_logaddexp2_f
+#define pg_heaviside pg_heaviside_f
+#define pg_clip pg_clip_f
+PG_REAL_HELPERS(float)
+#undef pg_floordiv
+#undef pg_remainder
+#undef pg_maximum
+#undef pg_minimum
+#undef pg_sign
+#undef pg_logaddexp
+#undef pg_logaddexp2
+#undef pg_heaviside
+#undef pg_clip
+#define pg_floordiv pg_floordiv_d
+#define pg_remainder pg_remainder_d
+#define pg_maximum pg_maximum_d
+#define pg_minimum pg_minimum_d
+#define pg_sign pg_sign_d
+#define pg_logaddexp pg_logaddexp_d
+#define pg_logaddexp2 pg_logaddexp2_d
+#define pg_heaviside pg_heaviside_d
+#define pg_clip pg_clip_d
+PG_REAL_HELPERS(double)
+#undef pg_floordiv
+#undef pg_remainder
+#undef pg_maximum
+#undef pg_minimum
+#undef pg_sign
+#undef pg_logaddexp
+#undef pg_logaddexp2
+#undef pg_heaviside
+#undef pg_clip
+#define PG_RG(f, x) _Generic((x), float: f##_f, default: f##_d)
+#define pg_floordiv(a, b) PG_RG(pg_floordiv, a)(a, b)
+#define pg_remainder(a, b) PG_RG(pg_remainder, a)(a, b)
+#define pg_maximum(a, b) PG_RG(pg_maximum, a)(a, b)
+#define pg_minimum(a, b) PG_RG(pg_minimum, a)(a, b)
+#define pg_sign(a) PG_RG(pg_sign, a)(a)
+#define pg_logaddexp(a, b) PG_RG(pg_logaddexp, a)(a, b)
+#define pg_logaddexp2(a, b) PG_RG(pg_logaddexp2, a)(a, b)
+#define pg_heaviside(a, b) PG_RG(pg_heaviside, a)(a, b)
+#define pg_clip(a, b, c) PG_RG(pg_clip, a)(a, b, c)
+#endif
+
+/* nextafter in binary16 for a value held in a float (float16 loops compute in float) */
+PG_DEV float
+pg_nextafter_half(float x, float y)
+{
+    if (x != x || y != y)
+        return x + y;
+    if (x == y)
+        return y;
+    pg_half h = pg_float_to_half(x);
+    if (x == 0)
+        h = (pg_half)(1u | (signbit(y) ? 0x8000u : 0u));
+    else if ((x < y) == (x > 0))
+        h++;
+    else
+        h--;
+    return pg_half_to_float(h);
+}
+
+/* ------------------------------------------------------------------ complex */
+
+#define PG_COMPLEX_FUNCS(S, C, T)                                                              \
+    PG_DEV C pg_cmake_##S(T re, T im) { C z; z.re = re; z.im = im; return z; }                 \
+    PG_DEV C pg_cadd_##S(C a, C b) { return pg_cmake_##S(a.re + b.re, a.im + b.im); }          \
+    PG_DEV C pg_csub_##S(C a, C b) { return pg_cmake_##S(a.re - b.re, a.im - b.im); }          \
+    PG_DEV C pg_cmul_##S(C a, C b)                                                             \
+    {                                                                                          \
+        return pg_cmake_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);             \
+    }                                                                                          \
+    /* Smith's algorithm, as NumPy's complex division */                                      \
+    PG_DEV C pg_cdiv_##S(C a, C b)                                                             \
+    {                                                                                          \
+        T abr = PG_FN1(fabs, b.re), abi = PG_FN1(fabs, b.im);                                  \
+        if (abr >= abi) {                                                                      \
+            if (abr == 0 && abi == 0)                                                          \
+                return pg_cmake_##S(a.re / abr, a.im / abi);                                   \
+            T rat = b.im / b.re, scl = (T)1 / (b.re + b.im * rat);                             \
+            return pg_cmake_##S((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);         \
+        }                                                                                      \
+        T rat = b.re / b.im, scl = (T)1 / (b.im + b.re * rat);                                 \
+        return pg_cmake_##S((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);             \
+    }                                                                                          \
+    PG_DEV C pg_cneg_##S(C a) { return pg_cmake_##S(-a.re, -a.im); }                           \
+    PG_DEV C pg_cpos_##S(C a) { return a; }                                                    \
+    PG_DEV C pg_cconj_##S(C a) { return pg_cmake_##S(a.re, -a.im); }                           \
+    PG_DEV C pg_csquare_##S(C a) { return pg_cmul_##S(a, a); }                                 \
+    PG_DEV C pg_crecip_##S(C a) { return pg_cdiv_##S(pg_cmake_##S((T)1, (T)0), a); }           \
+    PG_DEV T pg_cabs_##S(C a) { return PG_FN2(hypot, a.re, a.im); }                            \
+    PG_DEV T pg_cangle_##S(C a) { return PG_FN2(atan2, a.im, a.re); }                          \
+    PG_DEV C pg_csign_##S(C a)                                                                 \
+    {                                                                                          \
+        T r = pg_cabs_##S(a);                                                                  \
+        if (r == 0)                                                                            \
+            return pg_cmake_##S((T)0, (T)0);                                                   \
+        if (isinf(r) && !isnan(a.re) && !isnan(a.im)) {                \
+            /* direction of an infinite value: components reduced to +-1 or 0 */              \
+            T re = isinf(a.re) ? PG_FN2(copysign, (T)1, a.re) : (T)0;                  \
+            T im = isinf(a.im) ? PG_FN2(copysign, (T)1, a.im) : (T)0;                  \
+            T n = PG_FN2(hypot, re, im);                                                       \
+            return pg_cmake_##S(re / n, im / n);                                               \
+        }                                                                                      \
+        return pg_cmake_##S(a.re / r, a.im / r);                                               \
+    }                                                                                          \
+    PG_DEV int pg_cisnan_##S(C a) { return isnan(a.re) || isnan(a.im); }       \
+    PG_DEV int pg_cisinf_##S(C a) { return isinf(a.re) || isinf(a.im); }       \
+    PG_DEV int pg_cisfinite_##S(C a) { return isfinite(a.re) && isfinite(a.im); } \
+    PG_DEV int pg_cnz_##S(C a) { return a.re != 0 || a.im != 0; }                              \
+    PG_DEV int pg_cland_##S(C a, C b) { return pg_cnz_##S(a) && pg_cnz_##S(b); }               \
+    PG_DEV int pg_clor_##S(C a, C b) { return pg_cnz_##S(a) || pg_cnz_##S(b); }                \
+    PG_DEV int pg_clxor_##S(C a, C b) { return pg_cnz_##S(a) != pg_cnz_##S(b); }               \
+    PG_DEV int pg_clnot_##S(C a) { return !pg_cnz_##S(a); }                                    \
+    PG_DEV int pg_ceq_##S(C a, C b) { return a.re == b.re && a.im == b.im; }                   \
+    PG_DEV int pg_cne_##S(C a, C b) { return !(a.re == b.re && a.im == b.im); }                \
+    /* NumPy's lexicographic order: a NaN imaginary part makes the real comparison false */     \
+    PG_DEV int pg_clt_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im < b.im); \
+    }                                                                                          \
+    PG_DEV int pg_cle_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im <= b.im); \
+    }                                                                                          \
+    PG_DEV int pg_cgt_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re > b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im > b.im); \
+    }                                                                                          \
+    PG_DEV int pg_cge_##S(C a, C b)                                                            \
+    {                                                                                          \
+        return (a.re > b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im >= b.im); \
+    }                                                                                          \
+    PG_DEV C pg_cmaximum_##S(C a, C b) { return (pg_cge_##S(a, b) || pg_cisnan_##S(a)) ? a : b; } \
+    PG_DEV C pg_cminimum_##S(C a, C b) { return (pg_cle_##S(a, b) || pg_cisnan_##S(a)) ? a : b; } \
+    PG_DEV C pg_cfmax_##S(C a, C b) { return (pg_cge_##S(a, b) || pg_cisnan_##S(b)) ? a : b; } \
+    PG_DEV C pg_cfmin_##S(C a, C b) { return (pg_cle_##S(a, b) || pg_cisnan_##S(b)) ? a : b; } \
+    PG_DEV C pg_crint_##S(C a) { return pg_cmake_##S(PG_FN1(rint, a.re), PG_FN1(rint, a.im)); } \
+    PG_DEV C pg_cexp_##S(C a)                                                                  \
+    {                                                                                          \
+        if (isinf(a.re) && !isfinite(a.im)) {                                  \
+            if (a.re < 0) /* exp(-inf + i y) for non-finite y: +-0 */                         \
+                return pg_cmake_##S((T)0, (T)0);                                               \
+            return pg_cmake_##S(a.re, a.im - a.im); /* (inf, nan) */                           \
+        }                                                                                      \
+        if (a.im == 0) /* exact for real arguments, keeps the sign of a zero imaginary part */ \
+            return pg_cmake_##S(PG_FN1(exp, a.re), a.im);                                      \
+        T e = PG_FN1(exp, a.re);                                                               \
+        if (isinf(e)) { /* avoid inf * 0 = nan when cos or sin is tiny */              \
+            T h = PG_FN1(exp, a.re * (T)0.5);                                                  \
+            return pg_cmake_##S(h * PG_FN1(cos, a.im) * h, h * PG_FN1(sin, a.im) * h);         \
+        }                                                                                      \
+        return pg_cmake_##S(e * PG_FN1(cos, a.im), e * PG_FN1(sin, a.im));                     \
+    }                                                                                          \
+    PG_DEV C pg_clog_##S(C a)                                                                  \
+    {                                                                                          \
+        T r = pg_cabs_##S(a);                                                                  \
+        return pg_cmake_##S(PG_FN1(log, r), PG_FN2(atan2, a.im, a.re));                        \
+    }                                                                                          \
+    PG_DEV C pg_csqrt_##S(C a)                                                                 \
+    {                                                                                          \
+        if (a.re == 0 && a.im == 0)                                                            \
+            return pg_cmake_##S((T)0, a.im);                                                   \
+        if (isinf(a.im))                                                               \
+            return pg_cmake_##S(PG_FN1(fabs, a.im), a.im);                                     \
+        if (isnan(a.re))                                                               \
+            return pg_cmake_##S(a.re, a.im - a.im + a.re);                                     \
+        if (isinf(a.re)) {                                                             \
+            if (a.re > 0)                                                                      \
+                return pg_cmake_##S(a.re, PG_FN2(copysign, (T)0, a.im) + (a.im - a.im));       \
+            return pg_cmake_##S(PG_FN1(fabs, a.im - a.im), PG_FN2(copysign, -a.re, a.im));     \
+        }                                                                                      \
+        /* Kahan's formula, scaled by 1/4 near overflow */                                    \
+        T ar = a.re, ai = a.im;                                                                \
+        int scale = PG_FN1(fabs, ar) > (T)1e30 || PG_FN1(fabs, ai) > (T)1e30;                  \
+        if (scale) {                                                                           \
+            ar *= (T)0.25;                                                                     \
+            ai *= (T)0.25;                                                                     \
+        }                                                                                      \
+        T t = PG_FN1(sqrt, (PG_FN1(fabs, ar) + PG_FN2(hypot, ar, ai)) * (T)0.5);               \
+        T re, im;                                                                              \
+        if (ar >= 0) {                                                                         \
+            re = t;                                                                            \
+            im = ai / (2 * t);                                                                 \
+        } else {                                                                               \
+            re = PG_FN1(fabs, ai) / (2 * t);                                                   \
+            im = PG_FN2(copysign, t, ai);                                                      \
+        }                                                                                      \
+        if (scale) {                                                                           \
+            re *= 2;                                                                           \
+            im *= 2;                                                                           \
+        }                                                                                      \
+        return pg_cmake_##S(re, im);                                                           \
+    }                                                                                          \
+    PG_DEV C pg_cpow_##S(C a, C b)                                                             \
+    {                                                                                          \
+        if (b.re == 0 && b.im == 0)                                                            \
+            return pg_cmake_##S((T)1, (T)0);                                                   \
+        if (a.re == 0 && a.im == 0) {                                                          \
+            if (b.re > 0 && b.im == 0)                                                         \
+                return pg_cmake_##S((T)0, (T)0);                                               \
+            T n = (T)NAN;                                                                      \
+            return pg_cmake_##S(n, n);                                                         \
+        }                                                                                      \
+        if (b.im == 0 && b.re == PG_FN1(floor, b.re) && PG_FN1(fabs, b.re) <= 100) {           \
+            /* small integer powers by repeated multiplication, as NumPy does */              \
+            int n = (int)b.re, m = n < 0 ? -n : n;                                             \
+            C r = pg_cmake_##S((T)1, (T)0), x = a;                                             \
+            while (m) {                                                                        \
+                if (m & 1)                                                                     \
+                    r = pg_cmul_##S(r, x);                                                     \
+                x = pg_cmul_##S(x, x);                                                         \
+                m >>= 1;                                                                       \
+            }                                                                                  \
+            return n < 0 ? pg_crecip_##S(r) : r;                                               \
+        }                                                                                      \
+        return pg_cexp_##S(pg_cmul_##S(b, pg_clog_##S(a)));                                    \
+    }                                                                                          \
+    PG_DEV C pg_cexp2_##S(C a)                                                                 \
+    {                                                                                          \
+        return pg_cexp_##S(pg_cmake_##S(a.re * (T)PG_LN2, a.im * (T)PG_LN2));                  \
+    }                                                                                          \
+    PG_DEV C pg_clog2_##S(C a)                                                                 \
+    {                                                                                          \
+        C l = pg_clog_##S(a);                                                                  \
+        return pg_cmake_##S(l.re * (T)PG_LOG2E, l.im * (T)PG_LOG2E);                           \
+    }                                                                                          \
+    PG_DEV C pg_clog10_##S(C a)                                                                \
+    {                                                                                          \
+        C l = pg_clog_##S(a);                                                                  \
+        T k = (T)0.434294481903251827651128918916605082;                                       \
+        return pg_cmake_##S(l.re * k, l.im * k);                                               \
+    }                                                                                          \
+    PG_DEV C pg_cexpm1_##S(C a)                                                                \
+    {                                                                                          \
+        /* exp(x)(cos y) - 1 = expm1(x) cos y - 2 sin^2(y/2), accurate near 0 */              \
+        if (!isfinite(a.re) || !isfinite(a.im)) {                              \
+            C e = pg_cexp_##S(a);                                                              \
+            return pg_cmake_##S(e.re - 1, e.im);                                               \
+        }                                                                                      \
+        T s = PG_FN1(sin, a.im * (T)0.5);                                                      \
+        T re = PG_FN1(expm1, a.re) * PG_FN1(cos, a.im) - 2 * s * s;                            \
+        return pg_cmake_##S(re, PG_FN1(exp, a.re) * PG_FN1(sin, a.im));                        \
+    }                                                                                          \
+    PG_DEV C pg_clog1p_##S(C a)                                                                \
+    {                                                                                          \
+        /* log|1+z| = log1p(2x + x^2 + y^2)/2 keeps small arguments accurate */               \
+        T x = a.re, y = a.im;                                                                  \
+        if (isfinite(x) && isfinite(y) && PG_FN1(fabs, x) < (T)0.5 &&          \
+            PG_FN1(fabs, y) < (T)0.5)                                                          \
+            return pg_cmake_##S(PG_FN1(log1p, x * (2 + x) + y * y) * (T)0.5,                   \
+                                PG_FN2(atan2, y, x + 1));                                      \
+        return pg_clog_##S(pg_cmake_##S(x + 1, y));                                            \
+    }                                                                                          \
+    /* multiplication by i and -i, for the identities between trig and hyperbolic functions */ \
+    PG_DEV C pg_cmuli_##S(C a) { return pg_cmake_##S(-a.im, a.re); }                           \
+    PG_DEV C pg_cmulni_##S(C a) { return pg_cmake_##S(a.im, -a.re); }                          \
+    PG_DEV C pg_csinh_##S(C a)                                                                 \
+    {                                                                                          \
+        if (a.im == 0)                                                                         \
+            return pg_cmake_##S(PG_FN1(sinh, a.re), a.im);                                     \
+        if (a.re == 0)                                                                         \
+            return pg_cmake_##S(a.re, PG_FN1(sin, a.im));                                      \
+        return pg_cmake_##S(PG_FN1(sinh, a.re) * PG_FN1(cos, a.im),                            \
+                            PG_FN1(cosh, a.re) * PG_FN1(sin, a.im));                           \
+    }                                                                                          \
+    PG_DEV C pg_ccosh_##S(C a)                                                                 \
+    {                                                                                          \
+        if (a.im == 0)                                                                         \
+            return pg_cmake_##S(PG_FN1(cosh, a.re), isnan(a.re) ? a.im : a.im * PG_FN2(copysign, (T)1, a.re)); \
+        if (a.re == 0)                                                                         \
+            return pg_cmake_##S(PG_FN1(cos, a.im), isfinite(a.im) ? a.re * PG_FN2(copysign, (T)1, a.im) * (T)0 : a.im - a.im); \
+        return pg_cmake_##S(PG_FN1(cosh, a.re) * PG_FN1(cos, a.im),                            \
+                            PG_FN1(sinh, a.re) * PG_FN1(sin, a.im));                           \
+    }                                                                                          \
+    PG_DEV C pg_ctanh_##S(C a)                                                                 \
+    {                                                                                          \
+        /* Kahan's formulation; large |re| saturates to +-1 */                                \
+        if (isnan(a.re))                                                               \
+            return pg_cmake_##S(a.re, a.im == 0 ? a.im : a.re);                                \
+        if (PG_FN1(fabs, a.re) > (T)22) {                                                      \
+            T sgn = PG_FN2(copysign, (T)1, a.re);                                              \
+            T im = isfinite(a.im) ? PG_FN2(copysign, (T)0, PG_FN1(sin, a.im) * PG_FN1(cos, a.im)) : (T)0; \
+            return pg_cmake_##S(sgn, im);                                                      \
+        }                                                                                      \
+        if (!isfinite(a.im))                                                           \
+            return pg_cmake_##S(a.im - a.im, a.im - a.im);                                     \
+        T t = PG_FN1(tan, a.im), beta = 1 + t * t, s = PG_FN1(sinh, a.re);                     \
+        T rho = PG_FN1(sqrt, 1 + s * s), den = 1 + beta * s * s;                               \
+        return pg_cmake_##S(beta * rho * s / den, t / den);                                    \
+    }                                                                                          \
+    PG_DEV C pg_csin_##S(C a) { return pg_cmulni_##S(pg_csinh_##S(pg_cmuli_##S(a))); }         \
+    PG_DEV C pg_ccos_##S(C a) { return pg_ccosh_##S(pg_cmuli_##S(a)); }                        \
+    PG_DEV C pg_ctan_##S(C a) { return pg_cmulni_##S(pg_ctanh_##S(pg_cmuli_##S(a))); }         \
+    PG_DEV C pg_casinh_##S(C a)                                                                \
+    {                                                                                          \
+        /* asinh z = log(z + sqrt(z^2 + 1)), evaluated for |re| >= 0 and reflected */         \
+        int neg = a.re < 0 || (a.re == 0 && signbit(a.re));                            \
+        C z = neg ? pg_cneg_##S(a) : a;                                                        \
+        C w;                                                                                   \
+        if (PG_FN1(fabs, z.re) > (T)1e8 || PG_FN1(fabs, z.im) > (T)1e8) {                      \
+            /* z^2 + 1 ~ z^2: asinh z ~ log(2z) */                                            \
+            w = pg_clog_##S(z);                                                                \
+            w.re += (T)PG_LN2;                                                                 \
+        } else {                                                                               \
+            C z2 = pg_cmul_##S(z, z);                                                          \
+            z2.re += 1;                                                                        \
+            w = pg_clog_##S(pg_cadd_##S(z, pg_csqrt_##S(z2)));                                 \
+            if (PG_FN1(fabs, z.re) < (T)1e-4 && PG_FN1(fabs, z.im) < (T)1e-4 && z.im == 0)     \
+                w.re = PG_FN1(asinh, z.re);                                                    \
+        }                                                                                      \
+        if (a.im == 0)                                                                         \
+            w = pg_cmake_##S(PG_FN1(asinh, z.re), z.im);                                       \
+        return neg ? pg_cneg_##S(w) : w;                                                       \
+    }                                                                                          \
+    PG_DEV C pg_casin_##S(C a) { return pg_cmulni_##S(pg_casinh_##S(pg_cmuli_##S(a))); }       \
+    PG_DEV C pg_cacos_##S(C a)                                                                 \
+    {                                                                                          \
+        /* acos z = pi/2 - asin z */                                                          \
+        C s = pg_casin_##S(a);                                                                 \
+        return pg_cmake_##S((T)(PG_PI / 2) - s.re, -s.im);                                     \
+    }                                                                                          \
+    PG_DEV C pg_cacosh_##S(C a)                                                                \
+    {                                                                                          \
+        /* acosh z = +-i acos z, the sign giving a non-negative real part */                  \
+        C w = pg_cacos_##S(a);                                                                 \
+        C r = pg_cmuli_##S(w);                                                                 \
+        if (r.re < 0 || (r.re == 0 && signbit(r.re)))                                  \
+            r = pg_cneg_##S(r);                                                                \
+        return r;                                                                              \
+    }                                                                                          \
+    PG_DEV C pg_catanh_##S(C a)                                                                \
+    {                                                                                          \
+        /* atanh z = (log1p(z) - log1p(-z)) / 2 */                                            \
+        if (a.im == 0 && PG_FN1(fabs, a.re) <= 1)                                              \
+            return pg_cmake_##S(PG_FN1(atanh, a.re), a.im);                                    \
+        C p = pg_clog1p_##S(a), m = pg_clog1p_##S(pg_cneg_##S(a));                             \
+        return pg_cmake_##S((p.re - m.re) * (T)0.5, (p.im - m.im) * (T)0.5);                   \
+    }                                                                                          \
+    PG_DEV C pg_catan_##S(C a) { return pg_cmulni_##S(pg_catanh_##S(pg_cmuli_##S(a))); }
+
+PG_COMPLEX_FUNCS(c64, pg_complex64, float)
+PG_COMPLEX_FUNCS(c128, pg_complex128, double)
+
+#endif

@@ -1,0 +1,196 @@
+"""The Python array API namespace bits of pygpu (dtype names, constants, promotion functions,
+__array_namespace_info__) and the elementwise functions that NumPy itself composes in Python
+(isclose, round, angle, real, imag). The elementwise ufuncs and operators are C (pygpu._core)."""
+import math as _math
+
+import numpy as _np
+
+from . import _core
+
+__all__ = [
+    "__array_api_version__", "__array_namespace_info__",
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+    "e", "pi", "inf", "nan", "newaxis",
+    "result_type", "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
+    "isclose", "round", "around", "angle", "real", "imag",
+]
+
+__array_api_version__ = "2024.12"
+
+# dtype names are NumPy's scalar types, as in CuPy: usable as dtype= and compared with dtypes
+bool = _np.bool_  # noqa: A001
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+
+e = _math.e
+pi = _math.pi
+inf = _math.inf
+nan = _math.nan
+newaxis = None
+
+_SUPPORTED = frozenset(_np.dtype(t) for t in (
+    _np.bool_, _np.int8, _np.int16, _np.int32, _np.int64, _np.uint8, _np.uint16, _np.uint32, _np.uint64,
+    _np.float16, _np.float32, _np.float64, _np.complex64, _np.complex128))
+
+
+def _as_dtype_arg(x):
+    """What numpy's promotion functions should see for x: arrays by dtype, the rest as given
+    (Python scalars stay weak, as NEP 50 says)."""
+    if isinstance(x, _core.ndarray):
+        return x.dtype
+    return x
+
+
+def _checked(dt):
+    dt = _np.dtype(dt)
+    if dt not in _SUPPORTED:
+        raise TypeError(f"pygpu does not support dtype {dt!r}")
+    return dt
+
+
+def result_type(*arrays_and_dtypes):
+    """The dtype NumPy 2 gives an operation on these arrays, dtypes and (weak) Python scalars."""
+    return _checked(_np.result_type(*[_as_dtype_arg(x) for x in arrays_and_dtypes]))
+
+
+def can_cast(from_, to, casting="safe"):
+    """numpy.can_cast for pygpu arrays and dtypes."""
+    if isinstance(from_, (int, float, complex)) and not isinstance(from_, _np.generic):
+        raise TypeError("can_cast() does not support Python ints, floats, and complex because the result "
+                        "used to depend on the value.\nThis change was part of adopting NEP 50, we may "
+                        "explicitly allow them again in the future.")
+    return _np.can_cast(_as_dtype_arg(from_), to, casting=casting)
+
+
+def promote_types(type1, type2):
+    """numpy.promote_types, restricted to pygpu's dtypes."""
+    return _checked(_np.promote_types(type1, type2))
+
+
+def finfo(type):  # noqa: A002
+    """numpy.finfo for a floating dtype or a pygpu array."""
+    return _np.finfo(_as_dtype_arg(type))
+
+
+def iinfo(type):  # noqa: A002
+    """numpy.iinfo for an integer dtype or a pygpu array."""
+    return _np.iinfo(_as_dtype_arg(type))
+
+
+def isdtype(dtype, kind):
+    """Array API isdtype: whether dtype is of kind ('bool', 'signed integer', 'unsigned integer',
+    'integral', 'real floating', 'complex floating', 'numeric'), a dtype, or a tuple of those."""
+    return _np.isdtype(_np.dtype(dtype), kind)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves."""
+    a = a if isinstance(a, _core.ndarray) else _core.asarray(a)
+    b = b if isinstance(b, _core.ndarray) else _core.asarray(b, device=a.device)
+    dt = result_type(a, b, 1.0)
+    a = a.astype(dt, copy=False)
+    b = b.astype(dt, copy=False)
+    with_finite = _core.less_equal(_core.absolute(a - b), atol + rtol * _core.absolute(b))
+    finite = _core.logical_and(_core.isfinite(a), _core.isfinite(b))
+    res = _core.where(finite, with_finite, _core.equal(a, b))
+    if equal_nan:
+        res = _core.logical_or(res, _core.logical_and(_core.isnan(a), _core.isnan(b)))
+    return res
+
+
+def round(x, decimals=0, out=None):  # noqa: A001
+    """numpy.round: half to even; decimals != 0 scales by 10**decimals as NumPy does."""
+    x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
+    kind = x.dtype.kind
+    if kind in "biu":
+        if decimals >= 0:
+            res = x.copy()
+        else:
+            # NumPy's integer rounding for negative decimals, exact in the integer domain
+            f = 10 ** (-decimals)
+            q = _core.floor_divide(x, f)
+            r = x - q * f
+            half = f // 2
+            up = _core.logical_or(r > half, _core.logical_and(r == half, _core.remainder(q, 2) == 1))
+            res = (q + up.astype(x.dtype)) * f
+    elif decimals == 0:
+        res = _core.rint(x)
+    else:
+        if kind == "c":
+            return _rejoin(round(x.real, decimals), round(x.imag, decimals), out)
+        if decimals > 0:
+            y = _core.rint(x * (10.0 ** decimals))
+            res = y / (10.0 ** decimals)
+        else:
+            f = 10.0 ** (-decimals)
+            res = _core.rint(x / f) * f
+        res = res.astype(x.dtype, copy=False)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+around = round
+
+
+def _rejoin(re, im, out):
+    res = _core.empty(re.shape, dtype=_np.result_type(re.dtype, 1j), device=re.device) if out is None else out
+    res.real = re
+    res.imag = im
+    return res
+
+
+def angle(z, deg=False):
+    """numpy.angle: the argument of z (radians, or degrees with deg=True)."""
+    a = _core._angle(z)
+    if deg:
+        a = a * (180.0 / _math.pi)
+    return a
+
+
+def real(x):
+    """The real part (a view for complex arrays)."""
+    x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
+    return x.real
+
+
+def imag(x):
+    """The imaginary part (a view for complex arrays; zeros otherwise)."""
+    x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
+    return x.imag
+
+
+class _NamespaceInfo:
+    """What pygpu.__array_namespace_info__() returns (array API inspection utilities)."""
+
+    def capabilities(self):
+        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 32}
+
+    def default_device(self):
+        return _core.default_device()
+
+    def default_dtypes(self, *, device=None):
+        return {"real floating": _np.dtype(_np.float64), "complex floating": _np.dtype(_np.complex128),
+                "integral": _np.dtype(_np.int64), "indexing": _np.dtype(_np.int64)}
+
+    def devices(self):
+        devs = [_core.Device("cpu")]
+        n = _core._cuda_device_count()[0]
+        devs += [_core.Device(f"cuda:{i}") for i in range(n)]
+        return devs
+
+    def dtypes(self, *, device=None, kind=None):
+        names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                 "float32", "float64", "complex64", "complex128"]
+        res = {n: _np.dtype(n) for n in names}
+        if kind is None:
+            return res
+        return {n: d for n, d in res.items() if _np.isdtype(d, kind)}
+
+
+def __array_namespace_info__():
+    return _NamespaceInfo()

@@ -1,0 +1,411 @@
+"""Every elementwise function of the op table against NumPy: each loop dtype, layouts (contiguous,
+strided, negative strides, broadcast, 0-d, empty), special values, and the Python-composed
+functions (where, clip, isclose, round, angle, real/imag)."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import pygpu
+from conftest import assert_array_equal
+
+CHAR_DTYPES = {c: np.dtype(c) for c in "?bBhHiIlLefdFD"}
+
+UFUNCS = sorted(name for name in dir(pygpu) if isinstance(getattr(pygpu, name), pygpu.ufunc)
+                and getattr(pygpu, name).__name__ == name)
+
+
+def test_ufunc_objects_match_numpy_names():
+    assert len(UFUNCS) > 70
+    for name in UFUNCS:
+        uf = getattr(pygpu, name)
+        npuf = getattr(np, name)
+        assert uf.nin == npuf.nin and uf.nout == npuf.nout
+        assert repr(uf) == f"<ufunc '{name}'>"
+        # each pygpu loop is one of NumPy's loops (restricted to pygpu's dtypes), same order
+        np_types = [t for t in npuf.types if all(c in CHAR_DTYPES for c in t.replace("->", ""))]
+        np_norm = list(dict.fromkeys(t.replace("q", "l").replace("Q", "L") for t in np_types))
+        assert [t for t in np_norm if t in uf.types] == uf.types, name
+        assert uf.ntypes == len(uf.types)
+    # array API aliases are the same objects, as in NumPy
+    assert pygpu.acos is pygpu.arccos and pygpu.pow is pygpu.power and pygpu.abs is pygpu.absolute
+    assert pygpu.bitwise_invert is pygpu.invert and pygpu.conj is pygpu.conjugate
+
+
+# ------------------------------------------------------------------ inputs per function
+
+RNG = np.random.default_rng(1234)
+UNIT = {"arccos", "arcsin", "arctanh"}
+POSITIVE = {"log", "log2", "log10", "sqrt", "reciprocal"}
+
+
+def sample(name, dt, shape, arg=0):
+    """Values for input `arg` of ufunc `name` in dtype dt, inside the function's real domain."""
+    dt = np.dtype(dt)
+    n = int(np.prod(shape))
+    if dt.kind == "b":
+        return RNG.integers(0, 2, n).astype(bool).reshape(shape)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        if name in ("left_shift", "right_shift") and arg == 1:
+            lo, hi = 0, dt.itemsize * 8 - 1
+        if name == "power":
+            lo, hi = (max(lo, -3), 4) if arg == 0 else (0, 5)
+        v = RNG.integers(lo, hi + 1, n)
+        return v.astype(dt).reshape(shape)
+    lo, hi = -3.0, 3.0
+    if name in UNIT:
+        lo, hi = -0.95, 0.95
+    elif name in POSITIVE or (name == "power" and arg == 0):
+        lo, hi = 0.1, 4.0
+    elif name == "arccosh":
+        lo, hi = 1.05, 4.0
+    elif name == "log1p":
+        lo, hi = -0.9, 4.0
+    v = RNG.uniform(lo, hi, n)
+    if dt.kind == "c":
+        v = v + 1j * RNG.uniform(lo, hi, n)
+    return v.astype(dt).reshape(shape)
+
+
+def tolerance(name, dt):
+    """rtol/atol for comparing with NumPy: exact for integers and exact float operations, a few
+    ulp for the transcendental functions."""
+    dt = np.dtype(dt)
+    if dt.kind in "biu" or name in EXACT:
+        return dict(rtol=0, atol=0)
+    eps = {2: 1e-3, 4: 2e-6, 8: 4e-15, 16: 4e-15}[dt.itemsize if dt.kind != "c" else dt.itemsize // 2]
+    factor = 8 if dt.kind == "c" else 4
+    return dict(rtol=factor * eps, atol=factor * eps)
+
+
+EXACT = {"add", "subtract", "multiply", "negative", "positive", "absolute", "fabs", "square", "maximum",
+         "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+         "logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "signbit",
+         "floor", "ceil", "trunc", "rint", "copysign", "nextafter", "sign", "conjugate", "heaviside",
+         "floor_divide", "remainder", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
+         "left_shift", "right_shift"}
+
+
+def compare(name, got, expected, dt):
+    got = got.get() if isinstance(got, pygpu.ndarray) else got
+    assert got.dtype == expected.dtype, (name, dt, got.dtype, expected.dtype)
+    assert got.shape == expected.shape
+    tol = tolerance(name, expected.dtype if expected.dtype.kind in "fc" else dt)
+    if np.dtype(dt).kind == "c" and expected.dtype.kind in "fc" and name not in ("add", "subtract", "negative"):
+        tol = tolerance("exp", expected.dtype)  # complex math (hypot, division) within a few ulp
+    np.testing.assert_allclose(got, expected, equal_nan=True, err_msg=f"{name} {dt}", **tol)
+
+
+def run_both(name, np_args, pg_args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        expected = getattr(np, name)(*np_args)
+    got = getattr(pygpu, name)(*pg_args)
+    return got, expected
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_every_loop(device, name):
+    """Every loop of every ufunc on contiguous arrays, against NumPy."""
+    uf = getattr(pygpu, name)
+    for types in uf.types:
+        dt = CHAR_DTYPES[types[0]]
+        in_dts = [CHAR_DTYPES[c] for c in types[:uf.nin]]
+        np_args = [sample(name, d, (7,), arg=i) for i, d in enumerate(in_dts)]
+        pg_args = [pygpu.asarray(a, device=device) for a in np_args]
+        got, expected = run_both(name, np_args, pg_args)
+        compare(name, got, expected, dt)
+
+
+LAYOUT_DTYPES = ["i4", "f4", "f8", "c16"]
+
+
+def strided_view(x, device):
+    """A pygpu view with every other element of a larger array, equal to x."""
+    shape = x.shape
+    base = np.zeros(shape[:-1] + (2 * shape[-1],), x.dtype)
+    base[..., ::2] = x
+    pb = pygpu.asarray(base, device=device)
+    strides = pb.strides[:-1] + (2 * x.itemsize,)
+    return pygpu._core._as_strided(pb, shape, strides)
+
+
+def reversed_view(x, device):
+    """A pygpu view with negative strides in every dimension, equal to x."""
+    pb = pygpu.asarray(np.ascontiguousarray(x[(slice(None, None, -1),) * x.ndim]), device=device)
+    offset = (x.size - 1) * x.itemsize
+    return pygpu._core._as_strided(pb, x.shape, tuple(-s for s in pb.strides), offset)
+
+
+def transposed_view(x, device):
+    pb = pygpu.asarray(np.ascontiguousarray(x.T), device=device)
+    return pygpu._core._as_strided(pb, x.shape, pb.strides[::-1])
+
+
+LAYOUTS = {
+    "strided": strided_view,
+    "negative": reversed_view,
+    "transposed": transposed_view,
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("name", UFUNCS)
+def test_layouts(device, name, layout):
+    uf = getattr(pygpu, name)
+    for types in uf.types:
+        if types[0] not in "iefdD" or (types[0] == "e" and layout != "strided"):
+            continue
+        in_dts = [CHAR_DTYPES[c] for c in types[:uf.nin]]
+        np_args = [sample(name, d, (3, 5), arg=i) for i, d in enumerate(in_dts)]
+        pg_args = [LAYOUTS[layout](a, device) for a in np_args]
+        for a, p in zip(np_args, pg_args):
+            assert_array_equal(p, a)
+        got, expected = run_both(name, np_args, pg_args)
+        compare(name, got, expected, in_dts[0])
+
+
+@pytest.mark.parametrize("name", [n for n in UFUNCS if getattr(pygpu, n).nin == 2])
+def test_broadcast_scalar_0d_empty(device, name):
+    uf = getattr(pygpu, name)
+    types = [t for t in uf.types if t[0] in "fdil"][0]
+    d0, d1 = CHAR_DTYPES[types[0]], CHAR_DTYPES[types[1]]
+    cases = [((4, 1, 3), (5, 1)), ((), (3,)), ((), ()), ((0, 3), (3,)), ((2, 0), (1, 0)), ((1,), (3, 1))]
+    for s0, s1 in cases:
+        a, b = sample(name, d0, s0, 0), sample(name, d1, s1, 1)
+        got, expected = run_both(name, (a, b), (pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)))
+        assert isinstance(got, pygpu.ndarray)
+        compare(name, got, expected, d0)
+
+
+@pytest.mark.parametrize("name", [n for n in UFUNCS if getattr(pygpu, n).nin == 1])
+def test_unary_0d_empty(device, name):
+    uf = getattr(pygpu, name)
+    dt = CHAR_DTYPES[[t for t in uf.types if t[0] in "fdil"][0][0]]
+    for shape in [(), (0,), (3, 0, 2)]:
+        a = sample(name, dt, shape)
+        got, expected = run_both(name, (a,), (pygpu.asarray(a, device=device),))
+        assert isinstance(got, pygpu.ndarray) and got.shape == shape
+        compare(name, got, expected, dt)
+
+
+# ------------------------------------------------------------------ special values
+
+SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e-30, -1e-30, 1e30,
+                    -1e30, 3.0, 100.0, -100.0])
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8"])
+@pytest.mark.parametrize("name", [n for n in UFUNCS if any(t[0] == "f" for t in getattr(pygpu, n).types)])
+def test_special_values_real(device, name, dt):
+    uf = getattr(pygpu, name)
+    if uf.nin == 1:
+        np_args = [SPECIAL.astype(dt)]
+    else:
+        a, b = np.meshgrid(SPECIAL, SPECIAL)
+        np_args = [a.ravel().astype(dt), b.ravel().astype(dt)]
+    pg_args = [pygpu.asarray(x, device=device) for x in np_args]
+    got, expected = run_both(name, np_args, pg_args)
+    got = got.get()
+    compare(name, got, expected, dt)
+    if expected.dtype.kind == "f":
+        # the sign of zeros and the place of NaNs, as NumPy
+        np.testing.assert_array_equal(np.signbit(got[expected == 0]), np.signbit(expected[expected == 0]),
+                                      err_msg=name)
+
+
+CSPECIAL_PARTS = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan]
+CSPECIAL = np.array([complex(r, i) for r in CSPECIAL_PARTS for i in CSPECIAL_PARTS])
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "equal", "not_equal", "less", "isnan", "isinf",
+                                  "isfinite", "absolute", "negative", "conjugate", "exp", "log", "sqrt",
+                                  "square", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_not"])
+def test_special_values_complex(device, name):
+    uf = getattr(pygpu, name)
+    if uf.nin == 1:
+        np_args = [CSPECIAL]
+    else:
+        a, b = np.meshgrid(CSPECIAL, CSPECIAL[::3])
+        np_args = [a.ravel(), b.ravel()]
+    pg_args = [pygpu.asarray(x, device=device) for x in np_args]
+    got, expected = run_both(name, np_args, pg_args)
+    got = got.get()
+    assert got.dtype == expected.dtype
+    if name == "multiply":  # inf * 0 components: NumPy gives nan like us, but not always the same part
+        finite = np.isfinite(np_args[0]) & np.isfinite(np_args[1])
+        got, expected = got[finite], expected[finite]
+    np.testing.assert_allclose(got, expected, rtol=1e-15, atol=0, equal_nan=True, err_msg=name)
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan",
+                                  "arcsinh", "arccosh", "arctanh", "exp2", "expm1", "log2", "log10", "log1p",
+                                  "power", "divide", "reciprocal", "sign"])
+@pytest.mark.parametrize("dt", ["F", "D"])
+def test_complex_functions_wide_range(device, name, dt):
+    """Complex functions over a grid that crosses every branch cut and quadrant (finite values)."""
+    parts = np.array([-30.0, -3.0, -1.0, -0.5, 0.0, 0.25, 1.0, 2.0, 30.0])
+    z = (parts[:, None] + 1j * parts[None, :]).ravel().astype(dt)
+    uf = getattr(pygpu, name)
+    np_args = [z] if uf.nin == 1 else [z, z[::-1].copy() * 0.5]
+    got, expected = run_both(name, np_args, [pygpu.asarray(x, device=device) for x in np_args])
+    got = got.get()
+    ok = np.isfinite(expected)
+    tol = 1e-4 if dt == "F" else 1e-11
+    np.testing.assert_allclose(got[ok], expected[ok], rtol=tol, atol=tol * np.abs(expected[ok]).max(),
+                               err_msg=name)
+
+
+def test_integer_division_semantics(device):
+    for dt in ["i1", "i2", "i4", "i8", "u1", "u8"]:
+        info = np.iinfo(dt)
+        cands = [info.min, info.min + 1, -7, -1, 0, 1, 7, info.max]
+        vals = np.array(sorted({v for v in cands if info.min <= v <= info.max}), dtype=dt)
+        a, b = [x.ravel() for x in np.meshgrid(vals, vals)]
+        pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
+        for name in ["floor_divide", "remainder", "fmod", "add", "subtract", "multiply"]:
+            got, expected = run_both(name, (a, b), (pa, pb))
+            assert_array_equal(got, expected)
+
+
+def test_float_division_semantics(device):
+    vals = np.array([-7.5, -1.0, -0.0, 0.0, 1.0, 7.5, np.inf, -np.inf, np.nan])
+    a, b = [x.ravel() for x in np.meshgrid(vals, vals)]
+    for name in ["floor_divide", "remainder", "fmod", "divide"]:
+        got, expected = run_both(name, (a, b), (pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)))
+        got = got.get()
+        np.testing.assert_array_equal(got, expected, err_msg=name)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(expected), err_msg=name)
+
+
+def test_shifts_out_of_range(device):
+    for dt in ["i1", "i4", "i8", "u1", "u8"]:
+        a = np.array([-5, 3, 1, -1], dtype=dt) if np.dtype(dt).kind == "i" else np.array([5, 3, 1, 255], dtype=dt)
+        s = np.array([70, 8, 64, 200], dtype=dt) if np.dtype(dt).itemsize > 1 else np.array([9, 8, 100, 7], dtype=dt)
+        for name in ["left_shift", "right_shift"]:
+            got, expected = run_both(name, (a, s), (pygpu.asarray(a, device=device), pygpu.asarray(s, device=device)))
+            assert_array_equal(got, expected)
+
+
+# ------------------------------------------------------------------ functions composed from ufuncs
+
+def test_where(device):
+    c = np.array([[True, False, True]])
+    x = np.arange(6.0).reshape(2, 3)
+    y = np.float32(-1)
+    assert_array_equal(pygpu.where(pygpu.asarray(c, device=device), pygpu.asarray(x, device=device), y),
+                       np.where(c, x, y))
+    # a non-bool condition is read as bool; NEP 50 for the scalars
+    ci = np.array([0, 2, 0], dtype=np.int32)
+    xi = np.arange(3, dtype=np.int8)
+    assert_array_equal(pygpu.where(pygpu.asarray(ci, device=device), pygpu.asarray(xi, device=device), 5),
+                       np.where(ci, xi, 5))
+    assert_array_equal(pygpu.where(pygpu.asarray(ci, device=device), pygpu.asarray(xi, device=device), 2.5),
+                       np.where(ci, xi, 2.5))
+    with pytest.raises(ValueError):
+        pygpu.where(pygpu.asarray(c, device=device))
+
+
+def test_clip(device):
+    x = np.array([-3.0, -1.0, 0.5, 2.0, np.nan, 7.0], dtype=np.float32)
+    px = pygpu.asarray(x, device=device)
+    assert_array_equal(pygpu.clip(px, -1, 2), np.clip(x, -1, 2))
+    assert_array_equal(pygpu.clip(px, None, 2), np.clip(x, None, 2))
+    assert_array_equal(pygpu.clip(px, min=0.0), np.clip(x, min=0.0))
+    assert_array_equal(pygpu.clip(px, None, None), np.clip(x, None, None))
+    lo = np.array([0.0, 1.0, np.nan, 0.0, 0.0, 0.0], dtype=np.float32)
+    assert_array_equal(pygpu.clip(px, pygpu.asarray(lo, device=device), 5), np.clip(x, lo, 5))
+    xi = np.arange(-5, 5, dtype=np.int16)
+    assert_array_equal(pygpu.clip(pygpu.asarray(xi, device=device), -2, 3), np.clip(xi, -2, 3))
+    out = pygpu.empty(xi.shape, dtype=np.int16, device=device)
+    r = pygpu.clip(pygpu.asarray(xi, device=device), -2, 3, out=out)
+    assert r is out
+    assert_array_equal(out, np.clip(xi, -2, 3))
+
+
+def test_isclose(device):
+    a = np.array([1.0, 1.0 + 1e-9, np.inf, np.inf, np.nan, 0.0, 1e-10])
+    b = np.array([1.0, 1.0, np.inf, -np.inf, np.nan, 1e-9, 0.0])
+    pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
+    assert_array_equal(pygpu.isclose(pa, pb), np.isclose(a, b))
+    assert_array_equal(pygpu.isclose(pa, pb, equal_nan=True), np.isclose(a, b, equal_nan=True))
+    assert_array_equal(pygpu.isclose(pa, pb, rtol=0, atol=1e-8), np.isclose(a, b, rtol=0, atol=1e-8))
+    f = np.array([1, 2], np.float32)
+    assert_array_equal(pygpu.isclose(pygpu.asarray(f, device=device), 1.0000001), np.isclose(f, 1.0000001))
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8", "i4", "u1", "c16"])
+def test_round(device, dt):
+    x = (np.array([0.5, 1.5, 2.5, -0.5, -2.5, 123.456, -987.654, 3.14159]) * (1 if np.dtype(dt).kind != "u" else 0)
+         + (100 if np.dtype(dt).kind == "u" else 0)).astype(dt) if np.dtype(dt).kind != "c" else \
+        np.array([0.5 + 1.5j, 2.567 - 3.211j], dtype=dt)
+    if np.dtype(dt).kind in "iu":
+        x = np.array([0, 15, 25, 35, 149, 150, 151, 250, 255] if dt == "u1" else [-155, -150, -25, 0, 25, 35, 149, 150],
+                     dtype=dt)
+    px = pygpu.asarray(x, device=device)
+    for d in ([0, 1, 2, -1] if np.dtype(dt).kind != "u" else [0, -1, -2]):
+        got = pygpu.round(px, d)
+        expected = np.round(x, d)
+        assert got.dtype == expected.dtype
+        np.testing.assert_allclose(got.get(), expected, rtol=1e-6 if dt != "f2" else 1e-3)
+
+
+def test_angle_real_imag(device):
+    z = np.array([1 + 1j, -1 + 0j, -1 - 0j, 0j, 3 - 4j], dtype=np.complex64)
+    pz = pygpu.asarray(z, device=device)
+    np.testing.assert_allclose(pygpu.angle(pz).get(), np.angle(z), rtol=1e-6)
+    np.testing.assert_allclose(pygpu.angle(pz, deg=True).get(), np.angle(z, deg=True), rtol=1e-6)
+    assert_array_equal(pygpu.angle(pygpu.asarray(np.array([-1, 0, 2]), device=device)), np.angle(np.array([-1, 0, 2])))
+    assert_array_equal(pygpu.real(pz), z.real)
+    assert_array_equal(pygpu.imag(pz), z.imag)
+    assert_array_equal(pz.real, z.real)
+    assert_array_equal(pz.imag, z.imag)
+    # views: writing through them changes the complex array
+    w = pygpu.asarray(np.zeros((2, 3), np.complex128), device=device)
+    w.imag = pygpu.asarray(np.arange(3.0), device=device)
+    w.real = 5
+    expected = np.zeros((2, 3), np.complex128)
+    expected.imag = np.arange(3.0)
+    expected.real = 5
+    assert_array_equal(w, expected)
+    r = pygpu.asarray(np.arange(3.0), device=device)
+    assert r.real is r
+    assert_array_equal(r.imag, np.zeros(3))
+    with pytest.raises(TypeError):
+        r.imag = 1
+    # strided complex input
+    zz = np.arange(12).reshape(3, 4) * (1 - 2j)
+    pzz = strided_view(zz, device)
+    assert_array_equal(pzz.real, zz.real)
+    assert_array_equal(pzz.imag, zz.imag)
+    assert_array_equal(pygpu.conj(pzz), np.conj(zz))
+
+
+# ------------------------------------------------------------------ hypothesis
+
+@st.composite
+def broadcastable(draw):
+    nd = draw(st.integers(0, 4))
+    shape = draw(st.lists(st.integers(0, 4), min_size=nd, max_size=nd))
+    def sub(shape):
+        k = draw(st.integers(0, len(shape)))
+        return tuple(1 if draw(st.booleans()) else s for s in shape[len(shape) - k:])
+    return sub(shape), sub(shape)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shapes=broadcastable(), dts=st.tuples(st.sampled_from(["?", "i1", "u2", "i4", "i8", "f2", "f4", "f8", "c8"]),
+                                            st.sampled_from(["?", "u1", "i2", "u4", "f4", "f8", "c16"])),
+       op=st.sampled_from(["add", "multiply", "maximum", "less", "not_equal"]), flip=st.booleans())
+def test_hypothesis_broadcast_mixed_dtypes(shapes, dts, op, flip):
+    s0, s1 = shapes
+    a = sample(op, dts[0], s0)
+    b = sample(op, dts[1], s1)
+    if flip and a.ndim:
+        a = a[(slice(None, None, -1),) * a.ndim]
+    pa = reversed_view(a, pygpu.Device("cpu")) if flip and a.ndim and a.size else pygpu.asarray(a)
+    got, expected = run_both(op, (a, b), (pa, pygpu.asarray(b)))
+    compare(op, got, expected, expected.dtype)

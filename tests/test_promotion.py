@@ -1,0 +1,137 @@
+"""NumPy 2 type promotion with NEP 50 weak Python scalars, and the promotion functions and
+array API namespace names."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import pygpu
+
+DTYPES = ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"]
+
+
+def test_array_array_promotion_all_pairs(device):
+    for d0, d1 in itertools.product(DTYPES, DTYPES):
+        a = np.ones(2, d0)
+        b = np.ones(2, d1)
+        pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
+        for name in ["add", "multiply", "maximum", "equal", "divide"]:
+            try:
+                expected = getattr(np, name)(a, b).dtype
+            except TypeError:
+                with pytest.raises(TypeError):
+                    getattr(pygpu, name)(pa, pb)
+                continue
+            assert getattr(pygpu, name)(pa, pb).dtype == expected, (name, d0, d1)
+        assert pygpu.result_type(pa, pb) == np.result_type(a, b)
+
+
+@pytest.mark.parametrize("scalar", [1, -1, 2.5, 1j, True, np.float32(2), np.int8(3), np.float64(1.5),
+                                    np.complex64(1j), np.uint64(7), np.bool_(True)])
+def test_weak_and_strong_scalars(device, scalar):
+    for d in DTYPES:
+        a = np.ones(3, d)
+        pa = pygpu.asarray(a, device=device)
+        for name in ["add", "multiply", "less", "divide"]:
+            npf, pgf = getattr(np, name), getattr(pygpu, name)
+            for args, pargs in [((a, scalar), (pa, scalar)), ((scalar, a), (scalar, pa))]:
+                try:
+                    expected = npf(*args)
+                except (TypeError, OverflowError) as e:
+                    with pytest.raises(type(e)):
+                        pgf(*pargs)
+                    continue
+                got = pgf(*pargs)
+                assert got.dtype == expected.dtype, (name, d, scalar)
+                np.testing.assert_allclose(got.get(), expected)
+        assert pygpu.result_type(pa, scalar) == np.result_type(a, scalar)
+
+
+def test_nep50_examples(device):
+    u8 = pygpu.asarray(np.array([1, 2], np.uint8), device=device)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
+        u8 + 300
+    with pytest.raises(OverflowError, match="Python integer -1 out of bounds for uint8"):
+        u8 + (-1)
+    assert (u8 + 255).dtype == np.uint8
+    f32 = pygpu.asarray(np.array([1, 2], np.float32), device=device)
+    assert (f32 * 2.0).dtype == np.float32
+    assert (f32 * 2).dtype == np.float32
+    assert (f32 + 1j).dtype == np.complex64
+    assert (f32 * np.float64(2.0)).dtype == np.float64
+    i8 = pygpu.asarray(np.array([1, 2], np.int8), device=device)
+    assert (i8 + 1.5).dtype == np.float64
+    assert (i8 + 1j).dtype == np.complex128
+    assert (i8 / 2).dtype == np.float64
+    f16 = pygpu.asarray(np.array([1, 2], np.float16), device=device)
+    assert (f16 + 1j).dtype == np.complex64
+    b = pygpu.asarray(np.array([True, False]), device=device)
+    assert (b + 1).dtype == np.int64 and (b + 1.5).dtype == np.float64
+    # comparisons with out-of-range Python ints work, as in NumPy 2
+    np.testing.assert_array_equal((u8 < 300).get(), np.array([1, 2], np.uint8) < 300)
+    np.testing.assert_array_equal((u8 == -1).get(), np.array([1, 2], np.uint8) == -1)
+    i64 = pygpu.asarray(np.array([-5, 5], np.int64), device=device)
+    np.testing.assert_array_equal((i64 < 2 ** 64).get(), np.array([-5, 5]) < 2 ** 64)
+    np.testing.assert_array_equal((i64 > -2 ** 70).get(), np.array([-5, 5]) > -2 ** 70)
+    # unary functions of integers compute in the smallest float that holds them
+    assert pygpu.sin(i8).dtype == np.sin(np.array([1], np.int8)).dtype == np.float16
+    assert pygpu.sqrt(pygpu.asarray(np.array([4], np.int16), device=device)).dtype == np.float32
+
+
+def test_promotion_functions():
+    assert pygpu.result_type(pygpu.int8, pygpu.uint8) == np.int16
+    assert pygpu.result_type(pygpu.float32, 1.0) == np.float32
+    assert pygpu.result_type(pygpu.int32, 1.0) == np.float64
+    assert pygpu.result_type("f4", "c8", 1) == np.complex64
+    assert pygpu.promote_types("i8", "u8") == np.float64
+    with pytest.raises(TypeError):
+        pygpu.promote_types("i8", "M8[s]")
+    assert pygpu.can_cast(pygpu.int8, pygpu.int16)
+    assert not pygpu.can_cast(pygpu.float64, pygpu.float32)
+    assert pygpu.can_cast(pygpu.float64, pygpu.float32, casting="same_kind")
+    assert pygpu.can_cast(pygpu.asarray(np.ones(2, np.int8)), np.float32)
+    with pytest.raises(TypeError):
+        pygpu.can_cast(1, np.int8)
+    assert pygpu.finfo(pygpu.float32).eps == np.finfo(np.float32).eps
+    assert pygpu.finfo(pygpu.asarray(np.ones(2, np.float16))).bits == 16
+    assert pygpu.iinfo(pygpu.int16).max == 32767
+    assert pygpu.isdtype(pygpu.float32, "real floating")
+    assert pygpu.isdtype(np.dtype("u2"), "unsigned integer")
+    assert pygpu.isdtype(pygpu.complex64, ("integral", "complex floating"))
+    assert not pygpu.isdtype(pygpu.bool, "numeric")
+    assert pygpu.isdtype(pygpu.int64, pygpu.int64)
+
+
+def test_array_api_namespace(device):
+    a = pygpu.asarray(np.ones(2), device=device)
+    assert a.__array_namespace__() is pygpu
+    assert a.__array_namespace__(api_version="2023.12") is pygpu
+    with pytest.raises(ValueError):
+        a.__array_namespace__(api_version="1999.01")
+    assert pygpu.__array_api_version__ == "2024.12"
+    assert pygpu.e == math.e and pygpu.pi == math.pi and math.isinf(pygpu.inf) and math.isnan(pygpu.nan)
+    assert pygpu.newaxis is None
+    info = pygpu.__array_namespace_info__()
+    assert info.default_dtypes()["real floating"] == np.float64
+    assert "float32" in info.dtypes() and "int8" in info.dtypes(kind="signed integer")
+    assert "float32" not in info.dtypes(kind="integral")
+    assert pygpu.Device("cpu") in info.devices()
+    assert info.default_device() == pygpu.default_device()
+    assert isinstance(info.capabilities(), dict)
+    for name in ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+                 "float64", "complex64", "complex128"]:
+        assert np.dtype(getattr(pygpu, name)) == np.dtype(name)
+        assert pygpu.zeros(2, dtype=getattr(pygpu, name), device=device).dtype == np.dtype(name)
+    # every elementwise function the array API names
+    for name in ("abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift bitwise_invert "
+                 "bitwise_or bitwise_right_shift bitwise_xor ceil clip conj copysign cos cosh divide equal exp "
+                 "expm1 floor floor_divide greater greater_equal hypot imag isfinite isinf isnan less less_equal "
+                 "log log1p log2 log10 logaddexp logical_and logical_not logical_or logical_xor maximum minimum "
+                 "multiply negative not_equal positive pow real reciprocal remainder round sign signbit sin sinh "
+                 "square sqrt subtract tan tanh trunc nextafter where").split():
+        assert callable(getattr(pygpu, name)), name
+    for name in ("arccos arccosh arcsin arcsinh arctan arctan2 arctanh absolute power mod fmod true_divide invert "
+                 "left_shift right_shift exp2 cbrt rint fabs fmax fmin deg2rad rad2deg degrees radians angle "
+                 "conjugate heaviside isclose").split():
+        assert callable(getattr(pygpu, name)), name
