@@ -43,11 +43,32 @@ BINARY_SLOT(nb_and, PG_OP_AND)
 BINARY_SLOT(nb_or, PG_OP_OR)
 BINARY_SLOT(nb_xor, PG_OP_XOR)
 
+/* x ** 2 as square(x), as NumPy does: a multiply instead of pow(), with the same result dtype
+ * (a Python int 2 keeps any non-bool dtype; a float 2.0 keeps float and complex ones). */
+static PgUfunc *
+fast_power(PyObject *a, PyObject *b)
+{
+    if (!PgArray_Check(a))
+        return NULL;
+    int t = ((PgArray *)a)->type;
+    int two = 0;
+    if (PyLong_CheckExact(b)) {
+        int overflow;
+        two = PyLong_AsLongAndOverflow(b, &overflow) == 2 && t != PG_BOOL;
+    } else if (PyFloat_CheckExact(b)) {
+        two = PyFloat_AS_DOUBLE(b) == 2.0 && (PG_IS_FLOAT(t) || PG_IS_COMPLEX(t));
+    }
+    return two ? pg_ufunc_lookup("square") : NULL;
+}
+
 static PyObject *
 nb_pow(PyObject *a, PyObject *b, PyObject *mod)
 {
     if (mod != Py_None)
         Py_RETURN_NOTIMPLEMENTED;
+    PgUfunc *sq = fast_power(a, b);
+    if (sq)
+        return pg_ufunc_apply(sq, &a, NULL, -1, PG_CAST_SAME_KIND, 1);
     return binary(PG_OP_POW, a, b);
 }
 
@@ -56,6 +77,9 @@ nb_pow_inplace(PyObject *a, PyObject *b, PyObject *mod)
 {
     if (mod != Py_None)
         Py_RETURN_NOTIMPLEMENTED;
+    PgUfunc *sq = fast_power(a, b);
+    if (sq)
+        return pg_ufunc_apply(sq, &a, a, -1, PG_CAST_SAME_KIND, 1);
     return inplace(PG_OP_POW, a, b);
 }
 

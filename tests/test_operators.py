@@ -279,3 +279,17 @@ def test_different_devices_message():
     b = pygpu.ones(3, device=devices[1])
     with pytest.raises(ValueError, match="different devices"):
         a + b
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("exponent", [2, 2.0])
+def test_square_fast_path_matches_numpy(device, dtype, exponent):
+    """x ** 2 runs as square(x) (as in NumPy) with the dtype and values NumPy gives."""
+    x = (np.arange(-6, 6) % 5 - 2).astype(dtype)
+    a = pygpu.asarray(x, device=device)
+    expected = x ** exponent
+    assert_array_equal(a ** exponent, expected)
+    b = a.copy()
+    if np.can_cast(expected.dtype, b.dtype, "same_kind"):
+        b **= exponent
+        assert_array_equal(b, expected.astype(dtype))
