@@ -36,6 +36,20 @@
 /* x << y and x >> y with NumPy's out-of-range shift results */
 #define PG_LSHIFT(a, b) ((uint64_t)(b) < sizeof(a) * 8 ? (uint64_t)(a) << (b) : (uint64_t)0)
 
+/* x ** e by squaring, wrapping modulo 2^64 like NumPy's integer power (callers narrow it). */
+PG_DEV uint64_t
+pg_upow(uint64_t x, uint64_t e)
+{
+    uint64_t r = 1;
+    while (e) {
+        if (e & 1)
+            r *= x;
+        x *= x;
+        e >>= 1;
+    }
+    return r;
+}
+
 #define PG_SIGNED_HELPERS(S)                                                                   \
     PG_DEV pg_t_##S pg_floordiv_##S(pg_t_##S a, pg_t_##S b)                                    \
     {                                                                                          \
@@ -74,15 +88,7 @@
         /* NumPy raises for negative exponents; a kernel cannot, so the limit value is given */ \
         if (b < 0)                                                                             \
             return a == 1 ? (pg_t_##S)1 : a == -1 ? (pg_t_##S)((b & 1) ? -1 : 1) : (pg_t_##S)0; \
-        uint64_t r = 1, x = (uint64_t)a;                                                       \
-        uint64_t e = (uint64_t)b;                                                              \
-        while (e) {                                                                            \
-            if (e & 1)                                                                         \
-                r *= x;                                                                        \
-            x *= x;                                                                            \
-            e >>= 1;                                                                           \
-        }                                                                                      \
-        return (pg_t_##S)r;                                                                    \
+        return (pg_t_##S)pg_upow((uint64_t)a, (uint64_t)b);                                   \
     }                                                                                          \
     PG_DEV pg_t_##S pg_irecip_##S(pg_t_##S a)                                                  \
     {                                                                                          \
@@ -101,15 +107,7 @@
     PG_DEV pg_t_##S pg_sign_##S(pg_t_##S a) { return (pg_t_##S)(a > 0); }                      \
     PG_DEV pg_t_##S pg_ipow_##S(pg_t_##S a, pg_t_##S b)                                        \
     {                                                                                          \
-        uint64_t r = 1, x = (uint64_t)a;                                                       \
-        uint64_t e = (uint64_t)b;                                                              \
-        while (e) {                                                                            \
-            if (e & 1)                                                                         \
-                r *= x;                                                                        \
-            x *= x;                                                                            \
-            e >>= 1;                                                                           \
-        }                                                                                      \
-        return (pg_t_##S)r;                                                                    \
+        return (pg_t_##S)pg_upow((uint64_t)a, (uint64_t)b);                                   \
     }                                                                                          \
     PG_DEV pg_t_##S pg_irecip_##S(pg_t_##S a) { return a ? (pg_t_##S)(1 / a) : (pg_t_##S)0; }
 
