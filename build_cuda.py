@@ -1,5 +1,5 @@
 """The nvcc step of the build: compiles csrc/kernels/kernels.cu into a fatbin and generates
-csrc/fatbin.c, which embeds it in the extension.
+csrc/runtime/fatbin.c, which embeds it in the extension.
 
 - nvcc is looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then /usr/local/cuda/bin.
   Without it, or with PYGPU_NO_CUDA=1, fatbin.c embeds nothing and the extension is CPU-only.
@@ -9,8 +9,8 @@ csrc/fatbin.c, which embeds it in the extension.
   cubin of their own: each extra one costs about two minutes of nvcc and a few MB of fatbin.
   PYGPU_CUDA_ARCHS="80;90" replaces the list (PTX is then that of the newest listed).
 - The fatbin is cached as build/cuda-cache/<sha256>.fatbin, keyed by every file under
-  csrc/kernels, csrc/ops.def, the nvcc flags and the nvcc version, so nvcc does not re-run when
-  only other files changed.
+  csrc/kernels (the op table ops.def included), the nvcc flags and the nvcc version, so nvcc does
+  not re-run when only other files changed.
 - fatbin.c pulls the file in with the assembler's .incbin (fast for megabytes, unlike a C array)
   and defines pg_fatbin, pg_fatbin_size, pg_fatbin_archs and pg_cuda_build_version (CUDA_VERSION
   style: 13000 is 13.0).
@@ -25,7 +25,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL_DIR = os.path.join(HERE, "csrc", "kernels")
-KERNEL_SOURCES_EXTRA = [os.path.join(HERE, "csrc", "ops.def")]
 MAIN_SOURCE = os.path.join(KERNEL_DIR, "kernels.cu")
 
 # SASS always built when the toolkit supports it; newer families (sm_X0, X >= 10) are added below.
@@ -111,11 +110,12 @@ def nvcc_command(nvcc, archs, output):
 
 
 def kernel_files():
+    """What nvcc reads: the kernel headers, tables and .cu files (not the CPU's .c instantiations)."""
     files = []
     for root, dirs, names in os.walk(KERNEL_DIR):
         dirs.sort()
-        files += [os.path.join(root, n) for n in sorted(names)]
-    return files + KERNEL_SOURCES_EXTRA
+        files += [os.path.join(root, n) for n in sorted(names) if not n.endswith(".c")]
+    return files
 
 
 def cache_key(cmd_flags, version_text):
@@ -230,4 +230,4 @@ def write_fatbin_source(path, build_dir):
 
 
 if __name__ == "__main__":
-    write_fatbin_source(os.path.join(HERE, "csrc", "fatbin.c"), os.path.join(HERE, "build"))
+    write_fatbin_source(os.path.join(HERE, "csrc", "runtime", "fatbin.c"), os.path.join(HERE, "build"))

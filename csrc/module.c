@@ -1,49 +1,12 @@
 /* Module init for pygpu._core: the exceptions, the types, and the module's function tables
- * (each file contributes its own). */
+ * (each file contributes its own), layer by layer from the bottom up. */
 #define PG_IMPORT_ARRAY
-#include "array.h"
-#include "stream.h"
-#include "kernel_table.h"
-
-PyObject *PgExc_CUDAError;
-PyObject *PgExc_OutOfMemoryError;
+#include "array/array.h"
+#include "math/ufunc.h"
+#include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
-    pg_math_module_methods[], pg_cuda_module_methods[], pg_ranges_module_methods[];
-int pg_math_init(PyObject *module);
-int pg_cpu_threads(void);
-
-int
-pg_parse_int64(PyObject *obj, int64_t *out, const char *what)
-{
-    if (!PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.200s", what, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
-    if (i == NULL)
-        return -1;
-    long long v = PyLong_AsLongLong(i);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int
-pg_parse_copy(PyObject *obj, int *copy)
-{
-    if (obj == NULL || obj == Py_None) {
-        *copy = -1;
-        return 0;
-    }
-    int v = PyObject_IsTrue(obj);
-    if (v < 0)
-        return -1;
-    *copy = v;
-    return 0;
-}
+    pg_cuda_module_methods[], pg_ranges_module_methods[];
 
 static PyObject *
 py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
@@ -151,21 +114,14 @@ PyInit__core(void)
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL)
         return NULL;
-    PgExc_CUDAError = PyErr_NewExceptionWithDoc(
-        "pygpu.CUDAError", "An error reported by the CUDA driver (see .name and .code).", PyExc_RuntimeError, NULL);
-    PgExc_OutOfMemoryError = PyErr_NewExceptionWithDoc(
-        "pygpu.OutOfMemoryError", "A device allocation failed even after the memory pool released its cache.",
-        PyExc_MemoryError, NULL);
-    if (PgExc_CUDAError == NULL || PgExc_OutOfMemoryError == NULL ||
-        PyModule_AddObjectRef(m, "CUDAError", PgExc_CUDAError) < 0 ||
-        PyModule_AddObjectRef(m, "OutOfMemoryError", PgExc_OutOfMemoryError) < 0)
+    if (pg_errors_init(m) < 0)
         goto fail;
     if (pg_dtype_init() < 0 || pg_device_init(m) < 0 || pg_stream_init(m) < 0 || pg_array_type_init(m) < 0)
         goto fail;
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
-        add_functions(m, pg_ranges_module_methods) < 0)
+        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0)
         goto fail;

@@ -12,7 +12,7 @@
  * flat C index for a freshly allocated C-ordered output), for fills such as arange.
  * Compiled by nvcc, they become the kernels NAME_c(PgContigArgs) and NAME_s(PgLoopArgs); by the C
  * compiler, the function pg_cpu_NAME(args, contiguous, begin, end) that the CPU backend splits
- * over threads. */
+ * over threads (cpu_loops.h instantiates them). */
 #ifndef PG_ELEMENTWISE_H
 #define PG_ELEMENTWISE_H
 #include "convert.h"
@@ -153,6 +153,9 @@ pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
 #else
 /* ---------------------------------------------------------------- CPU functions */
 typedef void (*PgCpuLoop)(const PgLoopArgs *a, int contiguous, int64_t begin, int64_t end);
+/* The loops are split over several translation units (cpu_loops.h) and gathered into one table:
+ * shared between them, invisible outside the extension. */
+#define PG_CPU_LOOP_FN __attribute__((visibility("hidden"))) void
 
 /* The CPU's strided path is buffered, as NumPy's is: each row of the merged iteration space is
  * processed in blocks of PG_CPU_BLOCK elements; every input block is gathered into a typed
@@ -270,7 +273,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
     })
 
 #define PG_LOOP1(NAME, S0, SO, EXPR)                                                        \
-    static void pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
+    PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
         const PgLoopArgs a = *ap;                                                            \
         PG_PROLOGUE(S0, 0, a)                                                                \
@@ -296,7 +299,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
     }
 
 #define PG_LOOP2(NAME, S0, S1, SO, EXPR)                                                    \
-    static void pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
+    PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
         const PgLoopArgs a = *ap;                                                            \
         PG_PROLOGUE(S0, 0, a)                                                                \
@@ -340,7 +343,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
     }
 
 #define PG_LOOP3(NAME, S0, S1, S2, SO, EXPR)                                                \
-    static void pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
+    PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
         const PgLoopArgs a = *ap;                                                            \
         PG_PROLOGUE(S0, 0, a)                                                                \

@@ -1,0 +1,93 @@
+/* The array layer (csrc/array/): the ndarray object. Its type, attributes, views, indexing,
+ * creation functions and ranges, and the interop protocols (buffer, CUDA array interface,
+ * DLPack, __array__). It may use runtime/, core/ and kernels/; it does not include from math/ or
+ * jit/: the arithmetic of its operators is reached through array/number.h.
+ *
+ * This header: pygpu.ndarray, the C struct, its constructors and the operations other files
+ * build on.
+ *
+ * Memory ownership follows NumPy: an array that allocated its memory owns a pool block
+ * (`block`); a view keeps `base`, the array (or foreign object, for memory imported through
+ * __cuda_array_interface__ / DLPack) that owns the memory, and never a chain of views. */
+#ifndef PG_ARRAY_H
+#define PG_ARRAY_H
+#include "core/args.h"
+#include "core/dtype.h"
+#include "runtime/launch.h"
+#include "runtime/memory.h"
+#include "core/shape.h"
+
+enum {
+    PG_C_CONTIGUOUS = 0x1,
+    PG_F_CONTIGUOUS = 0x2,
+    PG_WRITEABLE = 0x4,
+    PG_OWNDATA = 0x8,
+};
+
+typedef struct PgArray {
+    PyObject_VAR_HEAD          /* ob_size: ndim; the shape and strides follow the struct */
+    char *data;                /* first element (a device address on CUDA) */
+    int ndim;
+    int type;                  /* PgType */
+    int flags;
+    PgMemKind mem_kind;        /* what kind of memory data points into */
+    int64_t *shape;            /* -> dims[0 .. ndim) */
+    int64_t *strides;          /* -> dims[ndim .. 2*ndim), bytes */
+    PgDevice *device;          /* borrowed: devices are immortal */
+    PgBlock *block;            /* memory this array owns, or NULL */
+    PyObject *base;            /* owner of the memory of a view, or NULL */
+    PyObject *weakreflist;
+    int64_t dims[];
+} PgArray;
+
+extern PyTypeObject PgArray_Type;
+#define PgArray_Check(o) PyObject_TypeCheck(o, &PgArray_Type)
+#define PG_ITEMSIZE(a) ((int64_t)pg_type_info[(a)->type].itemsize)
+#define PG_HOST_ACCESSIBLE(a) ((a)->device->kind == PG_DEVICE_CPU || (a)->mem_kind != PG_MEM_DEVICE)
+
+/* Each file that adds methods, attributes or slots to ndarray provides these (module.c merges
+ * the tables before PyType_Ready). */
+extern PyMethodDef pg_array_methods_core[], pg_array_methods_views[], pg_array_methods_interop[],
+    pg_array_methods_number[];
+extern PyGetSetDef pg_array_getset_core[], pg_array_getset_views[], pg_array_getset_interop[];
+int pg_array_type_init(PyObject *module);
+void pg_views_setup_type(PyTypeObject *t);     /* views.c / indexing.c: mapping, iteration */
+void pg_interop_setup_type(PyTypeObject *t);   /* interop.c: buffer protocol */
+void pg_number_setup_type(PyTypeObject *t);    /* number.c: number protocol, rich compare */
+
+/* A new array with fresh memory from dev's pool; order 'C' or 'F'. */
+PgArray *pg_array_new(PgDevice *dev, int type, int ndim, const int64_t *shape, char order, PgMemKind kind);
+/* A new array of the same device/type/shape as `like` (order 'K' keeps its layout if dense). */
+PgArray *pg_array_new_like(PgArray *like, int type, char order);
+/* A view of base's memory with the given layout (base may itself be a view). */
+PgArray *pg_array_view(PgArray *base, char *data, int type, int ndim, const int64_t *shape,
+                       const int64_t *strides);
+/* An array over memory owned by a foreign object (kept alive as `base`). */
+PgArray *pg_array_wrap(PgDevice *dev, PgMemKind kind, char *data, int type, int ndim, const int64_t *shape,
+                       const int64_t *strides, PyObject *owner, int writeable);
+void pg_array_update_flags(PgArray *a);
+int64_t pg_array_size(const PgArray *a);
+
+/* dst[...] = src with broadcasting and dtype conversion, across devices too. */
+int pg_array_assign(PgArray *dst, PgArray *src);
+/* dst[...] = a Python/NumPy scalar converted to dst's type. */
+int pg_array_fill(PgArray *dst, PyObject *value);
+/* dst[...] = a NumPy array (any layout/dtype; broadcast to dst's shape). */
+int pg_array_assign_numpy(PgArray *dst, PyArrayObject *src);
+/* A new array on dev with the contents of a NumPy array (type -1: keep its dtype). */
+PgArray *pg_array_from_numpy(PyArrayObject *src, PgDevice *dev, int type);
+/* A new NumPy array with a's contents (synchronises). */
+PyObject *pg_array_to_numpy(PgArray *a);
+/* A copy of a with the given type, order ('C', 'F', 'K', 'A') and device. */
+PgArray *pg_array_copy(PgArray *a, int type, char order, PgDevice *dev);
+/* Raises when the array is read-only. */
+int pg_array_check_writeable(PgArray *a);
+
+/* The operand of an elementwise launch (runtime/launch.h) for an array. */
+void pg_operand_from_array(PgOperand *op, PgArray *a);
+
+
+/* creation.c: the array for any array-like (pygpu.asarray); copy: 1 always, 0 never, -1 when
+ * needed; type -1 keeps the input's; dev NULL: the input's device, else the current one. */
+PgArray *pg_asarray(PyObject *obj, int type, PgDevice *dev, int copy);
+#endif

@@ -1,0 +1,180 @@
+/* The number protocol, rich comparison, __array_ufunc__ and __array_namespace__ of ndarray. The
+ * slots name the operation and call through pg_array_math, which math/ fills at module init. */
+#include "array/number.h"
+
+PgArrayMath pg_array_math;
+
+static PyObject *
+apply(PgNumberOp op, PyObject *const *args, PyObject *out)
+{
+    if (pg_array_math.apply == NULL) {
+        PyErr_SetString(PyExc_SystemError, "pygpu's math is not initialised");
+        return NULL;
+    }
+    return pg_array_math.apply(op, args, out);
+}
+
+static PyObject *
+binary(PgNumberOp op, PyObject *a, PyObject *b)
+{
+    PyObject *args[2] = {a, b};
+    return apply(op, args, NULL);
+}
+
+/* a op= b: the result goes into a */
+static PyObject *
+inplace(PgNumberOp op, PyObject *a, PyObject *b)
+{
+    if (!PgArray_Check(a))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *args[2] = {a, b};
+    return apply(op, args, a);
+}
+
+static PyObject *
+unary(PgNumberOp op, PyObject *a)
+{
+    return apply(op, &a, NULL);
+}
+
+#define BINARY_SLOT(fn, OP)                                                                     \
+    static PyObject *fn(PyObject *a, PyObject *b) { return binary(OP, a, b); }                  \
+    static PyObject *fn##_inplace(PyObject *a, PyObject *b) { return inplace(OP, a, b); }
+BINARY_SLOT(nb_add, PG_NB_ADD)
+BINARY_SLOT(nb_sub, PG_NB_SUB)
+BINARY_SLOT(nb_mul, PG_NB_MUL)
+BINARY_SLOT(nb_truediv, PG_NB_TRUEDIV)
+BINARY_SLOT(nb_floordiv, PG_NB_FLOORDIV)
+BINARY_SLOT(nb_rem, PG_NB_REM)
+BINARY_SLOT(nb_lshift, PG_NB_LSHIFT)
+BINARY_SLOT(nb_rshift, PG_NB_RSHIFT)
+BINARY_SLOT(nb_and, PG_NB_AND)
+BINARY_SLOT(nb_or, PG_NB_OR)
+BINARY_SLOT(nb_xor, PG_NB_XOR)
+
+static PyObject *
+nb_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return binary(PG_NB_POW, a, b);
+}
+
+static PyObject *
+nb_pow_inplace(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return inplace(PG_NB_POW, a, b);
+}
+
+static PyObject *
+nb_divmod(PyObject *a, PyObject *b)
+{
+    PyObject *q = binary(PG_NB_FLOORDIV, a, b);
+    if (q == NULL || q == Py_NotImplemented)
+        return q;
+    PyObject *r = binary(PG_NB_REM, a, b);
+    if (r == NULL || r == Py_NotImplemented) {
+        Py_DECREF(q);
+        return r;
+    }
+    PyObject *t = PyTuple_Pack(2, q, r);
+    Py_DECREF(q);
+    Py_DECREF(r);
+    return t;
+}
+
+static PyObject *nb_neg(PyObject *a) { return unary(PG_NB_NEG, a); }
+static PyObject *nb_pos(PyObject *a) { return unary(PG_NB_POS, a); }
+static PyObject *nb_abs(PyObject *a) { return unary(PG_NB_ABS, a); }
+static PyObject *nb_invert(PyObject *a) { return unary(PG_NB_INVERT, a); }
+
+static PyObject *
+array_richcompare(PyObject *a, PyObject *b, int op)
+{
+    static const PgNumberOp map[] = {PG_NB_LT, PG_NB_LE, PG_NB_EQ, PG_NB_NE, PG_NB_GT, PG_NB_GE};
+    return binary(map[op], a, b);
+}
+
+static PyNumberMethods number_methods = {0};
+
+void
+pg_number_setup_type(PyTypeObject *t)
+{
+    /* other files may have set number slots (__bool__, __int__, __index__): keep them */
+    PyNumberMethods *nm = t->tp_as_number ? t->tp_as_number : &number_methods;
+    nm->nb_add = nb_add;
+    nm->nb_subtract = nb_sub;
+    nm->nb_multiply = nb_mul;
+    nm->nb_true_divide = nb_truediv;
+    nm->nb_floor_divide = nb_floordiv;
+    nm->nb_remainder = nb_rem;
+    nm->nb_divmod = nb_divmod;
+    nm->nb_power = nb_pow;
+    nm->nb_negative = nb_neg;
+    nm->nb_positive = nb_pos;
+    nm->nb_absolute = nb_abs;
+    nm->nb_invert = nb_invert;
+    nm->nb_lshift = nb_lshift;
+    nm->nb_rshift = nb_rshift;
+    nm->nb_and = nb_and;
+    nm->nb_or = nb_or;
+    nm->nb_xor = nb_xor;
+    nm->nb_inplace_add = nb_add_inplace;
+    nm->nb_inplace_subtract = nb_sub_inplace;
+    nm->nb_inplace_multiply = nb_mul_inplace;
+    nm->nb_inplace_true_divide = nb_truediv_inplace;
+    nm->nb_inplace_floor_divide = nb_floordiv_inplace;
+    nm->nb_inplace_remainder = nb_rem_inplace;
+    nm->nb_inplace_power = nb_pow_inplace;
+    nm->nb_inplace_lshift = nb_lshift_inplace;
+    nm->nb_inplace_rshift = nb_rshift_inplace;
+    nm->nb_inplace_and = nb_and_inplace;
+    nm->nb_inplace_or = nb_or_inplace;
+    nm->nb_inplace_xor = nb_xor_inplace;
+    t->tp_as_number = nm;
+    t->tp_richcompare = array_richcompare;
+    /* arrays are mutable: not hashable, as numpy.ndarray */
+    t->tp_hash = PyObject_HashNotImplemented;
+}
+
+static PyObject *
+array_ufunc(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PG_UNUSED(self);
+    if (pg_array_math.array_ufunc == NULL) {
+        PyErr_SetString(PyExc_SystemError, "pygpu's math is not initialised");
+        return NULL;
+    }
+    return pg_array_math.array_ufunc(args, kwds);
+}
+
+static PyObject *
+array_namespace(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PG_UNUSED(self);
+    static char *kwlist[] = {"api_version", NULL};
+    PyObject *version = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|$O:__array_namespace__", kwlist, &version))
+        return NULL;
+    if (version != Py_None) {
+        static const char *const known[] = {"2021.12", "2022.12", "2023.12", "2024.12"};
+        int ok = 0;
+        for (size_t i = 0; i < 4 && PyUnicode_Check(version); i++)
+            ok |= PyUnicode_CompareWithASCIIString(version, known[i]) == 0;
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "unsupported API version %R; pygpu implements 2024.12", version);
+            return NULL;
+        }
+    }
+    return PyImport_ImportModule("pygpu");
+}
+
+PyMethodDef pg_array_methods_number[] = {
+    {"__array_ufunc__", (PyCFunction)(void (*)(void))array_ufunc, METH_VARARGS | METH_KEYWORDS,
+     "Runs NumPy ufuncs that pygpu implements on the array's device; NotImplemented for others."},
+    {"__array_namespace__", (PyCFunction)(void (*)(void))array_namespace, METH_VARARGS | METH_KEYWORDS,
+     "__array_namespace__(*, api_version=None) -> the pygpu module (Python array API)."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,30 @@
+/* ndarray's arithmetic as the array layer sees it: the operators, comparisons and
+ * __array_ufunc__ are slots of the array type (number.c), and math/ implements them by filling
+ * pg_array_math at module init, as NumPy's n_ops. So the array layer names operations without
+ * knowing ufuncs, and nothing in array/ includes from math/. */
+#ifndef PG_NUMBER_H
+#define PG_NUMBER_H
+#include "array/array.h"
+
+/* The operations behind the number protocol and rich comparison. */
+typedef enum {
+    PG_NB_ADD, PG_NB_SUB, PG_NB_MUL, PG_NB_TRUEDIV, PG_NB_FLOORDIV, PG_NB_REM, PG_NB_POW,
+    PG_NB_NEG, PG_NB_POS, PG_NB_ABS, PG_NB_INVERT, PG_NB_LSHIFT, PG_NB_RSHIFT, PG_NB_AND,
+    PG_NB_OR, PG_NB_XOR, PG_NB_LT, PG_NB_LE, PG_NB_EQ, PG_NB_NE, PG_NB_GT, PG_NB_GE, PG_NB_COUNT
+} PgNumberOp;
+
+typedef struct {
+    /* op applied to args (one or two); out is NULL, or the array an in-place operator writes
+     * into (its dtype never changes). NotImplemented (a new reference) for operands of types
+     * the op does not take, so that Python tries the other operand. */
+    PyObject *(*apply)(PgNumberOp op, PyObject *const *args, PyObject *out);
+    /* ndarray.__array_ufunc__(ufunc, method, *inputs, **kwargs) */
+    PyObject *(*array_ufunc)(PyObject *args, PyObject *kwds);
+} PgArrayMath;
+
+extern PgArrayMath pg_array_math;
+
+/* Installs the number protocol, rich comparison and hashing of ndarray (before PyType_Ready). */
+void pg_number_setup_type(PyTypeObject *t);
+extern PyMethodDef pg_array_methods_number[];
+#endif

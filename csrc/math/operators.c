@@ -1,0 +1,214 @@
+/* The math behind ndarray's operators (array/number.h): each operation through its ufunc, x ** 2
+ * as square(x) like NumPy, __array_ufunc__ so NumPy's functions run on pygpu arrays; and the
+ * module functions where and clip. */
+#include "array/number.h"
+#include "math/ufunc.h"
+
+/* ------------------------------------------------------------------ operators */
+
+/* x ** 2 as square(x), as NumPy does: a multiply instead of pow(), with the same result dtype
+ * (a Python int 2 keeps any non-bool dtype; a float 2.0 keeps float and complex ones). */
+static PgUfunc *
+fast_power(PyObject *a, PyObject *b)
+{
+    if (!PgArray_Check(a))
+        return NULL;
+    int t = ((PgArray *)a)->type;
+    int two = 0;
+    if (PyLong_CheckExact(b)) {
+        int overflow;
+        two = PyLong_AsLongAndOverflow(b, &overflow) == 2 && t != PG_BOOL;
+    } else if (PyFloat_CheckExact(b)) {
+        two = PyFloat_AS_DOUBLE(b) == 2.0 && (PG_IS_FLOAT(t) || PG_IS_COMPLEX(t));
+    }
+    return two ? pg_ufunc_lookup("square") : NULL;
+}
+
+static PyObject *
+number_apply(PgNumberOp op, PyObject *const *args, PyObject *out)
+{
+    if (op == PG_NB_POW) {
+        PgUfunc *sq = fast_power(args[0], args[1]);
+        if (sq)
+            return pg_ufunc_apply(sq, args, out, -1, PG_CAST_SAME_KIND, 1);
+    }
+    return pg_ufunc_apply(pg_op_ufuncs[op], args, out, -1, PG_CAST_SAME_KIND, 1);
+}
+
+/* ------------------------------------------------------------------ __array_ufunc__ */
+
+static PyObject *
+array_ufunc(PyObject *args, PyObject *kwds)
+{
+    PyObject *ret = NULL, *name = NULL;
+    if (PyTuple_GET_SIZE(args) < 2) {
+        PyErr_SetString(PyExc_TypeError, "__array_ufunc__(ufunc, method, *inputs, **kwargs)");
+        return NULL;
+    }
+    PyObject *npufunc = PyTuple_GET_ITEM(args, 0), *method = PyTuple_GET_ITEM(args, 1);
+    if (!PyUnicode_Check(method) || PyUnicode_CompareWithASCIIString(method, "__call__") != 0)
+        Py_RETURN_NOTIMPLEMENTED;
+    name = PyObject_GetAttrString(npufunc, "__name__");
+    if (name == NULL)
+        return NULL;
+    const char *cname = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    PgUfunc *uf = cname ? pg_ufunc_lookup(cname) : NULL;
+    Py_ssize_t nin = PyTuple_GET_SIZE(args) - 2;
+    if (uf == NULL || cname[0] == '_' || nin != pg_ufunc_nin(uf)) {
+        PyErr_Clear();
+        ret = Py_NewRef(Py_NotImplemented);
+        goto done;
+    }
+    PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL;
+    if (kwds) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(kwds, &pos, &key, &value)) {
+            if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+                out = value;
+                if (PyTuple_Check(out)) {
+                    if (PyTuple_GET_SIZE(out) != 1) {
+                        ret = Py_NewRef(Py_NotImplemented);
+                        goto done;
+                    }
+                    out = PyTuple_GET_ITEM(out, 0);
+                }
+                if (out != Py_None && !PgArray_Check(out)) {
+                    ret = Py_NewRef(Py_NotImplemented);
+                    goto done;
+                }
+            } else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
+                dtype_obj = value;
+            } else if (PyUnicode_CompareWithASCIIString(key, "casting") == 0) {
+                casting_obj = value;
+            } else if (!((PyUnicode_CompareWithASCIIString(key, "where") == 0 && value == Py_True) ||
+                         (PyUnicode_CompareWithASCIIString(key, "subok") == 0 && value == Py_True) ||
+                         (PyUnicode_CompareWithASCIIString(key, "order") == 0 &&
+                          PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, "K") == 0))) {
+                ret = Py_NewRef(Py_NotImplemented); /* where=, signature=, ...: not ours */
+                goto done;
+            }
+        }
+    }
+    int dtype = pg_type_from_object(dtype_obj, -1);
+    if (dtype == -1 && PyErr_Occurred())
+        goto done;
+    PgCasting casting;
+    if (pg_casting_from_object(casting_obj, &casting) < 0)
+        goto done;
+    PyObject *inputs[PG_MAXARGS];
+    for (Py_ssize_t i = 0; i < nin; i++)
+        inputs[i] = PyTuple_GET_ITEM(args, i + 2);
+    ret = pg_ufunc_apply(uf, inputs, out, dtype, casting, 1);
+done:
+    Py_XDECREF(name);
+    return ret;
+}
+
+int
+pg_operators_init(void)
+{
+    pg_array_math.apply = number_apply;
+    pg_array_math.array_ufunc = array_ufunc;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ where, clip */
+
+/* The fastcall arguments named in `names` into slots (NULL when absent). */
+static int
+parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *const *names,
+           int npos, PyObject **slots, int nrequired)
+{
+    int nnames = 0;
+    while (names[nnames])
+        nnames++;
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", fname, npos, nargs);
+        return -1;
+    }
+    for (int i = 0; i < nnames; i++)
+        slots[i] = i < nargs ? args[i] : NULL;
+    for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        for (int i = 0; i < nnames && found < 0; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
+                found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+        if (slots[found]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, names[found]);
+            return -1;
+        }
+        slots[found] = args[nargs + k];
+    }
+    for (int i = 0; i < nrequired; i++) {
+        if (slots[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PG_UNUSED(m);
+    static const char *const names[] = {"condition", "x", "y", NULL};
+    PyObject *slots[3];
+    if (parse_args("where", args, nargs, kwnames, names, 3, slots, 1) < 0)
+        return NULL;
+    if (slots[1] == NULL || slots[2] == NULL) {
+        PyErr_SetString(PyExc_ValueError, "pygpu.where needs condition, x and y (the one-argument form, "
+                                          "nonzero, is not provided)");
+        return NULL;
+    }
+    return pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], slots, NULL, -1, PG_CAST_SAME_KIND, 0);
+}
+
+static PyObject *
+py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PG_UNUSED(m);
+    static const char *const names[] = {"x", "min", "max", "out", "a_min", "a_max", NULL};
+    PyObject *s[6];
+    if (parse_args("clip", args, nargs, kwnames, names, 3, s, 1) < 0)
+        return NULL;
+    PyObject *lo = s[1] ? s[1] : s[4], *hi = s[2] ? s[2] : s[5], *out = s[3];
+    if ((s[1] && s[4]) || (s[2] && s[5])) {
+        PyErr_SetString(PyExc_TypeError, "clip() got both min and a_min (or max and a_max)");
+        return NULL;
+    }
+    int has_lo = lo && lo != Py_None, has_hi = hi && hi != Py_None;
+    if (!has_lo && !has_hi) {
+        PyObject *x = s[0];
+        if (out && out != Py_None) {
+            PyObject *in[2] = {x, x};
+            return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
+        }
+        PgArray *a = pg_asarray(x, -1, NULL, 1);
+        return (PyObject *)a;
+    }
+    if (!has_hi) {
+        PyObject *in[2] = {s[0], lo};
+        return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
+    }
+    if (!has_lo) {
+        PyObject *in[2] = {s[0], hi};
+        return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
+    }
+    PyObject *in[3] = {s[0], lo, hi};
+    return pg_ufunc_apply(pg_op_ufuncs[PG_OP_CLIP], in, out, -1, PG_CAST_SAME_KIND, 0);
+}
+
+PyMethodDef pg_math_module_methods[] = {
+    {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
+     "where(condition, x, y): elements of x where condition is true, else of y."},
+    {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
+     "clip(x, min=None, max=None, out=None): x limited to [min, max] (NaN propagates)."},
+    {NULL, NULL, 0, NULL},
+};

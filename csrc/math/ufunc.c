@@ -1,0 +1,763 @@
+/* pygpu.ufunc objects, made from the op table: type resolution (NumPy 2 rules, NEP 50 weak
+ * Python scalars), broadcasting, out= with overlap detection, and the launch.
+ *
+ * Resolution: every operand gets a dtype (arrays and NumPy scalars: their own; Python bool:
+ * bool; Python int/float/complex: "weak", taking the dtype of the strong operands as NEP 50
+ * says), then the first loop (NumPy's order) whose inputs all accept those dtypes by safe
+ * casting is used. The result of that search is cached per ufunc for the common case of all
+ * inputs of one dtype. Scalars travel to the kernel by value, converted to the loop's type. */
+#include "math/ufunc.h"
+#include "runtime/kernel_table.h"
+#include "runtime/stream.h"
+
+struct PgUfunc {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;        /* str */
+    int nin, nout;
+    int first, nloops;     /* kernel ids first .. first + nloops - 1 */
+    int flags;
+    /* loop for "every input of dtype t" by the safe search; -2 not computed yet, -1 none */
+    int cache[PG_NTYPES];
+};
+
+static PyTypeObject PgUfunc_Type;
+PgUfunc *pg_op_ufuncs[PG_NOPS];
+static PyObject *ufunc_registry;                /* name -> ufunc (dict) */
+static PyObject *exc_input_casting, *exc_output_casting;
+
+static const char type_chars[PG_NTYPES] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'e', 'f', 'd', 'F', 'D'};
+
+/* ------------------------------------------------------------------ errors */
+
+static void
+raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting casting)
+{
+    PyObject *cls = input ? exc_input_casting : exc_output_casting;
+    if (cls) {
+        PyObject *e = PyObject_CallFunction(cls, "OsOOi", (PyObject *)uf, pg_casting_name(casting),
+                                            (PyObject *)pg_type_descr(from), (PyObject *)pg_type_descr(to), index);
+        if (e) {
+            PyErr_SetObject(cls, e);
+            Py_DECREF(e);
+        }
+        return;
+    }
+    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' %s %sfrom dtype('%s') to dtype('%s') with casting rule '%s'",
+                 uf->name, input ? "input" : "output", "", pg_type_info[from].name, pg_type_info[to].name,
+                 pg_casting_name(casting));
+}
+
+static void
+raise_no_loop(PgUfunc *uf)
+{
+    PyErr_Format(PyExc_TypeError,
+                 "ufunc '%U' not supported for the input types, and the inputs could not be safely coerced to "
+                 "any supported types according to the casting rule ''safe''",
+                 uf->name);
+}
+
+/* ------------------------------------------------------------------ weak scalars */
+
+int
+pg_weak_scalar_type(int weak, PyObject *value, int p, int compare)
+{
+    if (p < 0) /* only Python scalars: NumPy's defaults */
+        p = weak == PG_WEAK_INT ? PG_INT64 : weak == PG_WEAK_FLOAT ? PG_FLOAT64 : PG_COMPLEX128;
+    switch (weak) {
+    case PG_WEAK_INT:
+        if (PG_IS_BOOL(p))
+            p = PG_INT64;
+        if (PG_IS_INTEGER(p)) {
+            int overflow = 0;
+            long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+            if (v == -1 && PyErr_Occurred())
+                return -1;
+            int fits;
+            if (overflow > 0 && PG_IS_UNSIGNED(p) && p == PG_UINT64) {
+                unsigned long long u = PyLong_AsUnsignedLongLong(value);
+                if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                    PyErr_Clear();
+                    fits = 0;
+                } else {
+                    fits = 1;
+                }
+            } else if (overflow) {
+                fits = 0;
+            } else {
+                int bits = pg_type_info[p].itemsize * 8;
+                if (PG_IS_UNSIGNED(p))
+                    fits = v >= 0 && (bits == 64 || (unsigned long long)v < (1ULL << bits));
+                else
+                    fits = bits == 64 || (v >= -(1LL << (bits - 1)) && v < (1LL << (bits - 1)));
+            }
+            if (!fits) {
+                if (compare) {
+                    /* NumPy compares out-of-range Python ints exactly; a wide dtype does it here */
+                    if (!overflow)
+                        return pg_promote_types(p, PG_INT64);
+                    return overflow > 0 ? pg_promote_types(p, PG_UINT64) : PG_FLOAT64;
+                }
+                PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", value,
+                             pg_type_info[p].name);
+                return -1;
+            }
+        }
+        return p;
+    case PG_WEAK_FLOAT:
+        return PG_IS_BOOL(p) || PG_IS_INTEGER(p) ? PG_FLOAT64 : p;
+    default: /* complex */
+        if (PG_IS_COMPLEX(p))
+            return p;
+        return (p == PG_FLOAT16 || p == PG_FLOAT32) ? PG_COMPLEX64 : PG_COMPLEX128;
+    }
+}
+
+/* ------------------------------------------------------------------ operands */
+
+typedef struct {
+    PyObject *obj;      /* borrowed: the argument */
+    PgArray *arr;       /* new reference; NULL for a scalar */
+    PyObject *scalar;   /* new reference: the scalar value (for 0-d NumPy arrays, their item) */
+    int type;           /* dtype for resolution */
+    int weak;
+    int pending;        /* an array-like still to be copied to the device */
+} Operand;
+
+/* 0: classified; 1: not a type ufuncs take (operators return NotImplemented); -1: error */
+static int
+classify(PyObject *obj, Operand *op)
+{
+    op->obj = obj;
+    op->arr = NULL;
+    op->scalar = NULL;
+    op->weak = PG_WEAK_NONE;
+    op->pending = 0;
+    if (PgArray_Check(obj)) {
+        op->arr = (PgArray *)Py_NewRef(obj);
+        op->type = op->arr->type;
+        return 0;
+    }
+    if (PyArray_IsScalar(obj, Generic)) {
+        PyArray_Descr *d = PyArray_DescrFromScalar(obj);
+        if (d == NULL)
+            return -1;
+        op->type = pg_type_from_descr(d);
+        Py_DECREF(d);
+        if (op->type < 0)
+            return -1;
+        op->scalar = Py_NewRef(obj);
+        return 0;
+    }
+    if (PyBool_Check(obj)) {
+        op->type = PG_BOOL;
+        op->scalar = Py_NewRef(obj);
+        return 0;
+    }
+    if (PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj)) {
+        op->weak = PyLong_Check(obj) ? PG_WEAK_INT : PyFloat_Check(obj) ? PG_WEAK_FLOAT : PG_WEAK_COMPLEX;
+        op->type = -1;
+        op->scalar = Py_NewRef(obj);
+        return 0;
+    }
+    if (PyArray_Check(obj)) {
+        PyArrayObject *a = (PyArrayObject *)obj;
+        op->type = pg_type_from_descr(PyArray_DESCR(a));
+        if (op->type < 0)
+            return -1;
+        if (PyArray_NDIM(a) == 0) { /* a strong scalar, passed by value */
+            op->scalar = PyArray_ToScalar(PyArray_DATA(a), a);
+            return op->scalar ? 0 : -1;
+        }
+        op->pending = 1;
+        return 0;
+    }
+    if (PyList_Check(obj) || PyTuple_Check(obj)) {
+        op->type = -1;
+        op->pending = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void
+release(Operand *ops, int n)
+{
+    for (int i = 0; i < n; i++) {
+        Py_CLEAR(ops[i].arr);
+        Py_CLEAR(ops[i].scalar);
+    }
+}
+
+/* ------------------------------------------------------------------ loop search */
+
+static int
+loop_accepts(int k, const int *types, int nin, PgCasting casting)
+{
+    for (int i = 0; i < nin; i++)
+        if (types[i] != pg_kernels[k].types[i] && !pg_can_cast(types[i], pg_kernels[k].types[i], casting))
+            return 0;
+    return 1;
+}
+
+static int
+find_loop(PgUfunc *uf, int *types)
+{
+    int nin = uf->nin;
+    if ((uf->flags & PG_UF_TRUEDIV)) {
+        int all_int = 1;
+        for (int i = 0; i < nin; i++)
+            all_int &= types[i] <= PG_UINT64;
+        if (all_int)
+            for (int i = 0; i < nin; i++)
+                types[i] = PG_FLOAT64;
+    }
+    int same = 1;
+    for (int i = 1; i < nin; i++)
+        same &= types[i] == types[0];
+    if (same && uf->cache[types[0]] != -2)
+        return uf->cache[types[0]];
+    int found = -1;
+    for (int k = uf->first; k < uf->first + uf->nloops; k++) {
+        if (loop_accepts(k, types, nin, PG_CAST_SAFE)) {
+            found = k;
+            break;
+        }
+    }
+    if (same)
+        uf->cache[types[0]] = found;
+    return found;
+}
+
+/* with dtype=: a loop computing in that dtype (all of its types), else one whose output is it */
+static int
+find_loop_dtype(PgUfunc *uf, const int *types, int dtype, PgCasting casting)
+{
+    for (int k = uf->first; k < uf->first + uf->nloops; k++) {
+        int all = 1;
+        for (int i = 0; i <= uf->nin; i++)
+            all &= pg_kernels[k].types[i] == dtype;
+        if (all)
+            return k;
+    }
+    for (int k = uf->first; k < uf->first + uf->nloops; k++)
+        if (pg_kernels[k].types[uf->nin] == dtype && loop_accepts(k, types, uf->nin, casting))
+            return k;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ memory overlap */
+
+static void
+byte_range(PgArray *a, char **lo, char **hi)
+{
+    char *l = a->data, *h = a->data + PG_ITEMSIZE(a);
+    for (int i = 0; i < a->ndim; i++) {
+        int64_t ext = (a->shape[i] - 1) * a->strides[i];
+        if (ext < 0)
+            l += ext;
+        else
+            h += ext;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* 1 when input `in` shares memory with `out` other than element-for-element */
+static int
+needs_buffer(PgArray *in, PgArray *out)
+{
+    if (in->device != out->device)
+        return 0;
+    char *l1, *h1, *l2, *h2;
+    byte_range(in, &l1, &h1);
+    byte_range(out, &l2, &h2);
+    if (h1 <= l2 || h2 <= l1)
+        return 0;
+    if (in->data == out->data && in->ndim == out->ndim && PG_ITEMSIZE(in) == PG_ITEMSIZE(out) &&
+        memcmp(in->shape, out->shape, sizeof(int64_t) * (size_t)in->ndim) == 0 &&
+        memcmp(in->strides, out->strides, sizeof(int64_t) * (size_t)in->ndim) == 0)
+        return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ apply */
+
+static int
+different_devices(PgDevice *a, PgDevice *b)
+{
+    PyErr_Format(PyExc_ValueError,
+                 "operands are on different devices (%S and %S); move them with .to_device() first",
+                 (PyObject *)a, (PyObject *)b);
+    return -1;
+}
+
+PyObject *
+pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype, PgCasting casting, int notimpl)
+{
+    int nin = uf->nin;
+    Operand ops[PG_MAXARGS];
+    int types[PG_MAXARGS];
+    PgOperand kops[PG_MAXARGS];
+    PgArray *out = NULL, *result = NULL, *tmp = NULL;
+    PyObject *ret = NULL;
+    PgDevice *dev = NULL;
+    int nclassified = 0;
+    static const int64_t one[1] = {1}, zero[1] = {0};
+
+    if (outobj != NULL && outobj != Py_None) {
+        if (!PgArray_Check(outobj)) {
+            PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
+                         Py_TYPE(outobj)->tp_name);
+            return NULL;
+        }
+        out = (PgArray *)outobj;
+        if (pg_array_check_writeable(out) < 0)
+            return NULL;
+        dev = out->device;
+    }
+    for (int i = 0; i < nin; i++) {
+        int rc = classify(inputs[i], &ops[i]);
+        if (rc != 0) {
+            if (rc > 0) {
+                if (notimpl) {
+                    ret = Py_NewRef(Py_NotImplemented);
+                    goto done;
+                }
+                PyErr_Format(PyExc_TypeError, "ufunc '%U' does not support operands of type %.200s", uf->name,
+                             Py_TYPE(inputs[i])->tp_name);
+            }
+            goto done;
+        }
+        nclassified = i + 1;
+        if (ops[i].arr) {
+            if (dev == NULL)
+                dev = ops[i].arr->device;
+            else if (ops[i].arr->device != dev) {
+                different_devices(dev, ops[i].arr->device);
+                goto done;
+            }
+        }
+    }
+    if (dev == NULL)
+        dev = pg_device_current();
+    /* NumPy arrays and sequences travel to the device (they are strong operands) */
+    for (int i = 0; i < nin; i++) {
+        if (ops[i].pending) {
+            ops[i].arr = pg_asarray(ops[i].obj, -1, dev, -1);
+            if (ops[i].arr == NULL)
+                goto done;
+            ops[i].type = ops[i].arr->type;
+            ops[i].pending = 0;
+        }
+    }
+
+    /* dtypes: strong ones promote together, weak scalars follow (NEP 50) */
+    int first = (uf->flags & PG_UF_WHERE) ? 1 : 0;
+    int p = -1;
+    for (int i = first; i < nin; i++)
+        if (!ops[i].weak)
+            p = p < 0 ? ops[i].type : (int)pg_promote_types(p, ops[i].type);
+    for (int i = 0; i < nin; i++) {
+        if (i < first)
+            types[i] = PG_BOOL;
+        else if (ops[i].weak) {
+            /* true division of integers computes in float64: no integer range check, as NumPy */
+            types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, p,
+                                           uf->flags & (PG_UF_COMPARE | PG_UF_TRUEDIV));
+            if (types[i] < 0)
+                goto done;
+        } else
+            types[i] = ops[i].type;
+    }
+    if (uf->flags & PG_UF_NOBOOL) {
+        int all_bool = 1;
+        for (int i = 0; i < nin; i++)
+            all_bool &= types[i] == PG_BOOL;
+        if (all_bool) {
+            PyErr_SetString(PyExc_TypeError,
+                            nin == 2 ? "numpy boolean subtract, the `-` operator, is not supported, use the "
+                                       "bitwise_xor, the `^` operator, or the logical_xor function instead."
+                                     : "The numpy boolean negative, the `-` operator, is not supported, use the "
+                                       "`~` operator or the logical_not function instead.");
+            goto done;
+        }
+    }
+    int k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
+    if (k < 0) {
+        raise_no_loop(uf);
+        goto done;
+    }
+    const int *kt = pg_kernels[k].types;
+    if (dtype >= 0) {
+        for (int i = first; i < nin; i++) {
+            if (!ops[i].weak && !pg_can_cast(types[i], kt[i], casting)) {
+                raise_casting(uf, 1, i, types[i], kt[i], casting);
+                goto done;
+            }
+        }
+    }
+
+    /* broadcast shape (the output takes part but may not be broadcast) */
+    int nds[PG_MAXARGS + 1];
+    const int64_t *shapes[PG_MAXARGS + 1];
+    int nshapes = 0, nd = 0;
+    int64_t shape[PG_MAXDIMS];
+    for (int i = 0; i < nin; i++) {
+        if (ops[i].arr) {
+            nds[nshapes] = ops[i].arr->ndim;
+            shapes[nshapes++] = ops[i].arr->shape;
+        }
+    }
+    if (nshapes == 1) {
+        nd = nds[0];
+        memcpy(shape, shapes[0], sizeof(int64_t) * (size_t)nd);
+    } else if (nshapes > 1 && pg_broadcast_shapes(nshapes, nds, shapes, &nd, shape) < 0) {
+        goto done;
+    }
+
+    int otype = kt[nin];
+    if (out) {
+        int bnd;
+        int64_t bshape[PG_MAXDIMS];
+        nds[nshapes] = out->ndim;
+        shapes[nshapes] = out->shape;
+        if (pg_broadcast_shapes(nshapes + 1, nds, shapes, &bnd, bshape) < 0)
+            goto done;
+        if (bnd != out->ndim || memcmp(bshape, out->shape, sizeof(int64_t) * (size_t)bnd) != 0) {
+            PyObject *a = pg_shape_repr(out->ndim, out->shape), *b = pg_shape_repr(nd, shape);
+            if (a && b)
+                PyErr_Format(PyExc_ValueError,
+                             "non-broadcastable output operand with shape %U doesn't match the broadcast shape %U", a,
+                             b);
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            goto done;
+        }
+        if (!pg_can_cast(otype, out->type, casting)) {
+            raise_casting(uf, 0, nin, otype, out->type, casting);
+            goto done;
+        }
+        result = (PgArray *)Py_NewRef(out);
+        for (int i = 0; i < nin && !tmp; i++) {
+            if (ops[i].arr && needs_buffer(ops[i].arr, out)) {
+                tmp = pg_array_new(dev, out->type, out->ndim, out->shape, 'C', PG_MEM_DEVICE);
+                if (tmp == NULL)
+                    goto done;
+            }
+        }
+    } else {
+        char order = 'C';
+        if (nshapes && ops[0].arr && ops[0].arr->ndim == nd && nd > 1 &&
+            (ops[0].arr->flags & (PG_C_CONTIGUOUS | PG_F_CONTIGUOUS)) == PG_F_CONTIGUOUS)
+            order = 'F';
+        result = pg_array_new(dev, otype, nd, shape, order, PG_MEM_DEVICE);
+        if (result == NULL)
+            goto done;
+    }
+
+    /* the launch: arrays converted as loaded, scalars by value in the loop's input type */
+    for (int i = 0; i < nin; i++) {
+        if (ops[i].arr) {
+            pg_operand_from_array(&kops[i], ops[i].arr);
+        } else {
+            kops[i].data = NULL;
+            kops[i].ndim = 0;
+            kops[i].shape = one;
+            kops[i].strides = zero;
+            kops[i].type = kt[i];
+            kops[i].scalar[0] = kops[i].scalar[1] = 0;
+            if (pg_scalar_to_bytes(ops[i].scalar, kt[i], kops[i].scalar) < 0)
+                goto done;
+        }
+    }
+    PgArray *target = tmp ? tmp : result;
+    pg_operand_from_array(&kops[nin], target);
+    if (pg_array_size(target) > 0 && pg_elementwise_launch(dev, k, nin + 1, kops) < 0)
+        goto done;
+    if (tmp && pg_array_assign(result, tmp) < 0)
+        goto done;
+    ret = (PyObject *)result;
+    result = NULL;
+done:
+    release(ops, nclassified);
+    Py_XDECREF(result);
+    Py_XDECREF(tmp);
+    return ret;
+}
+
+/* ------------------------------------------------------------------ the ufunc type */
+
+static PyObject *
+ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    PgUfunc *uf = (PgUfunc *)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL;
+    if (nargs < uf->nin || nargs > uf->nin + uf->nout) {
+        PyErr_Format(PyExc_TypeError, "%U() takes from %d to %d positional arguments but %zd were given", uf->name,
+                     uf->nin, uf->nin + uf->nout, nargs);
+        return NULL;
+    }
+    if (nargs > uf->nin)
+        out = args[uf->nin];
+    if (kwnames) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+            PyObject *key = PyTuple_GET_ITEM(kwnames, i), *v = args[nargs + i];
+            if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+                if (out) {
+                    PyErr_SetString(PyExc_TypeError, "cannot specify 'out' as both a positional and keyword argument");
+                    return NULL;
+                }
+                out = v;
+                if (PyTuple_Check(out)) {
+                    if (PyTuple_GET_SIZE(out) != uf->nout) {
+                        PyErr_SetString(PyExc_ValueError,
+                                        "The 'out' tuple must have exactly one entry per ufunc output");
+                        return NULL;
+                    }
+                    out = PyTuple_GET_ITEM(out, 0);
+                }
+            } else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
+                dtype_obj = v;
+            } else if (PyUnicode_CompareWithASCIIString(key, "casting") == 0) {
+                casting_obj = v;
+            } else {
+                PyErr_Format(PyExc_TypeError, "%U() got an unexpected keyword argument '%U'", uf->name, key);
+                return NULL;
+            }
+        }
+    }
+    int dtype = pg_type_from_object(dtype_obj, -1);
+    if (dtype == -1 && PyErr_Occurred())
+        return NULL;
+    PgCasting casting;
+    if (pg_casting_from_object(casting_obj, &casting) < 0)
+        return NULL;
+    return pg_ufunc_apply(uf, args, out, dtype, casting, 0);
+}
+
+static PyObject *
+ufunc_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ufunc '%U'>", ((PgUfunc *)self)->name);
+}
+
+static void
+ufunc_dealloc(PyObject *self)
+{
+    Py_XDECREF(((PgUfunc *)self)->name);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *
+ufunc_get_name(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    return Py_NewRef(((PgUfunc *)self)->name);
+}
+
+static PyObject *
+ufunc_get_nin(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    return PyLong_FromLong(((PgUfunc *)self)->nin);
+}
+
+static PyObject *
+ufunc_get_nout(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    return PyLong_FromLong(((PgUfunc *)self)->nout);
+}
+
+static PyObject *
+ufunc_get_nargs(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    return PyLong_FromLong(((PgUfunc *)self)->nin + ((PgUfunc *)self)->nout);
+}
+
+static PyObject *
+ufunc_get_ntypes(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    return PyLong_FromLong(((PgUfunc *)self)->nloops);
+}
+
+static PyObject *
+ufunc_get_types(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    PgUfunc *uf = (PgUfunc *)self;
+    PyObject *list = PyList_New(uf->nloops);
+    if (list == NULL)
+        return NULL;
+    for (int j = 0; j < uf->nloops; j++) {
+        const PgKernelInfo *ki = &pg_kernels[uf->first + j];
+        char buf[PG_MAXARGS + 3];
+        int n = 0;
+        for (int i = 0; i < uf->nin; i++)
+            buf[n++] = type_chars[ki->types[i]];
+        buf[n++] = '-';
+        buf[n++] = '>';
+        buf[n++] = type_chars[ki->types[uf->nin]];
+        PyObject *s = PyUnicode_FromStringAndSize(buf, n);
+        if (s == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, j, s);
+    }
+    return list;
+}
+
+static PyObject *
+ufunc_get_identity(PyObject *self, void *c)
+{
+    PG_UNUSED(self);
+    PG_UNUSED(c);
+    Py_RETURN_NONE;
+}
+
+static PyGetSetDef ufunc_getset[] = {
+    {"__name__", ufunc_get_name, NULL, "The ufunc's name.", NULL},
+    {"nin", ufunc_get_nin, NULL, "Number of inputs.", NULL},
+    {"nout", ufunc_get_nout, NULL, "Number of outputs.", NULL},
+    {"nargs", ufunc_get_nargs, NULL, "Number of arguments (inputs + outputs).", NULL},
+    {"ntypes", ufunc_get_ntypes, NULL, "Number of loops.", NULL},
+    {"types", ufunc_get_types, NULL, "The loops as NumPy type strings ('ff->f'), in search order.", NULL},
+    {"identity", ufunc_get_identity, NULL, "None (reductions live elsewhere).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject PgUfunc_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pygpu.ufunc",
+    .tp_basicsize = sizeof(PgUfunc),
+    .tp_dealloc = ufunc_dealloc,
+    .tp_repr = ufunc_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(PgUfunc, vectorcall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "An elementwise function over pygpu arrays (as numpy.ufunc): f(*inputs, out=None, dtype=None, "
+              "casting='same_kind').",
+    .tp_getset = ufunc_getset,
+};
+
+PgUfunc *
+pg_ufunc_lookup(const char *name)
+{
+    if (ufunc_registry == NULL)
+        return NULL;
+    PyObject *u = PyDict_GetItemString(ufunc_registry, name);
+    return (PgUfunc *)u;
+}
+
+int
+pg_ufunc_nin(PgUfunc *uf)
+{
+    return uf->nin;
+}
+
+/* NumPy and array API names for the same ufunc object */
+static const char *const aliases[][2] = {
+    {"abs", "absolute"}, {"acos", "arccos"}, {"acosh", "arccosh"}, {"asin", "arcsin"}, {"asinh", "arcsinh"},
+    {"atan", "arctan"}, {"atan2", "arctan2"}, {"atanh", "arctanh"}, {"bitwise_left_shift", "left_shift"},
+    {"bitwise_right_shift", "right_shift"}, {"bitwise_invert", "invert"}, {"bitwise_not", "invert"},
+    {"conj", "conjugate"}, {"pow", "power"}, {"true_divide", "divide"}, {"mod", "remainder"},
+    {"degrees", "rad2deg"}, {"radians", "deg2rad"},
+};
+
+static const char *const op_names[PG_NOPS] = {
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "negative", "positive",
+    "absolute", "invert", "left_shift", "right_shift", "bitwise_and", "bitwise_or", "bitwise_xor", "less",
+    "less_equal", "equal", "not_equal", "greater", "greater_equal", "_where", "_clip", "maximum", "minimum",
+};
+
+/* The op name of kernel k ("add" for "add_f32"), or 0 for a copy loop. */
+static int
+op_name_of(int k, char *buf, size_t n)
+{
+    const char *name = pg_kernels[k].name;
+    const char *us = strrchr(name, '_');
+    if (us == NULL || (size_t)(us - name) >= n)
+        return 0;
+    memcpy(buf, name, (size_t)(us - name));
+    buf[us - name] = 0;
+    return 1;
+}
+
+int
+pg_math_init(PyObject *module)
+{
+    PyObject *exc = PyImport_ImportModule("numpy._core._exceptions");
+    if (exc) {
+        exc_input_casting = PyObject_GetAttrString(exc, "_UFuncInputCastingError");
+        exc_output_casting = PyObject_GetAttrString(exc, "_UFuncOutputCastingError");
+        Py_DECREF(exc);
+    }
+    PyErr_Clear(); /* without them, TypeError with the same text */
+    if (PyType_Ready(&PgUfunc_Type) < 0 || PyModule_AddObjectRef(module, "ufunc", (PyObject *)&PgUfunc_Type) < 0)
+        return -1;
+    ufunc_registry = PyDict_New();
+    if (ufunc_registry == NULL)
+        return -1;
+    int k = 0;
+    while (k < PG_K_copy_b) { /* the op table's loops (kernels/loops.def) */
+        char name[64], other[64];
+        if (!op_name_of(k, name, sizeof name)) {
+            PyErr_Format(PyExc_SystemError, "bad kernel name %s", pg_kernels[k].name);
+            return -1;
+        }
+        int j = k + 1;
+        while (j < PG_K_copy_b && op_name_of(j, other, sizeof other) && strcmp(name, other) == 0)
+            j++;
+        PgUfunc *uf = PyObject_New(PgUfunc, &PgUfunc_Type);
+        if (uf == NULL)
+            return -1;
+        uf->vectorcall = ufunc_vectorcall;
+        uf->name = PyUnicode_FromString(name[0] == '_' ? name + 1 : name);
+        uf->nin = pg_kernels[k].nin;
+        uf->nout = 1;
+        uf->first = k;
+        uf->nloops = j - k;
+        uf->flags = 0;
+        for (int t = 0; t < PG_NTYPES; t++)
+            uf->cache[t] = -2;
+        if (strcmp(name, "divide") == 0)
+            uf->flags |= PG_UF_TRUEDIV;
+        if (strcmp(name, "subtract") == 0 || strcmp(name, "negative") == 0)
+            uf->flags |= PG_UF_NOBOOL;
+        if (strcmp(name, "_where") == 0)
+            uf->flags |= PG_UF_WHERE;
+        for (int c = PG_NB_LT; c <= PG_NB_GE; c++)
+            if (strcmp(name, op_names[c]) == 0)
+                uf->flags |= PG_UF_COMPARE;
+        int rc = uf->name ? PyDict_SetItemString(ufunc_registry, name, (PyObject *)uf) : -1;
+        if (rc == 0) /* internal ones (_where, _clip, _angle) stay under their '_' names */
+            rc = PyModule_AddObjectRef(module, name, (PyObject *)uf);
+        Py_DECREF(uf);
+        if (rc < 0)
+            return -1;
+        k = j;
+    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        PyObject *u = PyDict_GetItemString(ufunc_registry, aliases[i][1]);
+        if (u == NULL) {
+            PyErr_Format(PyExc_SystemError, "no ufunc %s", aliases[i][1]);
+            return -1;
+        }
+        if (PyDict_SetItemString(ufunc_registry, aliases[i][0], u) < 0 ||
+            PyModule_AddObjectRef(module, aliases[i][0], u) < 0)
+            return -1;
+    }
+    for (int i = 0; i < PG_NOPS; i++) {
+        pg_op_ufuncs[i] = pg_ufunc_lookup(op_names[i]);
+        if (pg_op_ufuncs[i] == NULL) {
+            PyErr_Format(PyExc_SystemError, "no ufunc %s", op_names[i]);
+            return -1;
+        }
+    }
+    return pg_operators_init();
+}

@@ -1,0 +1,49 @@
+/* The math layer (csrc/math/): NumPy's math on arrays. ufunc objects made from the op table
+ * (kernels/ops.def: it lives with the kernels, which are built from it and include nothing
+ * above kernels/), ndarray's operators, and to come: reductions and scans, sorting and
+ * searching, linear algebra, random. It may use array/, runtime/, core/ and kernels/; nothing
+ * below it includes from here.
+ *
+ * This header: pygpu.ufunc, elementwise operations from the op table with NumPy 2 type
+ * resolution (NEP 50 weak Python scalars), broadcasting, out=, and dispatch to the backend. */
+#ifndef PG_UFUNC_H
+#define PG_UFUNC_H
+#include "array/number.h"
+
+typedef struct PgUfunc PgUfunc;
+
+/* ufunc flags */
+enum {
+    PG_UF_TRUEDIV = 0x1,  /* integer/bool inputs compute in float64 (numpy.true_divide) */
+    PG_UF_COMPARE = 0x2,  /* Python ints outside the array's range still compare */
+    PG_UF_WHERE = 0x4,    /* input 0 is a condition: read as bool, outside promotion */
+    PG_UF_NOBOOL = 0x8,   /* all-bool inputs are refused (NumPy's boolean subtract/negative) */
+};
+
+/* Runs uf on inputs (Python objects: arrays, scalars, array-likes). out may be NULL; dtype -1
+ * for none. Returns a new reference (out itself when given), NULL with an exception, or
+ * Py_NotImplemented (new ref) when `notimpl` is set and an operand is of an unsupported type. */
+PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, int dtype, PgCasting casting,
+                         int notimpl);
+/* A ufunc of the op table by name (borrowed), or NULL (no exception). */
+PgUfunc *pg_ufunc_lookup(const char *name);
+int pg_ufunc_nin(PgUfunc *uf);
+
+enum { PG_WEAK_NONE = 0, PG_WEAK_INT, PG_WEAK_FLOAT, PG_WEAK_COMPLEX };
+/* The dtype a weak Python scalar takes next to the strong dtype p (p < 0: no strong operand).
+ * For a weak int, `value` is checked against p's range: OverflowError like NumPy, unless
+ * `compare` is set, where a wider dtype is chosen instead. Returns the dtype or -1. */
+int pg_weak_scalar_type(int weak, PyObject *value, int p, int compare);
+
+/* The ufuncs C code calls by index: ndarray's operators (PgNumberOp of array/number.h, in its
+ * order), then these. Set by pg_math_init. */
+typedef enum { PG_OP_WHERE = PG_NB_COUNT, PG_OP_CLIP, PG_OP_MAXIMUM, PG_OP_MINIMUM, PG_NOPS } PgOpIndex;
+extern PgUfunc *pg_op_ufuncs[PG_NOPS];
+
+/* Module init of the math layer: the ufunc objects (ufunc.c), then ndarray's arithmetic
+ * (operators.c fills pg_array_math). */
+int pg_math_init(PyObject *module);
+int pg_operators_init(void);
+/* where, clip (operators.c) */
+extern PyMethodDef pg_math_module_methods[];
+#endif

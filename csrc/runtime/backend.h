@@ -1,0 +1,94 @@
+/* The runtime layer (csrc/runtime/): devices, caching pools, streams and events, the backends
+ * that implement them (CPU, CUDA), the run-time loaders (libcuda), the embedded fatbin and the
+ * kernel table, and the launch of an op-table loop. It may use core/ and kernels/, never array/,
+ * math/ or jit/.
+ *
+ * This header is the backend interface: the device record every backend works on, and one
+ * struct of function pointers, implemented by backend_cpu.c and backend_cuda.c. Conventions: functions returning int give 0 on success and -1 with a Python
+ * exception set (the GIL is held), except mem_alloc, which returns 1 without an exception when
+ * the device is out of memory so that the pool can free its cache and retry. */
+#ifndef PG_BACKEND_H
+#define PG_BACKEND_H
+#include "core/pg.h"
+
+typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
+
+typedef struct PgBackend PgBackend;
+typedef struct PgPool PgPool;
+
+/* A device (the object behind pygpu.Device, device.h). Devices are immortal singletons, so C
+ * code may hold borrowed pointers to them. */
+typedef struct PgDevice {
+    PyObject_HEAD
+    PgDeviceKind kind;
+    int index;
+    const PgBackend *backend;
+    PgPool *pool;         /* caching allocator for every memory kind of this device */
+    void *impl;           /* backend-private state (the CUDA context and its kernel table) */
+    int failed;           /* a sticky error occurred: every later call raises */
+    char failure[256];
+} PgDevice;
+
+/* Kinds of memory an allocation can be. Host-accessible kinds expose the buffer protocol. */
+typedef enum {
+    PG_MEM_DEVICE = 0,  /* device memory (on the CPU backend: ordinary host memory) */
+    PG_MEM_PINNED,      /* page-locked host memory */
+    PG_MEM_MAPPED,      /* page-locked host memory mapped into the device's address space */
+    PG_MEM_MANAGED,     /* unified memory */
+    PG_MEM_NKINDS
+} PgMemKind;
+
+typedef enum { PG_COPY_H2D, PG_COPY_D2H, PG_COPY_D2D } PgCopyKind;
+
+struct PgBackend {
+    const char *name;
+    /* The number of usable devices, or 0 with *reason saying why (static storage). Probed once. */
+    int (*device_count)(const char **reason);
+    /* Sets up dev->impl for dev->index (context, kernels). */
+    int (*device_init)(PgDevice *dev);
+    int (*mem_alloc)(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr);
+    void (*mem_free)(PgDevice *dev, void *ptr, PgMemKind kind);
+    /* Copies n bytes on `stream` (a backend stream handle, NULL = the default stream). A copy to
+     * or from pageable host memory returns once the host buffer may be reused. */
+    int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
+    /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
+    int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    int (*synchronize)(PgDevice *dev);
+    int (*stream_create)(PgDevice *dev, void **stream);
+    void (*stream_destroy)(PgDevice *dev, void *stream);
+    int (*stream_synchronize)(PgDevice *dev, void *stream);
+    int (*stream_query)(PgDevice *dev, void *stream);   /* 1 done, 0 busy, -1 error */
+    int (*stream_wait_event)(PgDevice *dev, void *stream, void *event);
+    int (*event_create)(PgDevice *dev, void **event);
+    void (*event_destroy)(PgDevice *dev, void *event);
+    int (*event_record)(PgDevice *dev, void *event, void *stream);
+    int (*event_synchronize)(PgDevice *dev, void *event);
+    int (*event_query)(PgDevice *dev, void *event);     /* 1 done, 0 busy, -1 error */
+    int (*event_elapsed)(PgDevice *dev, void *start, void *end, float *ms);
+    /* A dict of the device's properties for the device report: name, memory, ... */
+    PyObject *(*properties)(PgDevice *dev);
+};
+
+extern const PgBackend pg_backend_cpu;
+extern const PgBackend pg_backend_cuda;
+
+/* Raises the device's sticky failure, if any: 0, or -1 with CUDAError. */
+static inline int
+pg_device_check(PgDevice *dev)
+{
+    if (!dev->failed)
+        return 0;
+    PyErr_Format(PgExc_CUDAError, "%R is unusable after an earlier error (%s); restart the process",
+                 (PyObject *)dev, dev->failure);
+    return -1;
+}
+#define PG_DEVICE_CHECK(dev) ((dev)->failed ? pg_device_check(dev) : 0)
+
+/* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
+int pg_cpu_threads(void);
+
+/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
+ * an exception (ValueError when the driver does not know the pointer). */
+int pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind);
+
+#endif
