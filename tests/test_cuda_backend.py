@@ -109,9 +109,36 @@ def test_build_script_arch_parsing():
         build_cuda.parse_archs("ampere")
     with pytest.raises(ValueError):
         build_cuda.parse_archs(" ; ")
-    cmd = build_cuda.nvcc_command("nvcc", [80, 90], "out.fatbin")
+    cmd = build_cuda.nvcc_command("nvcc", [80, 90], "elementwise.cu", "out.fatbin")
     assert "arch=compute_90,code=compute_90" in cmd and "arch=compute_80,code=sm_80" in cmd
     assert "arch=compute_80,code=compute_80" not in cmd
+    assert cmd[-3:] == ["-o", "out.fatbin", "elementwise.cu"]
+
+
+def test_build_script_modules_and_cache_keys(tmp_path):
+    """Every .cu of csrc/kernels is a module; its cache key follows the headers it includes."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    try:
+        import build_cuda
+    finally:
+        sys.path.pop(0)
+    modules = build_cuda.module_sources()
+    assert "elementwise" in modules
+    files = build_cuda.included_files(modules["elementwise"])
+    names = {os.path.basename(f) for f in files}
+    assert {"elementwise.cu", "elementwise.h", "convert.h", "loops.def", "ops.def"} <= names
+    assert not any(n.endswith(".c") for n in names)  # the CPU instantiations are not nvcc's
+    # a module of one's own: its key changes with a header it includes, not with others
+    (tmp_path / "a.h").write_text("#define A 1\n")
+    (tmp_path / "b.h").write_text("#define B 1\n")
+    (tmp_path / "m.cu").write_text('#include "a.h"\n')
+    key = build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13")
+    (tmp_path / "b.h").write_text("#define B 2\n")
+    assert build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13") == key
+    (tmp_path / "a.h").write_text("#define A 2\n")
+    assert build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13") != key
+    assert build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O2"], "nvcc 13") != \
+        build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13")
 
 
 # ---------------------------------------------------------------- 2. the mock driver
