@@ -36,6 +36,8 @@ KERNEL_DIR = os.path.join(HERE, "csrc", "kernels")
 BASE_ARCHS = [75, 80, 90, 100, 120]
 NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--threads", "0", "-Xfatbin", "-compress-all"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# an extern "C" kernel as nvcc's preprocessor writes it (attributes such as launch_bounds may follow)
+KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+(\w+)\s*\(')
 
 
 def log(msg):
@@ -147,8 +149,20 @@ def cache_key(source, flags, version_text):
     return h.hexdigest()
 
 
+def kernel_names(nvcc, source):
+    """The extern "C" kernels a .cu file defines, read from nvcc's preprocessor output: the names
+    the backend may look up in the module (tests hold the kernel tables against them)."""
+    proc = subprocess.run([nvcc, "-E", "-std=c++17", "-x", "cu", source], cwd=HERE, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        raise RuntimeError(f"nvcc -E failed on {source}")
+    return sorted(set(KERNEL.findall(proc.stdout)))
+
+
 def compile_module(nvcc, archs, name, source, path):
-    """Runs nvcc for one module into path (atomically). Returns the seconds it took."""
+    """Runs nvcc for one module into path, and lists its kernels into path + ".kernels" (both
+    atomically). Returns the seconds it took."""
+    names = kernel_names(nvcc, source)
     tmp = f"{path}.{os.getpid()}.tmp"
     cmd = nvcc_command(nvcc, archs, source, tmp)
     start = time.monotonic()
@@ -162,6 +176,9 @@ def compile_module(nvcc, archs, name, source, path):
         raise RuntimeError(f"nvcc failed to compile the CUDA module {name} (command: " + " ".join(cmd) + ")")
     if output:
         sys.stderr.write(output + "\n")
+    with open(tmp + ".kernels", "w") as f:
+        f.write("\n".join(names) + "\n")
+    os.replace(tmp + ".kernels", path + ".kernels")
     os.replace(tmp, path)
     return elapsed
 
@@ -186,7 +203,7 @@ def build_fatbin(build_dir):
     for name, source in module_sources().items():
         path = os.path.join(cache_dir, f"{name}-{cache_key(source, flags, version_text)}.fatbin")
         modules.append((name, path))
-        if not os.path.exists(path):
+        if not (os.path.exists(path) and os.path.exists(path + ".kernels")):
             stale.append((name, source, path))
     if stale:
         names = ", ".join(n for n, _, _ in stale)
@@ -247,11 +264,17 @@ def fatbin_source(built):
         f"{version // 1000}.{version % 1000 // 10} */\n"
         '#include "runtime/fatbin.h"\n'
     ]
-    sizes = {}
+    sizes, counts = {}, {}
     for name, path in modules:
         sizes[name] = os.path.getsize(path)
         parts.append(incbin(f"pg_fatbin_{name}", path, sizes[name]))
-    rows = "".join(f'    {{{c_string(name)}, pg_fatbin_{name}, {sizes[name]}}},\n' for name, _ in modules)
+        with open(path + ".kernels") as f:
+            kernels = f.read().split()
+        counts[name] = len(kernels)
+        parts.append(f"static const char *const pg_kernels_{name}[{len(kernels) + 1}] = {{\n"
+                     + "".join(f"    {c_string(k)},\n" for k in kernels) + "    0};\n")
+    rows = "".join(f'    {{{c_string(name)}, pg_fatbin_{name}, {sizes[name]}, pg_kernels_{name}, {counts[name]}}},\n'
+                   for name, _ in modules)
     parts.append(
         f"const PgFatbinModule pg_fatbin_modules[{len(modules)}] = {{\n{rows}}};\n"
         f"const int pg_fatbin_nmodules = {len(modules)};\n"

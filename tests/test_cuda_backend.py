@@ -115,6 +115,19 @@ def test_build_script_arch_parsing():
     assert cmd[-3:] == ["-o", "out.fatbin", "elementwise.cu"]
 
 
+@pytest.mark.skipif(not HAS_KERNELS, reason="this build has no CUDA kernels (nvcc was not found)")
+def test_fatbin_holds_every_kernel_the_tables_name():
+    """The names the backend looks up exist in the embedded modules (read from nvcc's output at
+    build time): a loop in the kernel table without its kernel would fail only on a GPU."""
+    modules = _core._fatbin_modules()
+    assert "elementwise" in modules
+    size, names = modules["elementwise"]
+    assert size > 0
+    wanted = {f"{name}_{form}" for name, _, _ in _core._kernel_table() for form in "cs"}
+    assert wanted <= set(names), sorted(wanted - set(names))[:10]
+    assert sum(size for size, _ in modules.values()) == BUILD["fatbin_bytes"]
+
+
 def test_build_script_modules_and_cache_keys(tmp_path):
     """Every .cu of csrc/kernels is a module; its cache key follows the headers it includes."""
     sys.path.insert(0, os.path.dirname(HERE))

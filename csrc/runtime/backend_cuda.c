@@ -962,8 +962,44 @@ py_build_info(PyObject *m, PyObject *unused)
     return result;
 }
 
+/* {module name: (fatbin bytes, [kernel names])} of the embedded CUDA modules. */
+static PyObject *
+py_fatbin_modules(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    PyObject *result = PyDict_New();
+    if (result == NULL)
+        return NULL;
+    for (int i = 0; i < pg_fatbin_nmodules; i++) {
+        const PgFatbinModule *mod = &pg_fatbin_modules[i];
+        PyObject *names = PyList_New(mod->nkernels);
+        if (names == NULL)
+            goto fail;
+        for (int k = 0; k < mod->nkernels; k++) {
+            PyObject *name = PyUnicode_FromString(mod->kernels[k]);
+            if (name == NULL) {
+                Py_DECREF(names);
+                goto fail;
+            }
+            PyList_SET_ITEM(names, k, name);
+        }
+        PyObject *entry = Py_BuildValue("(nN)", (Py_ssize_t)mod->size, names);
+        if (entry == NULL || PyDict_SetItemString(result, mod->name, entry) < 0) {
+            Py_XDECREF(entry);
+            goto fail;
+        }
+        Py_DECREF(entry);
+    }
+    return result;
+fail:
+    Py_DECREF(result);
+    return NULL;
+}
+
 PyMethodDef pg_cuda_module_methods[] = {
     {"_cuda_driver_version", py_cuda_driver_version, METH_NOARGS, NULL},
     {"_build_info", py_build_info, METH_NOARGS, NULL},
+    {"_fatbin_modules", py_fatbin_modules, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
