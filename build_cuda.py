@@ -34,7 +34,9 @@ KERNEL_DIR = os.path.join(HERE, "csrc", "kernels")
 
 # SASS always built when the toolkit supports it; newer families (sm_X0, X >= 10) are added below.
 BASE_ARCHS = [75, 80, 90, 100, 120]
-NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--threads", "0", "-Xfatbin", "-compress-all"]
+# --fmad=false: no contraction of a*b+c into fma, so the kernels round as the CPU build does
+# (linspace's floor and complex z * conj(z) differed); code that wants an fma says fma()
+NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--fmad=false", "--threads", "0", "-Xfatbin", "-compress-all"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 # an extern "C" kernel as nvcc's preprocessor writes it (attributes such as launch_bounds may follow)
 KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+(\w+)\s*\(')

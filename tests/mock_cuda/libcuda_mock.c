@@ -293,7 +293,7 @@ cuLaunchKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsi
     return 0;
 }
 
-CUresult cuStreamCreate(Handle *s, unsigned int flags) { CHECK_STATE(); if (flags != 1) return 1; *s = malloc(1); return 0; }
+CUresult cuStreamCreate(Handle *s, unsigned int flags) { CHECK_STATE(); if (flags > 1) return 1; *s = malloc(1); return 0; }
 CUresult cuStreamDestroy_v2(Handle s) { free(s); return 0; }
 CUresult cuStreamSynchronize(Handle s) { (void)s; CHECK_STATE(); return 0; }
 CUresult cuStreamQuery(Handle s) { (void)s; CHECK_STATE(); return 0; }
