@@ -21,6 +21,16 @@ def _devices():
 DEVICES = _devices()
 
 
+def pytest_sessionstart(session):
+    """A GPU that nvidia-smi sees but pygpu cannot use fails the run, rather than skipping every
+    CUDA test in silence (PYGPU_TEST_ALLOW_NO_CUDA=1 accepts it)."""
+    from pygpu._system import unusable_gpu_warning
+
+    warning = unusable_gpu_warning()
+    if warning and not os.environ.get("PYGPU_TEST_ALLOW_NO_CUDA"):
+        pytest.exit(warning + " Fix that, or set PYGPU_TEST_ALLOW_NO_CUDA=1 to test on the CPU only.", returncode=3)
+
+
 @pytest.fixture(params=DEVICES)
 def device(request):
     """A pygpu.Device; tests taking it run on every device present."""
