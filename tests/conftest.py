@@ -130,6 +130,28 @@ MOCK_PRELUDE = textwrap.dedent("""
             return {"type": type(e).__name__, "msg": str(e), "name": getattr(e, "name", None),
                     "code": getattr(e, "code", None)}
         return None
+
+    def hold(stream=None, device=0, release_after=None):
+        # Holds a stream of the fake driver (None: device's legacy default stream): work queued
+        # on it waits until the returned function is called or, with release_after, that many
+        # seconds have passed (let go by the driver's own thread, whatever holds the GIL). Uses
+        # the device's primary context (pygpu's), pushed and popped around the calls.
+        ctx, word, top = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+        assert libcuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), device) == 0
+        assert libcuda.cuCtxPushCurrent_v2(ctx) == 0
+        assert libcuda.cuMemHostAlloc(ctypes.byref(word), 4, 0) == 0
+        ctypes.c_uint32.from_address(word.value).value = 0
+        handle = ctypes.c_void_p(stream.ptr if stream is not None else None)
+        r = libcuda.cuStreamWaitValue32_v2(handle, ctypes.c_ulonglong(word.value), ctypes.c_uint32(1),
+                                           ctypes.c_uint(0))
+        assert libcuda.cuCtxPopCurrent_v2(ctypes.byref(top)) == 0
+        assert r == 0, r
+        if release_after is not None:
+            assert libcuda.mock_write_after(word, ctypes.c_uint32(1), ctypes.c_long(int(release_after * 1e6))) == 0
+
+        def release():
+            ctypes.c_uint32.from_address(word.value).value = 1
+        return release
 """) + MOCK_STATS
 
 

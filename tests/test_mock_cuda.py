@@ -252,6 +252,37 @@ def test_context_is_per_thread_with_a_real_stack(mock_driver):
     assert out["bad_handle"] == 201 and out["bad_device"] == 101
 
 
+def test_handles_belong_to_their_context(mock_driver):
+    out = run_driver(mock_driver, """
+        c0 = start(0)
+        r, m = load(fatbin())
+        r, f = function(m, "copy_f32_c")
+        s0, e0 = stream(0), event()
+        ok(cuCtxSetCurrent(context(1)))
+        s1 = stream(0)
+        res = {"function_elsewhere": launch(f, ContigArgs()),
+               "stream_elsewhere": launch(f, ContigArgs(), s0),
+               "record_elsewhere": cuEventRecord(e0, s1),
+               "wait_elsewhere": cuStreamWaitEvent(s1, e0, 0),  # waiting across contexts is fine
+               "bogus_stream": cuStreamSynchronize(12345678)}
+        ok(cuCtxSetCurrent(c0))
+        res["home"] = [launch(f, ContigArgs(), s0), cuEventRecord(e0, s0), cuStreamSynchronize(s0)]
+        release = hold(s0)
+        ok(cuMemcpyAsync(dev_alloc(8), pinned(8), 8, s0))
+        res["destroy_busy"] = cuStreamDestroy_v2(s0)
+        res["destroyed"] = [cuStreamQuery(s0), cuStreamDestroy_v2(s0)]
+        release()
+        ok(cuCtxSynchronize())
+        res["per_thread"] = [cuMemcpyAsync(dev_alloc(8), pinned(8), 8, 2), cuStreamSynchronize(2)]
+        done(**res)
+    """, MOCK_CUDA_DEVICES=2)
+    assert out["function_elsewhere"] == out["stream_elsewhere"] == out["record_elsewhere"] == 400
+    assert out["wait_elsewhere"] == 0 and out["bogus_stream"] == 400
+    assert out["home"] == [0, 0, 0]
+    assert out["destroy_busy"] == 0 and out["destroyed"] == [400, 400]
+    assert out["per_thread"] == [0, 0]
+
+
 # ---------------------------------------------------------------- asynchronous work
 
 def test_async_copies_are_visible_only_after_synchronisation(mock_driver):

@@ -30,7 +30,8 @@
  *   MOCK_CUDA_DELAY_US=n        how long each queued copy or kernel takes (default 300)
  *   MOCK_CUDA_LOAD_DELAY_US=n   how long cuModuleLoadData takes (default 0)
  *   MOCK_CUDA_FAULT_AFTER=n     the n-th launch faults with CUDA_ERROR_ILLEGAL_ADDRESS
- * mock_stats() lets the test read what happened. */
+ * mock_stats() lets the test read what happened; mock_write_after(word, value, us) writes a word
+ * from a thread of its own later (to let go of a stream held by cuStreamWaitValue32). */
 #include "mock.h"
 
 #include <stdio.h>
@@ -80,8 +81,8 @@ mock_sleep_us(long us)
 /* ------------------------------------------------------------------ fork */
 
 /* A child of a process that initialised CUDA cannot use it: the real driver fails every call
- * there with CUDA_ERROR_NOT_INITIALIZED. The lock is taken across fork so that the child's copy
- * is in a known state; the child has none of the parent's worker threads. */
+ * there with CUDA_ERROR_NOT_INITIALIZED. The lock is held across fork so that the child's copy
+ * of the state is consistent; the child has none of the parent's worker threads. */
 static void
 before_fork(void)
 {
@@ -97,7 +98,8 @@ after_fork_parent(void)
 static void
 after_fork_child(void)
 {
-    pthread_mutex_init(&mock_lock, NULL);
+    /* the child's one thread is the one that took the lock; the parent's waiters are not here */
+    pthread_mutex_unlock(&mock_lock);
     pthread_cond_init(&mock_cond, NULL);
     if (initialized)
         forked_child = 1;

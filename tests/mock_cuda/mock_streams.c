@@ -463,6 +463,48 @@ cuStreamWaitValue32(Handle h, CUdeviceptr addr, uint32_t value, unsigned int fla
     return cuStreamWaitValue32_v2(h, addr, value, flags);
 }
 
+/* A test hook, not a driver call: writes value to *word after delay_us, from a thread of its
+ * own, so that a held stream is let go even while the caller blocks in the driver holding
+ * Python's GIL. Returns 0, or -1 when no thread could be started. */
+typedef struct {
+    volatile uint32_t *word;
+    uint32_t value;
+    long delay_us;
+} LateWrite;
+
+static void *
+late_write(void *arg)
+{
+    LateWrite *w = arg;
+    mock_sleep_us(w->delay_us);
+    pthread_mutex_lock(&mock_lock);
+    *w->word = w->value;
+    pthread_cond_broadcast(&mock_cond);
+    pthread_mutex_unlock(&mock_lock);
+    free(w);
+    return NULL;
+}
+
+int
+mock_write_after(uint32_t *word, uint32_t value, long delay_us)
+{
+    LateWrite *w = malloc(sizeof *w);
+    pthread_t t;
+    pthread_attr_t attr;
+    if (w == NULL)
+        return -1;
+    *w = (LateWrite){word, value, delay_us};
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &attr, late_write, w);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        free(w);
+        return -1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ events */
 
 static Event *
