@@ -3,9 +3,9 @@
 1. What this build and this machine report (runs everywhere): availability and its reason, the
    error for Device('cuda:0') when there is no GPU, the build facts.
 2. The host side of the backend against a mock driver (tests/mock_cuda/, built by conftest's
-   mock_driver fixture and put on LD_LIBRARY_PATH of a child interpreter): the loader, contexts, the fatbin
-   handed to the driver, staged pageable copies, the out-of-memory path, sticky errors, launch
-   configuration, streams and events, properties. The mock runs no kernels, so only results
+   mock_driver fixture and put on LD_LIBRARY_PATH of a child interpreter): the loader, contexts,
+   the fatbin handed to the driver, staged pageable copies, the out-of-memory path, sticky errors,
+   launch configuration, streams and events, properties. The mock runs no kernels, so only results
    that need no kernel (plain transfers) are compared.
 3. Real GPU tests (the cuda_device fixture; skipped with the reason where no GPU is usable).
 """
