@@ -2,26 +2,23 @@
 
 1. What this build and this machine report (runs everywhere): availability and its reason, the
    error for Device('cuda:0') when there is no GPU, the build facts.
-2. The host side of the backend against a mock driver (tests/mock_cuda/libcuda_mock.c, compiled
-   here and put on LD_LIBRARY_PATH of a child interpreter): the loader, contexts, the fatbin
-   handed to the driver, staged pageable copies, the out-of-memory path, sticky errors, launch
-   configuration, streams and events, properties. The mock runs no kernels, so only results
+2. The host side of the backend against a mock driver (tests/mock_cuda/, built by conftest's
+   mock_driver fixture and put on LD_LIBRARY_PATH of a child interpreter): the loader, contexts,
+   the fatbin handed to the driver, staged pageable copies, the out-of-memory path, sticky errors,
+   launch configuration, streams and events, properties. The mock runs no kernels, so only results
    that need no kernel (plain transfers) are compared.
 3. Real GPU tests (the cuda_device fixture; skipped with the reason where no GPU is usable).
 """
-import json
 import os
-import shutil
-import subprocess
 import sys
-import sysconfig
-import textwrap
 
 import numpy as np
 import pytest
 
 import pygpu
 from pygpu import _core
+
+from conftest import run_mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = _core._build_info()
@@ -155,61 +152,6 @@ def test_build_script_modules_and_cache_keys(tmp_path):
 
 
 # ---------------------------------------------------------------- 2. the mock driver
-
-@pytest.fixture(scope="module")
-def mock_driver(tmp_path_factory):
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
-        pytest.skip(f"no C compiler ({cc}) to build the mock driver")
-    out = tmp_path_factory.mktemp("mock_cuda")
-    lib = out / "libcuda.so.1"
-    src = os.path.join(HERE, "mock_cuda", "libcuda_mock.c")
-    proc = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-o", str(lib), src],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail("building the mock driver failed:\n" + proc.stderr)
-    return str(out)
-
-
-def run_mock(mock_driver, code, **env):
-    """Runs code in a child interpreter whose libcuda.so.1 is the mock; returns its JSON output."""
-    pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
-    child_env = {k: v for k, v in os.environ.items() if not k.startswith(("MOCK_CUDA_", "PYGPU_"))}
-    child_env["LD_LIBRARY_PATH"] = mock_driver + os.pathsep + os.environ.get("LD_LIBRARY_PATH", "")
-    child_env["PYTHONPATH"] = pkg_root
-    child_env.update({k: str(v) for k, v in env.items()})
-    prelude = textwrap.dedent("""
-        import ctypes, json, sys
-        import numpy as np
-        import pygpu
-        from pygpu import _core
-
-        class Stats(ctypes.Structure):
-            _fields_ = [("launches", ctypes.c_long), ("copies", ctypes.c_long),
-                        ("pageable_copies", ctypes.c_long), ("event_syncs", ctypes.c_long),
-                        ("grid", ctypes.c_uint), ("block", ctypes.c_uint),
-                        ("param_bytes_hint", ctypes.c_size_t), ("last_kernel", ctypes.c_char * 128)]
-
-        def stats():
-            lib = ctypes.CDLL("libcuda.so.1")
-            lib.mock_stats.restype = ctypes.POINTER(Stats)
-            s = lib.mock_stats().contents
-            return {f: (getattr(s, f).decode() if f == "last_kernel" else getattr(s, f))
-                    for f, _ in Stats._fields_}
-
-        def error(fn):
-            try:
-                fn()
-            except Exception as e:
-                return {"type": type(e).__name__, "msg": str(e), "name": getattr(e, "name", None),
-                        "code": getattr(e, "code", None)}
-            return None
-    """)
-    proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], env=child_env,
-                          capture_output=True, text=True, cwd=HERE, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
 
 def test_mock_unavailable_reasons(mock_driver):
     code = "print(json.dumps(_core._cuda_device_count()))"
