@@ -10,6 +10,8 @@
 3. Real GPU tests (the cuda_device fixture; skipped with the reason where no GPU is usable).
 """
 import os
+import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -381,3 +383,32 @@ def test_gpu_pool_reuse(cuda_device):
     assert b.data_ptr == ptr
     del b
     pool.free_all_blocks()
+
+
+# ---------------------------------------------------------------- a GPU pygpu cannot use
+
+def test_unusable_gpu_is_reported_loudly(tmp_path):
+    """nvidia-smi sees a GPU that pygpu cannot use: python -m pygpu says so, and a test session
+    fails instead of skipping every CUDA test (PYGPU_TEST_ALLOW_NO_CUDA=1 accepts it)."""
+    if pygpu.cuda.is_available():
+        pytest.skip("a GPU is usable here")
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text("#!/bin/sh\necho 'GPU 0: Fake GPU 80GB (UUID: GPU-0000)'\n")
+    smi.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYGPU_TEST")}
+    env["PATH"] = str(tmp_path) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+    main = subprocess.run([sys.executable, "-c", "from pygpu.__main__ import report; report()"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert main.returncode == 0, main.stderr
+    assert "WARNING: this machine has 1 NVIDIA GPU (Fake GPU 80GB) but pygpu cannot use it" in main.stdout
+    assert _core._cuda_device_count()[1] in main.stdout
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+    conftest = os.path.join(HERE, "conftest.py")
+    shutil.copy(conftest, tmp_path / "conftest.py")
+    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_nothing.py")]
+    failed = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert failed.returncode == 3 and "Fake GPU 80GB" in failed.stdout + failed.stderr
+    env["PYGPU_TEST_ALLOW_NO_CUDA"] = "1"
+    allowed = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr

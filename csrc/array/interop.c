@@ -426,9 +426,9 @@ check_alignment(const char *what, uintptr_t ptr, int type, int ndim, const int64
         bad = shape[i] > 1 && strides[i] % align != 0;
     if (bad) {
         PyErr_Format(PyExc_ValueError,
-                     "%s: the data (pointer 0x%llx%s) is not aligned to the %d bytes of %s; pygpu's kernels need "
+                     "%s: the data (pointer %p%s) is not aligned to the %d bytes of %s; pygpu's kernels need "
                      "aligned elements: make an aligned copy with the producer (e.g. .copy()) first",
-                     what, (unsigned long long)ptr, strides ? " or a stride" : "", (int)align, pg_type_info[type].name);
+                     what, (void *)ptr, strides ? " or a stride" : "", (int)align, pg_type_info[type].name);
         return -1;
     }
     return 0;

@@ -513,8 +513,7 @@ pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *ki
     CUresult r = pg_cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)ptr);
     if (r != CUDA_SUCCESS) {
         pg_cuda_leave(dev, saved);
-        PyErr_Format(PyExc_ValueError, "pointer 0x%llx is not CUDA memory known to the driver",
-                     (unsigned long long)(uintptr_t)ptr);
+        PyErr_Format(PyExc_ValueError, "pointer %p is not CUDA memory known to the driver", ptr);
         return -1;
     }
     if (pg_cu.cuPointerGetAttribute(&ord, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, (CUdeviceptr)(uintptr_t)ptr) !=
