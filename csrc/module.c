@@ -3,6 +3,7 @@
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
 #include "math/ufunc.h"
+#include "jit/kernel.h"
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
@@ -126,6 +127,10 @@ PyInit__core(void)
         add_functions(m, pg_kernel_table_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0)
+        goto fail;
+    /* user kernels: modules, functions, launches; NVRTC */
+    if (pg_jit_kernel_init(m) < 0 || add_functions(m, pg_jit_kernel_methods) < 0 ||
+        add_functions(m, pg_nvrtc_methods) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "_n_kernels", PG_NKERNELS) < 0)
         goto fail;

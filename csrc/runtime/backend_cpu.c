@@ -264,4 +264,9 @@ const PgBackend pg_backend_cpu = {
     .event_query = cpu_done,
     .event_elapsed = cpu_event_elapsed,
     .properties = cpu_properties,
+    .module_load = pg_cpu_module_load,
+    .module_unload = pg_cpu_module_unload,
+    .kernel_get = pg_cpu_kernel_get,
+    .kernel_launch = pg_cpu_kernel_launch,
+    .module_global = pg_cpu_module_global,
 };

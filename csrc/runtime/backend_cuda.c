@@ -964,6 +964,11 @@ const PgBackend pg_backend_cuda = {
     .event_query = cuda_event_query,
     .event_elapsed = cuda_event_elapsed,
     .properties = cuda_properties,
+    .module_load = pg_cuda_module_load,
+    .module_unload = pg_cuda_module_unload,
+    .kernel_get = pg_cuda_kernel_get,
+    .kernel_launch = pg_cuda_kernel_launch,
+    .module_global = pg_cuda_module_global,
 };
 
 /* ------------------------------------------------------------------ module functions */
