@@ -138,6 +138,8 @@ def failed_exports(log, exports):
 
 def _run(cxx, flags, text, name):
     def write(tmp):
+        global compiles
+        compiles += 1
         proc = subprocess.run([cxx, *flags, "-x", "c++", "-", "-o", tmp], input=text, capture_output=True, text=True)
         if proc.returncode != 0:
             err = CompileError("the host C++ compiler could not compile %s:\n%s" % (name, proc.stderr.strip()))
@@ -147,6 +149,7 @@ def _run(cxx, flags, text, name):
 
 
 _memory = {}
+compiles = 0  # compiler runs in this process (the cache's misses), for tests and benchmarks
 
 
 def compile_module(source, exports, options=(), filename="kernel.cu"):

@@ -122,6 +122,7 @@ def target(compute_capability):
 
 
 _memory = {}
+compiles = 0  # NVRTC runs in this process (the cache's misses), for tests and benchmarks
 
 
 def compile_source(source, options, name_expressions, compute_capability, filename="kernel.cu"):
@@ -140,6 +141,8 @@ def compile_source(source, options, name_expressions, compute_capability, filena
         meta, image = stored
         result = (image, meta["kind"], meta["lowered"])
     else:
+        global compiles
+        compiles += 1
         image, kind, log, lowered = _core._nvrtc_compile(source, filename, opts, list(name_expressions))
         cache.store_blob(name, {"kind": kind, "lowered": lowered, "arch": arch, "nvrtc": list(version)}, image)
         result = (image, kind, lowered)
