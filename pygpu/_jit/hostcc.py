@@ -172,7 +172,8 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
                 path = cache.write_atomically(name, _run(cxx, flags, text, filename))
             except CompileError as e:
                 bad = failed_exports(e.log, exports)
-                other = [ln for ln in e.log.splitlines() if ": error" in ln and _EXPORTS_FILE not in ln]
+                # errors in the user's own file are real; those in the header follow from exports
+                other = [ln for ln in e.log.splitlines() if ": error" in ln and ln.startswith(filename + ":")]
                 if bad and not other:
                     exports = [x for i, x in enumerate(exports) if i not in bad]
                     continue
