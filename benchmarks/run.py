@@ -20,7 +20,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
 import pygpu  # noqa: E402
+import kernels  # noqa: E402  (benchmarks/kernels.py: user kernels)
 
 
 def optional(name):
@@ -299,6 +301,7 @@ def main():
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
               ("elementwise", bench_elementwise)]
+    groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

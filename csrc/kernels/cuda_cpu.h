@@ -87,17 +87,25 @@ struct dim3 {
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
-/* ------------------------------------------------------------------ the thread's indices */
-static thread_local PgCpuThread pg_thread;
+/* ------------------------------------------------------------------ the thread's indices
+ * `pg_idx` names the indices: the thread_local record below, which the runner keeps current, or,
+ * inside a kernel whose definition pygpu rewrote to take them as a first parameter
+ * (`const PgCpuThread &pg_idx`, hostcc.py), that parameter, which shadows the record: a block's
+ * loop then keeps them in registers instead of thread-local storage. PG_TLS_INDICES (defined
+ * before this header) says whether code outside the rewritten kernels reads them, so that the
+ * loop must keep the record current too. */
+#ifndef PG_TLS_INDICES
+#define PG_TLS_INDICES 1
+#endif
+static thread_local PgCpuThread pg_idx;
 static const PgCpuRuntime *pg_runtime;
 
 static inline uint3 pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
-#define threadIdx (pg_u3(pg_thread.thread_idx))
-#define blockIdx (pg_u3(pg_thread.block_idx))
-#define blockDim (pg_u3(pg_thread.block_dim))
-#define gridDim (pg_u3(pg_thread.grid_dim))
+#define threadIdx (pg_u3(pg_idx.thread_idx))
+#define blockIdx (pg_u3(pg_idx.block_idx))
+#define blockDim (pg_u3(pg_idx.block_dim))
+#define gridDim (pg_u3(pg_idx.grid_dim))
 #define warpSize 32
-static inline char *pg_dynamic_shared(void) { return pg_thread.dynamic_shared; }
 
 /* ------------------------------------------------------------------ traps and assert */
 static inline void __trap(void) { pg_runtime->trap(PG_TRAP_RUNTIME, "__trap() called"); __builtin_unreachable(); }
@@ -113,11 +121,11 @@ static inline void pg_assert_fail(const char *expr, const char *file, int line)
 #define __brkpt() __trap()
 
 /* ------------------------------------------------------------------ barriers and warps */
-static inline void __syncthreads(void) { pg_runtime->block_reduce(pg_thread.scheduler, PG_REDUCE_NONE, 0); }
-static inline int __syncthreads_count(int p) { return pg_runtime->block_reduce(pg_thread.scheduler, PG_REDUCE_COUNT, p != 0); }
-static inline int __syncthreads_and(int p) { return pg_runtime->block_reduce(pg_thread.scheduler, PG_REDUCE_AND, p != 0); }
-static inline int __syncthreads_or(int p) { return pg_runtime->block_reduce(pg_thread.scheduler, PG_REDUCE_OR, p != 0); }
-static inline void __syncwarp(unsigned int mask = 0xffffffffu) { (void)mask; pg_runtime->warp(pg_thread.scheduler, PG_WARP_SYNC, 0, 0, 32); }
+static inline void __syncthreads(void) { pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_NONE, 0); }
+static inline int __syncthreads_count(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_COUNT, p != 0); }
+static inline int __syncthreads_and(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_AND, p != 0); }
+static inline int __syncthreads_or(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_OR, p != 0); }
+static inline void __syncwarp(unsigned int mask = 0xffffffffu) { (void)mask; pg_runtime->warp(pg_idx.scheduler, PG_WARP_SYNC, 0, 0, 32); }
 
 template <class T>
 static inline T pg_warp_value(int op, T v, int arg, int width)
@@ -125,7 +133,7 @@ static inline T pg_warp_value(int op, T v, int arg, int width)
     static_assert(sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
     uint64_t bits = 0;
     memcpy(&bits, &v, sizeof v);
-    bits = pg_runtime->warp(pg_thread.scheduler, op, bits, arg, width);
+    bits = pg_runtime->warp(pg_idx.scheduler, op, bits, arg, width);
     T r;
     memcpy(&r, &bits, sizeof r);
     return r;
@@ -134,13 +142,13 @@ template <class T> static inline T __shfl_sync(unsigned int, T v, int src, int w
 template <class T> static inline T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) { return pg_warp_value(PG_WARP_SHFL_UP, v, (int)d, width); }
 template <class T> static inline T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) { return pg_warp_value(PG_WARP_SHFL_DOWN, v, (int)d, width); }
 template <class T> static inline T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) { return pg_warp_value(PG_WARP_SHFL_XOR, v, m, width); }
-static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned int)pg_runtime->warp(pg_thread.scheduler, PG_WARP_BALLOT, p != 0, 0, 32); }
-static inline int __all_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_thread.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
-static inline int __any_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_thread.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
-static inline unsigned int __activemask(void) { return (unsigned int)pg_runtime->warp(pg_thread.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
+static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_BALLOT, p != 0, 0, 32); }
+static inline int __all_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
+static inline int __any_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
+static inline unsigned int __activemask(void) { return (unsigned int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
 static inline unsigned int pg_lane(void)
 {
-    return (pg_thread.thread_idx.x + pg_thread.block_dim.x * (pg_thread.thread_idx.y + pg_thread.block_dim.y * pg_thread.thread_idx.z)) & 31u;
+    return (pg_idx.thread_idx.x + pg_idx.block_dim.x * (pg_idx.thread_idx.y + pg_idx.block_dim.y * pg_idx.thread_idx.z)) & 31u;
 }
 static inline unsigned int __lanemask_lt(void) { return (1u << pg_lane()) - 1u; }
 static inline unsigned int __lanemask_le(void) { return (2u << pg_lane()) - 1u; }
@@ -478,31 +486,68 @@ template <unsigned long... I> struct pg_make_indices<0, I...> { typedef pg_indic
 
 template <class T> static inline T pg_arg(void *p) { T v; memcpy((void *)&v, p, sizeof v); return v; }
 
+/* The threads of blocks [begin, end) as a loop, the kernel inlined into it: call(idx) runs one. */
+template <class Call>
+static inline void pg_block_loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, PgCpuThread &idx, Call call)
+{
+    const unsigned int bx = g->block.x, by = g->block.y, bz = g->block.z, gx = g->grid.x, gy = g->grid.y;
+    for (uint64_t b = begin; b < end; b++) {
+        idx.block_idx.x = (unsigned int)(b % gx);
+        idx.block_idx.y = (unsigned int)(b / gx % gy);
+        idx.block_idx.z = (unsigned int)(b / gx / gy);
+        for (unsigned int z = 0; z < bz; z++)
+            for (unsigned int y = 0; y < by; y++)
+                for (unsigned int x = 0; x < bx; x++) {
+                    idx.thread_idx.x = x;
+                    idx.thread_idx.y = y;
+                    idx.thread_idx.z = z;
+                    call(idx);
+                }
+    }
+}
+
 template <class Sig, Sig F> struct pg_thunk;
+
+/* A kernel as the user wrote it: it reads its indices from the thread-local record. */
 template <class... A, void (*F)(A...)> struct pg_thunk<void (*)(A...), F> {
     static constexpr PgCpuParam params[sizeof...(A) + 1] = {pg_param_of<A>::value..., {0, 0, 0, -1}};
 
     template <unsigned long... I> static inline void call(void **args, pg_indices<I...>) { F(pg_arg<A>(args[I])...); }
     static void run_thread(void **args) { call(args, typename pg_make_indices<sizeof...(A)>::type()); }
 
-    /* the threads of blocks [begin, end) as a loop, the kernel inlined into it */
     static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
     {
-        PgCpuThread &t = pg_thread;
-        const unsigned int bx = g->block.x, by = g->block.y, bz = g->block.z, gx = g->grid.x, gy = g->grid.y;
-        for (uint64_t b = begin; b < end; b++) {
-            t.block_idx.x = (unsigned int)(b % gx);
-            t.block_idx.y = (unsigned int)(b / gx % gy);
-            t.block_idx.z = (unsigned int)(b / gx / gy);
-            for (unsigned int z = 0; z < bz; z++)
-                for (unsigned int y = 0; y < by; y++)
-                    for (unsigned int x = 0; x < bx; x++) {
-                        t.thread_idx.x = x;
-                        t.thread_idx.y = y;
-                        t.thread_idx.z = z;
-                        F(a...);
-                    }
-        }
+        pg_block_loop(g, begin, end, pg_idx, [&](PgCpuThread &) { F(a...); });
+    }
+    template <unsigned long... I>
+    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
+    {
+        loop(g, begin, end, pg_arg<A>(args[I])...);
+    }
+    static void run_blocks(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end)
+    {
+        loop_args(g, args, begin, end, typename pg_make_indices<sizeof...(A)>::type());
+    }
+};
+
+/* A kernel pygpu rewrote to take its indices as its first parameter. */
+template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void (*)(const PgCpuThread &, A...), F> {
+    static constexpr PgCpuParam params[sizeof...(A) + 1] = {pg_param_of<A>::value..., {0, 0, 0, -1}};
+
+    template <unsigned long... I> static inline void call(void **args, pg_indices<I...>)
+    {
+        F(pg_idx, pg_arg<A>(args[I])...);
+    }
+    static void run_thread(void **args) { call(args, typename pg_make_indices<sizeof...(A)>::type()); }
+
+    static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
+    {
+        PgCpuThread idx = pg_idx;
+        pg_block_loop(g, begin, end, idx, [&](PgCpuThread &i) {
+            if (PG_TLS_INDICES)
+                pg_idx = i;
+            F(i, a...);
+        });
     }
     template <unsigned long... I>
     static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
@@ -519,7 +564,7 @@ template <class... A, void (*F)(A...)> struct pg_thunk<void (*)(A...), F> {
 #define PG_CPU_KERNEL(i, text)                                                                    \
     {text, (int32_t)(sizeof pg_kernel_##i::params / sizeof(PgCpuParam)) - 1, pg_kernel_##i::params, \
      pg_kernel_##i::run_blocks, pg_kernel_##i::run_thread},
-static PgCpuThread *pg_thread_state(void) { return &pg_thread; }
+static PgCpuThread *pg_thread_state(void) { return &pg_idx; }
 static void pg_set_runtime(const PgCpuRuntime *r) { pg_runtime = r; }
 #define PG_CPU_MODULE(barriers, ...)                                                              \
     static const PgCpuKernel pg_kernels[] = {__VA_ARGS__};                                        \

@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 
-from . import cache
+from . import cache, signature
 from .. import _core
 from .._core import CompileError
 
@@ -85,17 +85,41 @@ def rewrite_dynamic_shared(source, filename):
         line = source.count("\n", 0, m.end()) + 1
         ctype, name = m.group(2).strip(), m.group(3)
         out.append(source[pos:m.start()])
-        out.append('\n#undef %s\n#define %s ((%s *)pg_dynamic_shared())\n#line %d "%s"\n'
+        out.append('\n#undef %s\n#define %s ((%s *)pg_idx.dynamic_shared)\n#line %d "%s"\n'
                    % (name, name, ctype, line, filename))
         pos = m.end()
     out.append(source[pos:])
     return "".join(out)
 
 
+_INDICES = re.compile(r"\b(?:threadIdx|blockIdx|blockDim|gridDim|__lanemask_\w+)\b")
+
+
+def add_index_parameter(source):
+    """Each kernel declared in the source gets its indices as a first parameter
+    (``const PgCpuThread &pg_idx``, see kernels/cuda_cpu.h), so that a block's loop passes them in
+    registers; returns the new source and whether code outside those kernels reads indices (then
+    the loop keeps the thread-local record current as well)."""
+    found = signature.sites(source)
+    text = signature.strip_comments(source)
+    outside = text
+    for _, _, _, _, body in found:
+        if body is not None:
+            outside = outside[:body[0]] + " " * (body[1] - body[0]) + outside[body[1]:]
+    uses_tls = _INDICES.search(outside) is not None
+    out = source
+    for _, _, paren, params, _ in sorted(found, key=lambda f: -f[2]):
+        if params.strip() in ("", "void"):
+            out = out[:paren + 1] + "const PgCpuThread &pg_idx" + out[paren + 1 + len(params):]
+        else:
+            out = out[:paren + 1] + "const PgCpuThread &pg_idx, " + out[paren + 1:]
+    return out, uses_tls
+
+
 def full_source(source, exports, filename="kernel.cu"):
     """The translation unit: header, the user's source, then the exports of `exports` (names or
     name expressions, in order: entry i exports exports[i])."""
-    body = rewrite_dynamic_shared(source, filename)
+    body, uses_tls = add_index_parameter(rewrite_dynamic_shared(source, filename))
     lines = ['#line 1 "%s"' % _EXPORTS_FILE]
     for i, e in enumerate(exports):
         lines.append("PG_CPU_EXPORT(%d, %s)" % (i, e))
@@ -106,7 +130,8 @@ def full_source(source, exports, filename="kernel.cu"):
         lines[-1] = "static const PgCpuKernel pg_kernels[1] = {{0}};\n" \
                     'extern "C" __attribute__((visibility("default"))) const PgCpuModule pg_cpu_module = ' \
                     "{PG_CPU_ABI_VERSION, 0, 0, pg_kernels, pg_thread_state, pg_set_runtime};"
-    return "%s\n#line 1 \"%s\"\n%s\n%s\n" % (header(), filename, body, "\n".join(lines))
+    return "#define PG_TLS_INDICES %d\n%s\n#line 1 \"%s\"\n%s\n%s\n" % (
+        uses_tls, header(), filename, body, "\n".join(lines))
 
 
 def _options(options):

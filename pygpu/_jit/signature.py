@@ -87,18 +87,42 @@ def _balanced(text, start):
     return None
 
 
-def kernels(source):
-    """{name: [(template parameters or None, parameter list text), ...]} of the __global__
-    functions in the source."""
+def sites(source):
+    """The __global__ declarations of the source: (name, template parameters or None, position of
+    the opening parenthesis of the parameters, their text, the (start, end) of the body or None
+    for a declaration without one)."""
     text = strip_comments(source)
-    found = {}
+    found = []
     for m in _GLOBAL.finditer(text):
-        params = _balanced(text, m.end() - 1)
+        paren = m.end() - 1
+        params = _balanced(text, paren)
         if params is None:
             continue
-        before = text[max(0, m.start() - 400):m.start()]
-        t = _TEMPLATE.search(before)
-        found.setdefault(m.group(1), []).append((split_top(t.group(1)) if t else None, params))
+        t = _TEMPLATE.search(text[max(0, m.start() - 400):m.start()])
+        after = paren + len(params) + 2
+        body = None
+        brace = re.match(r"[^;{]*\{", text[after:])
+        if brace:
+            start = after + brace.end() - 1
+            depth = 0
+            for i in range(start, len(text)):
+                depth += text[i] == "{"
+                depth -= text[i] == "}"
+                if depth == 0:
+                    body = (start, i + 1)
+                    break
+        found.append((m.group(1), split_top(t.group(1)) if t else None, paren, params, body))
+    return found
+
+
+def kernels(source):
+    """{name: [(template parameters or None, parameter list text), ...]} of the __global__
+    functions in the source (a forward declaration and its definition count once)."""
+    found = {}
+    for name, template, _, params, _ in sites(source):
+        decl = (template, params)
+        if decl not in found.setdefault(name, []):
+            found[name].append(decl)
     return found
 
 
