@@ -11,6 +11,7 @@ from . import cuda  # noqa: F401
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
 from ._core import CompileError  # noqa: F401,E402
 from ._jit.raw import RawKernel, RawModule  # noqa: F401,E402
+from ._jit.elementwise import ElementwiseKernel  # noqa: F401,E402
 
 __version__ = "0.1.0"
 

@@ -33,11 +33,13 @@
 #endif
 
 /* ------------------------------------------------------------------ qualifiers */
+/* modules are built with hidden visibility (each one's templates stay its own); device variables
+ * are exported so that get_global finds them */
 #define __global__
-#define __device__
+#define __device__ __attribute__((visibility("default")))
 #define __host__
-#define __constant__
-#define __managed__
+#define __constant__ __attribute__((visibility("default")))
+#define __managed__ __attribute__((visibility("default")))
 #define __grid_constant__
 /* at block scope thread_local implies static: one copy per OS thread, i.e. per running block */
 #define __shared__ thread_local
@@ -448,6 +450,7 @@ template <class T> static inline void __stwt(T *p, T v) { *p = v; }
  * PG_CPU_EXPORT(i, expr) describes kernel `expr` (a function or a template instance) as entry i of
  * the module; PG_CPU_MODULE(n, barriers) then exports the table. The parameter descriptions
  * come from the C++ types themselves, so they are exact whatever the source's macros did. */
+namespace { /* internal to the module: another module's instances of these are not the same */
 template <class T> struct pg_scalar { enum { kind = PG_CPU_PARAM_OTHER, type = -1 }; };
 #define PG_SCALAR(T, K, P) template <> struct pg_scalar<T> { enum { kind = K, type = P }; };
 PG_SCALAR(bool, PG_CPU_PARAM_BOOL, PG_BOOL)
@@ -559,6 +562,8 @@ template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void
         loop_args(g, args, begin, end, typename pg_make_indices<sizeof...(A)>::type());
     }
 };
+
+} /* namespace */
 
 #define PG_CPU_EXPORT(i, ...) typedef pg_thunk<decltype(&__VA_ARGS__), &__VA_ARGS__> pg_kernel_##i;
 #define PG_CPU_KERNEL(i, text)                                                                    \

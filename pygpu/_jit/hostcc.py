@@ -21,8 +21,10 @@ from .. import _core
 from .._core import CompileError
 
 # -ffp-contract=off: no fused multiply-add, as the rest of pygpu's CPU kernels (see setup.py)
+# -fvisibility=hidden: modules loaded together must not share template instances (GNU unique
+# symbols are process-wide even under RTLD_LOCAL)
 FLAGS = ("-std=c++17", "-O3", "-fPIC", "-shared", "-fno-exceptions", "-fno-rtti", "-ffp-contract=off",
-         "-fno-semantic-interposition", "-march=native")
+         "-fvisibility=hidden", "-march=native")
 
 # the source uses a barrier or warp collective: its blocks run as fibers
 _BARRIERS = re.compile(r"\b(?:__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__all_sync|__any_sync|"
