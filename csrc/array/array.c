@@ -750,13 +750,27 @@ merge_getset(PyGetSetDef *const *tables, int n)
     return all;
 }
 
+/* The method tables of ndarray: this layer's, then those the layers above add. */
+static PyMethodDef *method_tables[16] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
+                                         pg_array_methods_number, pg_array_methods_advanced};
+static int n_method_tables = 5;
+
+int
+pg_array_add_methods(PyMethodDef *table)
+{
+    if (n_method_tables == (int)(sizeof method_tables / sizeof method_tables[0])) {
+        PyErr_SetString(PyExc_SystemError, "too many ndarray method tables");
+        return -1;
+    }
+    method_tables[n_method_tables++] = table;
+    return 0;
+}
+
 int
 pg_array_type_init(PyObject *module)
 {
-    PyMethodDef *const methods[] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
-                                    pg_array_methods_number};
     PyGetSetDef *const getsets[] = {pg_array_getset_core, pg_array_getset_views, pg_array_getset_interop};
-    PgArray_Type.tp_methods = merge_methods(methods, 4);
+    PgArray_Type.tp_methods = merge_methods(method_tables, n_method_tables);
     PgArray_Type.tp_getset = merge_getset(getsets, 3);
     if (PgArray_Type.tp_methods == NULL || PgArray_Type.tp_getset == NULL)
         return -1;

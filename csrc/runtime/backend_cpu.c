@@ -1,6 +1,6 @@
 /* The CPU backend: host memory, synchronous streams, and the elementwise loops of
  * kernels/kernels_cpu.c run inline when small and split over OpenMP threads when large. */
-#include "runtime/backend.h"
+#include "runtime/cpu_backend.h"
 #include "runtime/kernel_table.h"
 #include "core/shape.h"
 #include "kernels/elementwise.h"
@@ -12,9 +12,6 @@
 #endif
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
-
-/* Below this many elements a loop runs on the calling thread: waking the team costs more. */
-#define PG_CPU_PARALLEL_MIN 65536
 
 static int
 cpu_mem_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr)
@@ -233,4 +230,7 @@ const PgBackend pg_backend_cpu = {
     .event_query = cpu_done,
     .event_elapsed = cpu_event_elapsed,
     .properties = cpu_properties,
+    .index = pg_cpu_index,
+    .compact = pg_cpu_compact,
+    .sort = pg_cpu_sort,
 };

@@ -913,6 +913,8 @@ const PgBackend pg_backend_cuda = {
     .event_query = cuda_event_query,
     .event_elapsed = cuda_event_elapsed,
     .properties = cuda_properties,
+    .index = pg_cuda_index,
+    .compact = pg_cuda_compact,
 };
 
 /* ------------------------------------------------------------------ module functions */

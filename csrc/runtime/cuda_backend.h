@@ -39,4 +39,9 @@ int pg_cuda_enter(PgDevice *dev);
  * loaded on first use, the function looked up once and cached per device. NULL with an exception
  * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
 CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name);
+
+/* backend_cuda_index.c */
+int pg_cuda_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
+int pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
+                    int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
 #endif
