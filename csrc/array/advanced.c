@@ -850,9 +850,8 @@ fail:
     return NULL;
 }
 
-/* True when v's memory may be a's (then the value is copied before the scatter). */
-static int
-same_memory(PgArray *a, PgArray *v)
+int
+pg_same_memory(PgArray *a, PgArray *v)
 {
     PyObject *oa = a->base ? a->base : (PyObject *)a, *ov = v->base ? v->base : (PyObject *)v;
     return oa == ov;
@@ -913,7 +912,7 @@ pg_advanced_setitem(PgArray *a, PyObject *key, PyObject *value)
     v = pg_value_array(a, value);
     if (v == NULL)
         goto done;
-    if (same_memory(a, v)) {
+    if (pg_same_memory(a, v)) {
         Py_SETREF(v, pg_array_copy(v, -1, 'C', NULL));
         if (v == NULL)
             goto done;

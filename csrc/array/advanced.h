@@ -27,6 +27,8 @@ int pg_index_bounds_error(PgArray *idx, int64_t n, int axis);
 /* Drops length-1 dimensions and merges neighbours every stride set steps through as one,
  * keeping C order: the loop's shape and the ns stride sets are updated in place. */
 void pg_index_merge_dims(int *ndim, int64_t *shape, int ns, int64_t (*strides)[PG_MAXDIMS]);
+/* True when v's memory may be a's (a value is then copied before a scatter into a). */
+int pg_same_memory(PgArray *a, PgArray *v);
 /* value as an array of a's type on a's device, for assignment (scalars as 0-d arrays). */
 PgArray *pg_value_array(PgArray *a, PyObject *value);
 /* The strides that broadcast v (its trailing dimensions aligned) to shape (ndim), into out;

@@ -752,8 +752,9 @@ merge_getset(PyGetSetDef *const *tables, int n)
 
 /* The method tables of ndarray: this layer's, then those the layers above add. */
 static PyMethodDef *method_tables[16] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
-                                         pg_array_methods_number, pg_array_methods_advanced};
-static int n_method_tables = 5;
+                                         pg_array_methods_number, pg_array_methods_advanced,
+                                         pg_array_methods_takeput};
+static int n_method_tables = 6;
 
 int
 pg_array_add_methods(PyMethodDef *table)

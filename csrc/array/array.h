@@ -48,7 +48,7 @@ extern PyTypeObject PgArray_Type;
 /* Each file that adds methods, attributes or slots to ndarray provides these (module.c merges
  * the tables before PyType_Ready). */
 extern PyMethodDef pg_array_methods_core[], pg_array_methods_views[], pg_array_methods_interop[],
-    pg_array_methods_number[], pg_array_methods_advanced[];
+    pg_array_methods_number[], pg_array_methods_advanced[], pg_array_methods_takeput[];
 extern PyGetSetDef pg_array_getset_core[], pg_array_getset_views[], pg_array_getset_interop[];
 int pg_array_type_init(PyObject *module);
 /* Adds a table of ndarray methods defined by a layer above (module.c calls it before

@@ -13,6 +13,17 @@
 #include "sort_keys.h"
 #include "strided.h"
 
+/* The tiles of sort.cu's onesweep kernels (threads x items per thread), which the host needs to
+ * size their grids: CUB's tuning for sm_90 with 64-bit offsets, scaled to the keys and values
+ * so that a tile fits in 48 KiB of static shared memory. */
+#define PG_ONESWEEP_THREADS 384
+#define PG_ONESWEEP_ITEMS_K32 19        /* 32-bit keys */
+#define PG_ONESWEEP_ITEMS_K32_V64 14    /* 32-bit keys, int64 values */
+#define PG_ONESWEEP_ITEMS_K64 15
+#define PG_ONESWEEP_ITEMS_K64_V64 12
+#define PG_RADIX_HISTOGRAM_THREADS 128
+#define PG_RADIX_BITS 8                 /* digit width of every pass */
+
 typedef enum {
     PG_STEP_KEYS = 0,   /* dst[i] = key of src[perm ? perm[i] : i] (flags: PG_KEY_*) */
     PG_STEP_UNKEY,      /* dst[i] (src's type, C order) = the value of exact key ((K *)src)[i] */

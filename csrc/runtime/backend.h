@@ -11,6 +11,7 @@
 #define PG_BACKEND_H
 #include "core/shape.h"
 #include "kernels/index.h"
+#include "kernels/search.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
@@ -92,6 +93,12 @@ struct PgBackend {
                    int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
     /* Sorts (or partitions) a->keys along their last axis into a->out. */
     int (*sort)(PgDevice *dev, const PgSortArgs *a, void *stream);
+    /* Binary searches (kernels/search.h) of s->size values. A sorter index out of range sets
+     * *s->err, a flag in device memory that the caller zeroes and reads. */
+    int (*search)(PgDevice *dev, const PgSearchArgs *s, void *stream);
+    /* Counts into bins, or the minimum and maximum keys (kernels/search.h), into h->out, which
+     * the caller initialises (zeros; [~0, 0] for the min/max). */
+    int (*histogram)(PgDevice *dev, const PgHistArgs *h, void *stream);
     /* A dict of the device's properties for the device report: name, memory, ... */
     PyObject *(*properties)(PgDevice *dev);
 };

@@ -233,4 +233,6 @@ const PgBackend pg_backend_cpu = {
     .index = pg_cpu_index,
     .compact = pg_cpu_compact,
     .sort = pg_cpu_sort,
+    .search = pg_cpu_search,
+    .histogram = pg_cpu_histogram,
 };

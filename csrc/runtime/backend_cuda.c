@@ -915,6 +915,9 @@ const PgBackend pg_backend_cuda = {
     .properties = cuda_properties,
     .index = pg_cuda_index,
     .compact = pg_cuda_compact,
+    .sort = pg_cuda_sort,
+    .search = pg_cuda_search,
+    .histogram = pg_cuda_histogram,
 };
 
 /* ------------------------------------------------------------------ module functions */

@@ -44,4 +44,9 @@ CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name)
 int pg_cuda_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
 int pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
                     int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
+/* backend_cuda_sort.c */
+int pg_cuda_sort(PgDevice *dev, const PgSortArgs *a, void *stream);
+/* backend_cuda_search.c */
+int pg_cuda_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
+int pg_cuda_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);
 #endif

@@ -1,7 +1,6 @@
 /* Launching the index kernels: the bounds flag lives in the device's memory, zeroed before the
  * launch and read back after it. */
 #include "runtime/indexing.h"
-#include "runtime/memory.h"
 #include "runtime/stream.h"
 
 static int
@@ -15,6 +14,32 @@ needs_flag(const PgIndexArgs *a, int op)
     return 0;
 }
 
+PgBlock *
+pg_flag_new(PgDevice *dev)
+{
+    void *stream = pg_stream_current_handle(dev);
+    int32_t zero = 0;
+    PgBlock *b = pg_pool_alloc(dev, sizeof(int32_t), PG_MEM_DEVICE, stream);
+    if (b != NULL && dev->backend->memcpy(dev, b->ptr, &zero, sizeof zero, PG_COPY_H2D, stream) < 0) {
+        pg_pool_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+int
+pg_flag_take(PgDevice *dev, PgBlock *flag)
+{
+    void *stream = pg_stream_current_handle(dev);
+    int32_t v = 0;
+    int rc = dev->backend->memcpy(dev, &v, flag->ptr, sizeof v, PG_COPY_D2H, stream) < 0 ||
+                     dev->backend->stream_synchronize(dev, stream) < 0
+                 ? -1
+                 : v != 0;
+    pg_pool_free(flag);
+    return rc;
+}
+
 int
 pg_index_launch(PgDevice *dev, PgIndexArgs *a, int op)
 {
@@ -23,26 +48,20 @@ pg_index_launch(PgDevice *dev, PgIndexArgs *a, int op)
     if (a->size == 0)
         return 0;
     void *stream = pg_stream_current_handle(dev);
-    const PgBackend *be = dev->backend;
-    if (!needs_flag(a, op)) {
-        a->err = NULL;
-        return be->index(dev, a, op, stream);
-    }
-    int rc = -1;
-    int32_t flag = 0;
-    PgBlock *b = pg_pool_alloc(dev, sizeof(int32_t), PG_MEM_DEVICE, stream);
-    if (b == NULL)
-        return -1;
-    a->err = (int32_t *)b->ptr;
-    if (be->memcpy(dev, a->err, &flag, sizeof flag, PG_COPY_H2D, stream) < 0 || be->index(dev, a, op, stream) < 0 ||
-        be->memcpy(dev, &flag, a->err, sizeof flag, PG_COPY_D2H, stream) < 0 ||
-        be->stream_synchronize(dev, stream) < 0)
-        goto done;
-    rc = flag != 0;
-done:
     a->err = NULL;
-    pg_pool_free(b);
-    return rc;
+    if (!needs_flag(a, op))
+        return dev->backend->index(dev, a, op, stream);
+    PgBlock *flag = pg_flag_new(dev);
+    if (flag == NULL)
+        return -1;
+    a->err = (int32_t *)flag->ptr;
+    int rc = dev->backend->index(dev, a, op, stream);
+    a->err = NULL;
+    if (rc < 0) {
+        pg_pool_free(flag);
+        return -1;
+    }
+    return pg_flag_take(dev, flag);
 }
 
 int

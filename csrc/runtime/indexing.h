@@ -2,7 +2,13 @@
  * stream, with the bounds flag that index checks report through. */
 #ifndef PG_RUNTIME_INDEXING_H
 #define PG_RUNTIME_INDEXING_H
-#include "runtime/device.h"
+#include "runtime/memory.h"
+
+/* A flag (int32 in dev's memory) zeroed on the current stream, through which kernels report an
+ * error; NULL with an exception. */
+PgBlock *pg_flag_new(PgDevice *dev);
+/* Its value (waiting for the current stream), then freed: 0 or 1, or -1 with an exception. */
+int pg_flag_take(PgDevice *dev, PgBlock *flag);
 
 /* Runs op over a (a->err is set here). Returns 0; 1 when an index was out of bounds (no
  * exception: the caller knows which index to name, and waits for the device only then: the
