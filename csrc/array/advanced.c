@@ -1050,6 +1050,28 @@ py_count_true(PyObject *m, PyObject *obj)
     return n < 0 ? NULL : PyLong_FromLongLong(n);
 }
 
+/* _true_rank(mask): for each element (C order), the number of true elements up to it (int64,
+ * flattened): numpy.cumsum of a bool mask, for unique's inverse. */
+static PyObject *
+py_true_rank(PyObject *m, PyObject *obj)
+{
+    PG_UNUSED(m);
+    PgArray *a = pg_asarray(obj, -1, NULL, -1);
+    if (a == NULL)
+        return NULL;
+    int64_t n = pg_array_size(a), count;
+    PgArray *out = pg_array_new(a->device, PG_INT64, 1, &n, 'C', PG_MEM_DEVICE);
+    if (out != NULL) {
+        PgCompactArgs ca;
+        compact_args(&ca, a, PG_COMPACT_RANK);
+        ca.out = out->data;
+        if (pg_compact_launch(a->device, &ca, &count, NULL, NULL) < 0)
+            Py_CLEAR(out);
+    }
+    Py_DECREF(a);
+    return (PyObject *)out;
+}
+
 static PyObject *
 array_nonzero(PyObject *self, PyObject *unused)
 {
@@ -1063,6 +1085,7 @@ PyMethodDef pg_advanced_module_methods[] = {
     {"argwhere", py_argwhere, METH_O, "argwhere(a): the coordinates of the nonzero elements, (N, a.ndim) int64."},
     {"flatnonzero", py_flatnonzero, METH_O, "flatnonzero(a): the flat indices of the nonzero elements."},
     {"_count_true", py_count_true, METH_O, NULL},
+    {"_true_rank", py_true_rank, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
