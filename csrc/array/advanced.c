@@ -565,7 +565,9 @@ plan_build(PgArray *a, Item *items, Py_ssize_t n, Plan *p)
         }
         default: { /* ADV_MASK: the columns of its nonzero coordinates */
             PgArray *m = it->arr;
-            for (int k = 0; k < m->ndim; k++) {
+            /* NumPy checks a mask's shape only when it selects from anything: an empty mask fits
+             * any axes */
+            for (int k = 0; k < m->ndim && pg_array_size(m) > 0; k++) {
                 if (m->shape[k] != a->shape[d + k]) {
                     PyErr_Format(PyExc_IndexError,
                                  "boolean index did not match indexed array along axis %d; size of axis is %lld "
@@ -897,6 +899,34 @@ masked_assign(PgArray *a, PgArray *mask, PgArray *v)
     return pg_index_launch(a->device, &args, PG_INDEX_MASKED) < 0 ? -1 : 1;
 }
 
+/* NumPy's own rules for a[mask] = v with one mask over all of a's dimensions (or a bare boolean
+ * on a 0-d array): v must be 0-d or 1-d, of one element or one per true element. */
+static int
+full_mask_check(PgArray *a, Item *items, Py_ssize_t n, PgArray *v)
+{
+    int full = n == 1 && ((items[0].kind == ADV_MASK && items[0].arr->ndim == a->ndim) ||
+                          (items[0].kind == ADV_BOOL && a->ndim == 0));
+    if (!full)
+        return 0;
+    if (v->ndim > 1) {
+        PyErr_Format(PyExc_TypeError, "NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                                      "input, input has %d dimensions", v->ndim);
+        return -1;
+    }
+    if (v->ndim == 0 || v->shape[0] == 1)
+        return 0;
+    int64_t count = items[0].kind == ADV_BOOL ? items[0].value : pg_count_true(items[0].arr);
+    if (count < 0)
+        return -1;
+    if (count != v->shape[0]) {
+        PyErr_Format(PyExc_ValueError, "NumPy boolean array indexing assignment cannot assign %lld input values to "
+                                       "the %lld output values where the mask is true",
+                     (long long)v->shape[0], (long long)count);
+        return -1;
+    }
+    return 0;
+}
+
 int
 pg_advanced_setitem(PgArray *a, PyObject *key, PyObject *value)
 {
@@ -917,6 +947,8 @@ pg_advanced_setitem(PgArray *a, PyObject *key, PyObject *value)
         if (v == NULL)
             goto done;
     }
+    if (full_mask_check(a, items, n, v) < 0)
+        goto done;
     if (lone_mask(a, items, n)) {
         int r = masked_assign(a, items[0].arr, v);
         if (r != 0) {
@@ -961,8 +993,13 @@ static PyObject *
 nonzero_of(PgArray *a)
 {
     if (a->ndim == 0) {
-        PyErr_SetString(PyExc_ValueError, "Calling nonzero on 0d arrays is not allowed. Use "
-                                          "np.atleast_1d(scalar).nonzero() instead.");
+        PyErr_SetString(PyExc_ValueError,
+                        a->type == PG_BOOL
+                            ? "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                              "instead. If the context of this error is of the form `arr[nonzero(cond)]`, just use "
+                              "`arr[cond]`."
+                            : "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                              "instead.");
         return NULL;
     }
     PgArray *coords = pg_nonzero_coords(a);

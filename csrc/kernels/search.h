@@ -30,24 +30,26 @@ typedef struct {
     int32_t *err;           /* set when a sorter index is out of range */
 } PgSearchArgs;
 
-/* The key of the element at p and, for complex types, of its imaginary part. */
+/* The keys of the element at p, most significant first (complex: class, real, imaginary). */
 PG_HOST_DEVICE PG_INLINE void
 pg_search_key(const char *p, int type, uint64_t *k)
 {
-    k[0] = pg_sort_key(p, type, 0);
-    k[1] = type >= PG_COMPLEX64 ? pg_sort_key(p, type, PG_KEY_IMAG) : 0;
+    int cplx = type >= PG_COMPLEX64;
+    k[0] = cplx ? pg_sort_key(p, type, PG_KEY_CLASS) : 0;
+    k[1] = pg_sort_key(p, type, 0);
+    k[2] = cplx ? pg_sort_key(p, type, PG_KEY_IMAG) : 0;
 }
 
 PG_HOST_DEVICE PG_INLINE int
 pg_key_less(const uint64_t *x, const uint64_t *y)
 {
-    return x[0] < y[0] || (x[0] == y[0] && x[1] < y[1]);
+    return x[0] < y[0] || (x[0] == y[0] && (x[1] < y[1] || (x[1] == y[1] && x[2] < y[2])));
 }
 
 PG_HOST_DEVICE PG_INLINE void
 pg_search_one(const PgSearchArgs *s, int64_t i, int64_t voff)
 {
-    uint64_t kv[2], ka[2];
+    uint64_t kv[3], ka[3];
     pg_search_key(s->v + voff, s->type, kv);
     int64_t lo = 0, hi = s->n;
     while (lo < hi) {

@@ -6,8 +6,10 @@
  *   - signed integers: the sign bit flipped;
  *   - IEEE floats (half, float, double): positive values with the sign bit set, negative ones
  *     complemented; NaN above +inf (NaNs last, as NumPy sorts them);
- *   - complex: two keys, the real part's and the imaginary part's (NumPy's lexicographic order,
- *     NaNs included, comes out of sorting by the imaginary key, then stably by the real one).
+ *   - complex: three keys. NumPy orders [R + Rj, R + nanj, nan + Rj, nan + nanj]: first by the
+ *     class (which parts are NaN: PG_KEY_CLASS, 0..3), then by the real part, then by the
+ *     imaginary part; a stable sort by the imaginary key, then the real one, then the class gives
+ *     that order.
  * A key is `bits` wide (8, 16, 32 or 64: pg_key_bits) and is stored in 32 or 64 bits. Descending
  * order complements the key within its width. Two float flavours:
  *   - canonical (for argsort, searches, unique): -0.0 and +0.0 one key, every NaN one key, so
@@ -18,7 +20,10 @@
 #define PG_SORT_KEYS_H
 #include "kernel_types.h"
 
-enum { PG_KEY_EXACT = 0x1, PG_KEY_DESCENDING = 0x2, PG_KEY_IMAG = 0x4 };
+enum { PG_KEY_EXACT = 0x1, PG_KEY_DESCENDING = 0x2, PG_KEY_IMAG = 0x4, PG_KEY_CLASS = 0x8 };
+
+/* The width of a complex number's class key (PG_KEY_CLASS): one radix digit. */
+#define PG_CLASS_KEY_BITS 8
 
 /* The width in bits of type's key (of each part for complex types). */
 PG_HOST_DEVICE PG_INLINE int
@@ -59,12 +64,29 @@ pg_double_key(uint64_t b, int exact)
     PG_FLOAT_KEY(uint64_t, b, 0x8000000000000000ull, 0x7ff0000000000000ull, exact);
 }
 
+/* The NaN class of a complex number: 2 * isnan(real) + isnan(imag). */
+PG_HOST_DEVICE PG_INLINE int
+pg_complex_class(const char *p, int type)
+{
+    if (type == PG_COMPLEX64) {
+        const uint32_t *b = (const uint32_t *)p;
+        return 2 * ((b[0] & 0x7fffffffu) > 0x7f800000u) + ((b[1] & 0x7fffffffu) > 0x7f800000u);
+    }
+    const uint64_t *b = (const uint64_t *)p;
+    return 2 * ((b[0] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) +
+           ((b[1] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+}
+
 /* The key of the element at p, stored as `type`; flags PG_KEY_*. */
 PG_HOST_DEVICE PG_INLINE uint64_t
 pg_sort_key(const char *p, int type, int flags)
 {
     int exact = flags & PG_KEY_EXACT, part = (flags & PG_KEY_IMAG) ? 1 : 0;
     uint64_t k;
+    if (flags & PG_KEY_CLASS) {
+        k = (uint64_t)pg_complex_class(p, type);
+        return (flags & PG_KEY_DESCENDING) ? 3 - k : k;
+    }
     switch (type) {
     case PG_BOOL: case PG_UINT8: k = *(const uint8_t *)p; break;
     case PG_INT8: k = (uint8_t)(*(const uint8_t *)p ^ 0x80u); break;

@@ -1,8 +1,8 @@
 /* Sorting through a radix sort of unsigned keys. With n elements in rows of len:
  *   - one row of one real key, values wanted: sort the exact keys alone, invert them;
  *   - otherwise carry a permutation (int64 flat indices) through stable passes, least
- *     significant first: each key (the imaginary then the real part of a complex one; lexsort's
- *     keys from the first to the last) is read through the permutation so far and sorted with
+ *     significant first: each key (a complex one's imaginary part, real part and NaN class;
+ *     lexsort's keys from the first to the last) is read through the permutation so far and sorted with
  *     it; then, for several rows, the row numbers of the permutation are sorted with it, which
  *     groups rows while keeping each row's order (a segmented sort in two radix sorts);
  *   - the permutation gives the indices (its positions within rows) or gathers the values. */
@@ -99,16 +99,21 @@ pg_radix_sort(PgDevice *dev, const PgRadixOps *ops, const PgSortArgs *a, void *s
         const PgOperand *key = &a->keys[k];
         int cplx = key->type >= PG_COMPLEX64;
         int kbk = pg_key_bits(key->type) == 64 ? 8 : 4;
-        for (int part = cplx; part >= 0; part--) {
+        /* a complex key: its imaginary part, real part, then NaN class (sort_keys.h) */
+        static const int complex_parts[3] = {PG_KEY_IMAG, 0, PG_KEY_CLASS}, real_part[1] = {0};
+        const int *parts = cplx ? complex_parts : real_part;
+        for (int i = 0; i < (cplx ? 3 : 1); i++) {
+            int cls = parts[i] == PG_KEY_CLASS;
             /* the key of each element in the order so far */
             step_init(&s, n, len);
             step_source(&s, a, key);
-            s.flags = desc | (part ? PG_KEY_IMAG : 0);
-            s.kbytes = kbk;
+            s.flags = desc | parts[i];
+            s.kbytes = cls ? 4 : kbk;
             s.perm = vals[sel];
             s.dst = keys[sel];
             if (ops->step(dev, PG_STEP_KEYS, &s, stream) < 0 ||
-                ops->radix(dev, keys, vals, n, kbk, pg_key_bits(key->type), &sel, stream) < 0)
+                ops->radix(dev, keys, vals, n, s.kbytes, cls ? PG_CLASS_KEY_BITS : pg_key_bits(key->type), &sel,
+                           stream) < 0)
                 goto done;
         }
     }
