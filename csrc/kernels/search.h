@@ -31,7 +31,7 @@ typedef struct {
 } PgSearchArgs;
 
 /* The keys of the element at p, most significant first (complex: class, real, imaginary). */
-PG_HOST_DEVICE PG_INLINE void
+PG_HOST_DEVICE PG_ALWAYS_INLINE void
 pg_search_key(const char *p, int type, uint64_t *k)
 {
     int cplx = type >= PG_COMPLEX64;
@@ -46,7 +46,7 @@ pg_key_less(const uint64_t *x, const uint64_t *y)
     return x[0] < y[0] || (x[0] == y[0] && (x[1] < y[1] || (x[1] == y[1] && x[2] < y[2])));
 }
 
-PG_HOST_DEVICE PG_INLINE void
+PG_HOST_DEVICE PG_ALWAYS_INLINE void
 pg_search_one(const PgSearchArgs *s, int64_t i, int64_t voff)
 {
     uint64_t kv[3], ka[3];

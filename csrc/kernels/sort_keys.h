@@ -78,7 +78,12 @@ pg_complex_class(const char *p, int type)
 }
 
 /* The key of the element at p, stored as `type`; flags PG_KEY_*. */
-PG_HOST_DEVICE PG_INLINE uint64_t
+#ifdef __CUDACC__
+__forceinline__
+#else
+static inline __attribute__((always_inline))
+#endif
+PG_HOST_DEVICE uint64_t
 pg_sort_key(const char *p, int type, int flags)
 {
     int exact = flags & PG_KEY_EXACT, part = (flags & PG_KEY_IMAG) ? 1 : 0;

@@ -11,6 +11,13 @@
 
 #define PG_MAXSETS 6 /* most stride sets walked together */
 
+/* Inlined even when large: the CPU code specialises a body per dtype by inlining it. */
+#ifdef __CUDACC__
+#define PG_ALWAYS_INLINE __forceinline__
+#else
+#define PG_ALWAYS_INLINE static inline __attribute__((always_inline))
+#endif
+
 /* off[k] = byte offset of element i in stride set k, for k < ns. */
 PG_HOST_DEVICE PG_INLINE void
 pg_strided_offsets(int ndim, const int64_t *shape, int ns, const int64_t (*strides)[PG_MAXDIMS], int64_t i,
