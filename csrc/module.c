@@ -3,6 +3,7 @@
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
 #include "math/sort.h"
+#include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
@@ -125,9 +126,9 @@ PyInit__core(void)
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
         add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
-        add_functions(m, pg_cpu_sort_module_methods) < 0 || add_functions(m, pg_sort_module_methods) < 0 ||
-        add_functions(m, pg_advanced_module_methods) < 0 || add_functions(m, pg_search_module_methods) < 0 ||
-        add_functions(m, pg_takeput_module_methods) < 0)
+        add_functions(m, pg_kernel_table_module_methods) < 0 || add_functions(m, pg_cpu_sort_module_methods) < 0 ||
+        add_functions(m, pg_sort_module_methods) < 0 || add_functions(m, pg_advanced_module_methods) < 0 ||
+        add_functions(m, pg_search_module_methods) < 0 || add_functions(m, pg_takeput_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0)
         goto fail;

@@ -224,6 +224,7 @@ compact_alloc(void *ctx, int64_t count, PgCompactArgs *a)
 static void
 compact_args(PgCompactArgs *ca, PgArray *mask, int op)
 {
+    pg_array_note_use(mask);
     memset(ca, 0, sizeof *ca);
     ca->op = op;
     ca->ndim = mask->ndim;
@@ -267,6 +268,7 @@ mask_getitem(PgArray *x, PgArray *mask)
 {
     PgCompactArgs ca;
     compact_args(&ca, mask, PG_COMPACT_VALUES);
+    pg_array_note_use(x);
     ca.src = x->data;
     ca.itemsize = (int32_t)PG_ITEMSIZE(x);
     for (int d = 0; d < x->ndim; d++)
@@ -504,7 +506,8 @@ plan_build(PgArray *a, Item *items, Py_ssize_t n, Plan *p)
     p->nview = 0;
     p->nidx = 0;
     p->insert_at = -1;
-    int d = 0;
+    int d = 0, bad_axis = -1;
+    int64_t bad_value = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Item *it = &items[i];
         if (i == first)
@@ -525,9 +528,13 @@ plan_build(PgArray *a, Item *items, Py_ssize_t n, Plan *p)
                 return -1;
             }
             int64_t j = v < 0 ? v + a->shape[d] : v;
-            if (j < 0 || j >= a->shape[d])
-                return bounds_error(v, d, a->shape[d]);
-            p->data += j * a->strides[d];
+            if ((j < 0 || j >= a->shape[d]) && bad_axis < 0) {
+                /* NumPy reports a mask's shape before an integer out of range */
+                bad_axis = d;
+                bad_value = v;
+            }
+            if (bad_axis < 0)
+                p->data += j * a->strides[d];
             d++;
             break;
         }
@@ -565,10 +572,9 @@ plan_build(PgArray *a, Item *items, Py_ssize_t n, Plan *p)
         }
         default: { /* ADV_MASK: the columns of its nonzero coordinates */
             PgArray *m = it->arr;
-            /* NumPy checks a mask's shape only when it selects from anything: an empty mask fits
-             * any axes */
-            for (int k = 0; k < m->ndim && pg_array_size(m) > 0; k++) {
-                if (m->shape[k] != a->shape[d + k]) {
+            /* NumPy checks each axis of a mask but those of length 0, which fit any axis */
+            for (int k = 0; k < m->ndim; k++) {
+                if (m->shape[k] != 0 && m->shape[k] != a->shape[d + k]) {
                     PyErr_Format(PyExc_IndexError,
                                  "boolean index did not match indexed array along axis %d; size of axis is %lld "
                                  "but size of corresponding boolean axis is %lld",
@@ -595,6 +601,8 @@ plan_build(PgArray *a, Item *items, Py_ssize_t n, Plan *p)
     for (; d < a->ndim; d++)
         if (add_view_dim(p, a->shape[d], a->strides[d]) < 0)
             return -1;
+    if (bad_axis >= 0)
+        return bounds_error(bad_value, bad_axis, a->shape[bad_axis]);
     if (!fancy)
         return 0;
 
@@ -656,6 +664,9 @@ plan_launch(PgArray *a, Plan *p, int op, char *val, const int64_t *vstrides)
     PgIndexArgs args;
     PgArray *folded = NULL;
     int rc = -1;
+    pg_array_note_use(a);
+    for (int k = 0; k < p->nidx; k++)
+        pg_array_note_use(p->idx[k]);
     memset(&args, 0, sizeof args);
     args.itemsize = (int32_t)PG_ITEMSIZE(a);
     args.mode = PG_INDEX_RAISE;
@@ -879,6 +890,9 @@ masked_assign(PgArray *a, PgArray *mask, PgArray *v)
     }
     PgIndexArgs args;
     memset(&args, 0, sizeof args);
+    pg_array_note_use(a);
+    pg_array_note_use(mask);
+    pg_array_note_use(v);
     args.itemsize = (int32_t)PG_ITEMSIZE(a);
     args.arr = a->data;
     args.val = v->data;
@@ -956,6 +970,7 @@ pg_advanced_setitem(PgArray *a, PyObject *key, PyObject *value)
             goto done;
         }
     }
+    pg_array_note_use(v);
     if (plan_build(a, items, n, &p) < 0 || pg_value_strides(v, p.rdim, p.rshape, vstrides) < 0 ||
         plan_launch(a, &p, PG_INDEX_SCATTER, v->data, vstrides) < 0)
         goto done;

@@ -244,10 +244,15 @@ may_overlap(PgArray *dst, PgArray *src)
     return dlo < shi && slo < dhi;
 }
 
+/* One element set from an array: NumPy's error (a complex element converts through complex(),
+ * whose error NumPy lets through). */
 static int
-sequence_error(void)
+sequence_error(PgArray *dst)
 {
-    PyErr_SetString(PyExc_ValueError, "setting an array element with a sequence.");
+    if (PG_IS_COMPLEX(dst->type))
+        PyErr_SetString(PyExc_TypeError, "only 0-dimensional arrays can be converted to Python scalars");
+    else
+        PyErr_SetString(PyExc_ValueError, "setting an array element with a sequence.");
     return -1;
 }
 
@@ -257,7 +262,7 @@ static int
 assign_array(PgArray *dst, PgArray *src, int one_element)
 {
     if (one_element && src->ndim > 0)
-        return sequence_error();
+        return sequence_error(dst);
     PgArray *stripped = NULL, *tmp = NULL;
     int rc = -1;
     int k = 0;
@@ -286,7 +291,7 @@ static int
 assign_numpy(PgArray *dst, PyArrayObject *src, int one_element)
 {
     if (one_element && PyArray_NDIM(src) > 0)
-        return sequence_error();
+        return sequence_error(dst);
     PyArrayObject *owned = NULL;
     int rc = -1;
     int nd = PyArray_NDIM(src), k = 0;

@@ -117,6 +117,8 @@ error:
 static void
 args_init(PgIndexArgs *a, PgArray *arr, PgArray *idx, int64_t n, int64_t stride, int mode)
 {
+    pg_array_note_use(arr);
+    pg_array_note_use(idx);
     memset(a, 0, sizeof *a);
     a->itemsize = (int32_t)PG_ITEMSIZE(arr);
     a->mode = mode;
@@ -301,6 +303,8 @@ put_impl(PyObject *aobj, PyObject *ind, PyObject *vobj, PyObject *modeobj)
         goto done;
     PgIndexArgs args;
     args_init(&args, a, idx, size, PG_ITEMSIZE(a), mode);
+    pg_array_note_use(target);
+    pg_array_note_use(vals);
     args.arr = target->data;
     args.val = vals->data;
     /* the indices in C order, flattened */
@@ -483,6 +487,7 @@ py_put_along_axis(PyObject *m, PyObject *args, PyObject *kwds)
         if (v == NULL || pg_value_strides(v, arr->ndim, shape, ia.strides[PG_SET_VAL]) < 0)
             goto fail;
     }
+    pg_array_note_use(v);
     ia.arr = arr->data;
     ia.val = v->data;
     args_finish(&ia, arr->ndim);

@@ -90,6 +90,10 @@ searchsorted_impl(PyObject *aobj, PyObject *vobj, PyObject *sideobj, PyObject *s
     out = pg_array_new(a->device, PG_INT64, v->ndim, v->shape, 'C', PG_MEM_DEVICE);
     if (out == NULL)
         goto fail;
+    pg_array_note_use(a);
+    pg_array_note_use(v);
+    if (sorter != NULL)
+        pg_array_note_use(sorter);
     PgSearchArgs s;
     memset(&s, 0, sizeof s);
     s.ndim = v->ndim;
@@ -170,6 +174,9 @@ array_searchsorted(PyObject *self, PyObject *args, PyObject *kwds)
 static void
 hist_init(PgHistArgs *h, PgArray *x, PgArray *w, int op)
 {
+    pg_array_note_use(x);
+    if (w != NULL)
+        pg_array_note_use(w);
     memset(h, 0, sizeof *h);
     h->op = op;
     h->ndim = x->ndim;

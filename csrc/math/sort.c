@@ -167,6 +167,7 @@ sort_along(PgArray *a, int axis, int flags, int nkth, const int64_t *kth)
     PgArray *out = pg_array_new(a->device, type, nd, shape, 'C', PG_MEM_DEVICE);
     if (out == NULL)
         return NULL;
+    pg_array_note_use(a);
     PgOperand key = {a->data, nd, shape, strides, a->type, {0, 0}};
     PgSortArgs args = {nd, shape, 1, &key, out->data, flags, nkth, kth};
     PgDevice *dev = a->device;
@@ -364,6 +365,7 @@ py_lexsort(PyObject *m, PyObject *args, PyObject *kwds)
         }
         shape[last] = k0->shape[axis];
         strides[i][last] = keys[i]->strides[axis];
+        pg_array_note_use(keys[i]);
         PgOperand op = {keys[i]->data, nd, shape, strides[i], keys[i]->type, {0, 0}};
         ops[i] = op;
     }

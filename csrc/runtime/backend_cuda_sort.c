@@ -125,7 +125,10 @@ static const PgRadixOps cuda_radix_ops = {cuda_radix, cuda_step};
 int
 pg_cuda_sort(PgDevice *dev, const PgSortArgs *a, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
+    CUcontext saved;
+    if (pg_cuda_enter(dev, &saved) < 0)
         return -1;
-    return pg_radix_sort(dev, &cuda_radix_ops, a, stream);
+    int rc = pg_radix_sort(dev, &cuda_radix_ops, a, stream);
+    pg_cuda_leave(dev, saved);
+    return rc;
 }
