@@ -1070,15 +1070,7 @@ py_flatnonzero(PyObject *m, PyObject *obj)
     PgArray *a = pg_asarray(obj, -1, NULL, -1);
     if (a == NULL)
         return NULL;
-    int64_t n = pg_array_size(a), st = PG_ITEMSIZE(a);
-    PgArray *flat = NULL, *coords = NULL, *r = NULL;
-    if (a->flags & PG_C_CONTIGUOUS) {
-        flat = pg_array_view(a, a->data, a->type, 1, &n, &st);
-    } else {
-        PgArray *c = pg_array_copy(a, -1, 'C', NULL);
-        flat = c ? pg_array_view(c, c->data, c->type, 1, &n, &st) : NULL;
-        Py_XDECREF(c);
-    }
+    PgArray *coords = NULL, *r = NULL, *flat = pg_array_ravel(a, 'C');
     if (flat != NULL && (coords = pg_nonzero_coords(flat)) != NULL) {
         int64_t s8 = 8;
         r = pg_array_view(coords, coords->data, PG_INT64, 1, coords->shape, &s8);

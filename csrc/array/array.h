@@ -83,6 +83,8 @@ PgArray *pg_array_from_numpy(PyArrayObject *src, PgDevice *dev, int type);
 PyObject *pg_array_to_numpy(PgArray *a);
 /* A copy of a with the given type, order ('C', 'F', 'K', 'A') and device. */
 PgArray *pg_array_copy(PgArray *a, int type, char order, PgDevice *dev);
+/* a as a 1-d array in `order` ('C', 'F', 'A', 'K'): a view when the strides allow (views.c). */
+PgArray *pg_array_ravel(PgArray *a, char order);
 /* Raises when the array is read-only. */
 int pg_array_check_writeable(PgArray *a);
 

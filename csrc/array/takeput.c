@@ -46,21 +46,6 @@ pg_index_array(PyObject *obj, PgDevice *dev, const char *what)
     return a;
 }
 
-/* a flattened in C order: a view when a is C-contiguous. */
-static PgArray *
-flat_of(PgArray *a)
-{
-    int64_t n = pg_array_size(a), st = PG_ITEMSIZE(a);
-    if (a->flags & PG_C_CONTIGUOUS)
-        return pg_array_view(a, a->data, a->type, 1, &n, &st);
-    PgArray *c = pg_array_copy(a, -1, 'C', NULL);
-    if (c == NULL)
-        return NULL;
-    PgArray *v = pg_array_view(c, c->data, c->type, 1, &n, &st);
-    Py_DECREF(c);
-    return v;
-}
-
 static int
 empty_take_error(void)
 {
@@ -195,7 +180,7 @@ take_impl(PyObject *aobj, PyObject *indices, PyObject *axisobj, PyObject *out, P
     if (a == NULL)
         return NULL;
     if (axisobj == NULL || axisobj == Py_None) {
-        src = flat_of(a);
+        src = pg_array_ravel(a, 'C');
     } else {
         int64_t ax;
         if (pg_parse_int64(axisobj, &ax, "axis") == 0 && pg_normalize_axis(ax, a->ndim, NULL, &axis) == 0)
@@ -237,7 +222,7 @@ static PgArray *
 cyclic_values(PgArray *v, int64_t n)
 {
     int64_t m = pg_array_size(v);
-    PgArray *flat = flat_of(v), *out = NULL, *part = NULL;
+    PgArray *flat = pg_array_ravel(v, 'C'), *out = NULL, *part = NULL;
     if (flat == NULL)
         return NULL;
     out = pg_array_new(v->device, v->type, 1, &n, 'C', PG_MEM_DEVICE);
@@ -408,7 +393,7 @@ along_axis_args(PyObject *arrobj, PyObject *indobj, PyObject *axisobj, PgArray *
             PyErr_SetString(PyExc_ValueError, "when axis=None, `indices` must have a single dimension.");
             return -1;
         }
-        Py_SETREF(*arr, flat_of(*arr));
+        Py_SETREF(*arr, pg_array_ravel(*arr, 'C'));
         *axis = 0;
         return *arr == NULL ? -1 : 0;
     }

@@ -73,19 +73,8 @@ static PgArray *
 resolve_axis(PgArray *a, PyObject *axisobj, int *axis)
 {
     if (axisobj == Py_None) {
-        int64_t n = pg_array_size(a);
         *axis = 0;
-        if (a->flags & PG_C_CONTIGUOUS) {
-            int64_t st = PG_ITEMSIZE(a);
-            return pg_array_view(a, a->data, a->type, 1, &n, &st);
-        }
-        PgArray *c = pg_array_copy(a, -1, 'C', NULL);
-        if (c == NULL)
-            return NULL;
-        int64_t st = PG_ITEMSIZE(c);
-        PgArray *v = pg_array_view(c, c->data, c->type, 1, &n, &st);
-        Py_DECREF(c);
-        return v;
+        return pg_array_ravel(a, 'C');
     }
     int64_t ax = -1;
     if (axisobj != NULL && pg_parse_int64(axisobj, &ax, "axis") < 0)
@@ -148,6 +137,29 @@ done:
 
 /* ------------------------------------------------------------------ the sort */
 
+/* out, sorted with `axis` moved last, with the axis back in its place: a C-ordered array, as
+ * NumPy returns (steals the reference to out). */
+static PgArray *
+axis_back(PgArray *out, int axis)
+{
+    int nd = out->ndim, last = nd - 1;
+    if (axis == last)
+        return out;
+    int64_t shape[PG_MAXDIMS], strides[PG_MAXDIMS];
+    for (int d = 0, k = 0; d < nd; d++) {
+        int from = d == axis ? last : k++;
+        shape[d] = out->shape[from];
+        strides[d] = out->strides[from];
+    }
+    PgArray *v = pg_array_view(out, out->data, out->type, nd, shape, strides);
+    Py_DECREF(out);
+    if (v == NULL)
+        return NULL;
+    PgArray *c = pg_array_copy(v, -1, 'C', NULL);
+    Py_DECREF(v);
+    return c;
+}
+
 /* Sorts a along axis (normalised) into a new C-ordered array: values, or int64 indices with
  * PG_SORT_INDICES; a partition when nkth > 0. */
 static PgArray *
@@ -176,26 +188,7 @@ sort_along(PgArray *a, int axis, int flags, int nkth, const int64_t *kth)
         Py_DECREF(out);
         return NULL;
     }
-    if (axis == last)
-        return out;
-    /* the sorted axis back in its place, in a C-ordered array as NumPy returns */
-    int64_t bshape[PG_MAXDIMS], bstrides[PG_MAXDIMS];
-    for (int d = 0, k = 0; d < nd; d++) {
-        if (d == axis) {
-            bshape[d] = out->shape[last];
-            bstrides[d] = out->strides[last];
-        } else {
-            bshape[d] = out->shape[k];
-            bstrides[d] = out->strides[k++];
-        }
-    }
-    PgArray *v = pg_array_view(out, out->data, out->type, nd, bshape, bstrides);
-    Py_DECREF(out);
-    if (v == NULL)
-        return NULL;
-    PgArray *c = pg_array_copy(v, -1, 'C', NULL);
-    Py_DECREF(v);
-    return c;
+    return axis_back(out, axis);
 }
 
 PgArray *
@@ -378,26 +371,7 @@ py_lexsort(PyObject *m, PyObject *args, PyObject *kwds)
         Py_DECREF(out);
         goto done;
     }
-    if (axis == last) {
-        res = (PyObject *)out;
-        goto done;
-    }
-    int64_t bshape[PG_MAXDIMS], bstrides[PG_MAXDIMS];
-    for (int d = 0, k = 0; d < nd; d++) {
-        if (d == axis) {
-            bshape[d] = out->shape[last];
-            bstrides[d] = out->strides[last];
-        } else {
-            bshape[d] = out->shape[k];
-            bstrides[d] = out->strides[k++];
-        }
-    }
-    PgArray *v = pg_array_view(out, out->data, PG_INT64, nd, bshape, bstrides);
-    Py_DECREF(out);
-    if (v != NULL) {
-        res = (PyObject *)pg_array_copy(v, -1, 'C', NULL);
-        Py_DECREF(v);
-    }
+    res = (PyObject *)axis_back(out, axis);
 done:
     for (int i = 0; i < nkeys; i++)
         Py_DECREF(keys[i]);

@@ -1,20 +1,17 @@
 /* The CPU backend's gather/scatter and compaction (kernels/index.h): ranges of the iteration
- * space split over OpenMP threads. */
+ * space split over OpenMP threads (pg_cpu_parallel_for, which the other families use too). */
 #include "runtime/cpu_backend.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-int
-pg_cpu_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream)
+void
+pg_cpu_parallel_for(int64_t n, int64_t serial_below, void (*run)(const void *ctx, int64_t begin, int64_t end),
+                    const void *ctx)
 {
-    PG_UNUSED(dev);
-    PG_UNUSED(stream);
-    int64_t n = a->size;
-    /* a scatter runs in order, so that of repeated indices the last value wins, as in NumPy */
-    if (n < PG_CPU_PARALLEL_MIN || op == PG_INDEX_SCATTER || pg_cpu_threads() == 1) {
-        pg_cpu_index_run(a, op, 0, n);
-        return 0;
+    if (n < serial_below || pg_cpu_threads() == 1) {
+        run(ctx, 0, n);
+        return;
     }
     Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel
@@ -27,9 +24,31 @@ pg_cpu_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream)
         int64_t chunk = (n + nt - 1) / nt;
         int64_t begin = chunk * t, end = begin + chunk < n ? begin + chunk : n;
         if (begin < end)
-            pg_cpu_index_run(a, op, begin, end);
+            run(ctx, begin, end);
     }
     Py_END_ALLOW_THREADS
+}
+
+typedef struct {
+    const PgIndexArgs *a;
+    int op;
+} IndexRun;
+
+static void
+index_run(const void *ctx, int64_t begin, int64_t end)
+{
+    const IndexRun *r = ctx;
+    pg_cpu_index_run(r->a, r->op, begin, end);
+}
+
+int
+pg_cpu_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream)
+{
+    PG_UNUSED(dev);
+    PG_UNUSED(stream);
+    IndexRun r = {a, op};
+    /* a scatter runs in order, so that of repeated indices the last value wins, as in NumPy */
+    pg_cpu_parallel_for(a->size, op == PG_INDEX_SCATTER ? INT64_MAX : PG_CPU_PARALLEL_MIN, index_run, &r);
     return 0;
 }
 

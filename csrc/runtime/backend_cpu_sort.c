@@ -9,9 +9,6 @@
 #include "runtime/cpu_backend.h"
 #include "runtime/sort_radix.h"
 #include "core/dtype.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static int use_radix;
 
@@ -29,30 +26,25 @@ cpu_radix(PgDevice *dev, void *keys[2], int64_t *vals[2], int64_t n, int kbytes,
     return 0;
 }
 
+typedef struct {
+    const PgSortStep *s;
+    int op;
+} StepRun;
+
+static void
+step_run(const void *ctx, int64_t begin, int64_t end)
+{
+    const StepRun *r = ctx;
+    pg_cpu_sort_step(r->s, r->op, begin, end);
+}
+
 static int
 cpu_step(PgDevice *dev, int op, const PgSortStep *s, void *stream)
 {
     PG_UNUSED(dev);
     PG_UNUSED(stream);
-    int64_t n = s->size;
-    if (n < PG_CPU_PARALLEL_MIN) {
-        pg_cpu_sort_step(s, op, 0, n);
-        return 0;
-    }
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel
-    {
-#ifdef _OPENMP
-        int nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-        int nt = 1, t = 0;
-#endif
-        int64_t chunk = (n + nt - 1) / nt;
-        int64_t begin = chunk * t, end = begin + chunk < n ? begin + chunk : n;
-        if (begin < end)
-            pg_cpu_sort_step(s, op, begin, end);
-    }
-    Py_END_ALLOW_THREADS
+    StepRun r = {s, op};
+    pg_cpu_parallel_for(s->size, PG_CPU_PARALLEL_MIN, step_run, &r);
     return 0;
 }
 

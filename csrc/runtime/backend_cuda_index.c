@@ -11,15 +11,22 @@ static const char *const index_kernels[PG_INDEX_NOPS] = {
     "pg_index_gather", "pg_index_scatter", "pg_index_check", "pg_index_offsets", "pg_index_masked",
 };
 
-static int
-launch(PgDevice *dev, const char *name, int64_t blocks, int threads, void **params, void *stream)
+int
+pg_cuda_launch(PgDevice *dev, const char *module, const char *name, int64_t blocks, int threads, void **params,
+               void *stream)
 {
-    CUfunction f = pg_cuda_function(dev, "index", name);
+    CUfunction f = pg_cuda_function(dev, module, name);
     if (f == NULL)
         return -1;
     CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, (unsigned int)threads, 1, 1, 0,
                                       (CUstream)stream, params, NULL);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, name);
+}
+
+static int
+launch(PgDevice *dev, const char *name, int64_t blocks, int threads, void **params, void *stream)
+{
+    return pg_cuda_launch(dev, "index", name, blocks, threads, params, stream);
 }
 
 int

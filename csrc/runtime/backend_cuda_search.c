@@ -9,18 +9,11 @@ launch(PgDevice *dev, const char *name, int64_t n, void *args, void *stream)
     CUcontext saved;
     if (pg_cuda_enter(dev, &saved) < 0)
         return -1;
-    CUfunction f = pg_cuda_function(dev, "search", name);
-    if (f == NULL) {
-        pg_cuda_leave(dev, saved);
-        return -1;
-    }
     int64_t blocks = (n + PG_SEARCH_THREADS - 1) / PG_SEARCH_THREADS;
     int64_t cap = (int64_t)PG_CUDA_IMPL(dev)->sm_count * 32;
     blocks = blocks > cap ? cap : blocks < 1 ? 1 : blocks;
     void *params[1] = {args};
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, PG_SEARCH_THREADS, 1, 1, 0, (CUstream)stream,
-                                      params, NULL);
-    int rc = r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, name);
+    int rc = pg_cuda_launch(dev, "search", name, blocks, PG_SEARCH_THREADS, params, stream);
     pg_cuda_leave(dev, saved);
     return rc;
 }

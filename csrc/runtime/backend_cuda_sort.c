@@ -18,12 +18,7 @@ static const char *const step_kernels[PG_STEP_NOPS] = {
 static int
 launch(PgDevice *dev, const char *name, int64_t blocks, int threads, void **params, void *stream)
 {
-    CUfunction f = pg_cuda_function(dev, "sort", name);
-    if (f == NULL)
-        return -1;
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, (unsigned int)threads, 1, 1, 0,
-                                      (CUstream)stream, params, NULL);
-    return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, name);
+    return pg_cuda_launch(dev, "sort", name, blocks, threads, params, stream);
 }
 
 static int64_t

@@ -44,6 +44,11 @@ void pg_cuda_leave(PgDevice *dev, CUcontext saved);
  * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
 CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name);
 
+/* Launches module/name over a 1-d grid of `blocks` blocks of `threads` on stream, with dev's
+ * context current (0, or -1 with CUDAError naming the kernel). */
+int pg_cuda_launch(PgDevice *dev, const char *module, const char *name, int64_t blocks, int threads, void **params,
+                   void *stream);
+
 /* backend_cuda_index.c */
 int pg_cuda_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
 int pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
