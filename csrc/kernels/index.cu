@@ -27,11 +27,29 @@ PG_INDEX_KERNEL(pg_index_masked, PG_INDEX_MASKED)
 #define PG_COMPACT_THREADS 256
 #define PG_COMPACT_ITEMS 16 /* a chunk is PG_COMPACT_THREADS * PG_COMPACT_ITEMS elements */
 
-/* The flags of a thread's run of elements (bit j: element first + j) and its mask offsets. */
+/* The flags of a thread's run of elements (bit j: element first + j). */
 static __device__ __forceinline__ unsigned
 compact_flags(const PgCompactArgs &a, int64_t first)
 {
     unsigned bits = 0;
+    if (a.ndim == 1 && a.mask_type == PG_BOOL) {
+        /* a 1-d bool mask: its bytes, 16 in one load when they are contiguous and aligned */
+        const unsigned char *m = (const unsigned char *)a.mask;
+        int64_t st = a.strides[0][0];
+        if (st == 1 && first + PG_COMPACT_ITEMS <= a.size && ((uintptr_t)(m + first) & 15) == 0) {
+            uint4 v = *(const uint4 *)(m + first);
+            unsigned w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+            for (int j = 0; j < PG_COMPACT_ITEMS; j++)
+                bits |= (unsigned)(((w[j >> 2] >> (8 * (j & 3))) & 0xffu) != 0) << j;
+            return bits;
+        }
+#pragma unroll
+        for (int j = 0; j < PG_COMPACT_ITEMS; j++)
+            if (first + j < a.size)
+                bits |= (unsigned)(m[(first + j) * st] != 0) << j;
+        return bits;
+    }
 #pragma unroll
     for (int j = 0; j < PG_COMPACT_ITEMS; j++) {
         int64_t i = first + j;

@@ -23,6 +23,11 @@ PG_HOST_DEVICE PG_INLINE void
 pg_strided_offsets(int ndim, const int64_t *shape, int ns, const int64_t (*strides)[PG_MAXDIMS], int64_t i,
                    int64_t *off)
 {
+    if (ndim == 1) { /* the common case, without a division */
+        for (int k = 0; k < ns; k++)
+            off[k] = i * strides[k][0];
+        return;
+    }
     for (int k = 0; k < ns; k++)
         off[k] = 0;
     if (i <= 0x7fffffff) {

@@ -95,6 +95,7 @@ pg_radix_sort(PgDevice *dev, const PgRadixOps *ops, const PgSortArgs *a, void *s
     s.dst = (char *)vals[0];
     if (ops->step(dev, PG_STEP_IOTA, &s, stream) < 0)
         goto done;
+    int first = 1;
     for (int k = 0; k < a->nkeys; k++) {
         const PgOperand *key = &a->keys[k];
         int cplx = key->type >= PG_COMPLEX64;
@@ -109,8 +110,9 @@ pg_radix_sort(PgDevice *dev, const PgRadixOps *ops, const PgSortArgs *a, void *s
             step_source(&s, a, key);
             s.flags = desc | parts[i];
             s.kbytes = cls ? 4 : kbk;
-            s.perm = vals[sel];
+            s.perm = first ? NULL : vals[sel]; /* the first pass's order is the identity */
             s.dst = keys[sel];
+            first = 0;
             if (ops->step(dev, PG_STEP_KEYS, &s, stream) < 0 ||
                 ops->radix(dev, keys, vals, n, s.kbytes, cls ? PG_CLASS_KEY_BITS : pg_key_bits(key->type), &sel,
                            stream) < 0)
