@@ -2,6 +2,7 @@
  * (each file contributes its own), layer by layer from the bottom up. */
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
+#include "math/linalg.h"
 #include "math/ufunc.h"
 #include "runtime/stream.h"
 
@@ -121,9 +122,11 @@ PyInit__core(void)
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
-        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0)
+        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
+        add_functions(m, pg_linalg_module_methods) < 0 || add_functions(m, pg_diagonal_module_methods) < 0 ||
+        add_functions(m, pg_linalg_cuda_module_methods) < 0)
         goto fail;
-    if (pg_math_init(m) < 0)
+    if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "_n_kernels", PG_NKERNELS) < 0)
         goto fail;

@@ -53,6 +53,10 @@ struct PgBackend {
     int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
     /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
     int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    /* One strided batched matrix product (PgGemmArgs of kernels/kernel_types.h), any dtype:
+     * BLAS for float and complex types (cuBLAS; NumPy's BLAS on the CPU), the integer kernel of
+     * kernels/matmul.h for integer and bool types. */
+    int (*gemm)(PgDevice *dev, const PgGemmArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     int (*stream_create)(PgDevice *dev, void **stream);
     void (*stream_destroy)(PgDevice *dev, void *stream);

@@ -12,6 +12,7 @@
 #endif
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
+int pg_cpu_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cpu.c */
 
 /* Below this many elements a loop runs on the calling thread: waking the team costs more. */
 #define PG_CPU_PARALLEL_MIN 65536
@@ -220,6 +221,7 @@ const PgBackend pg_backend_cpu = {
     .mem_free = cpu_mem_free,
     .memcpy = cpu_memcpy,
     .elementwise = cpu_elementwise,
+    .gemm = pg_cpu_gemm,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,

@@ -12,6 +12,8 @@
 #include <omp.h>
 #endif
 
+int pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cuda.c */
+
 /* Build facts, defined by the generated fatbin.c. */
 extern const unsigned char pg_fatbin[];
 extern const size_t pg_fatbin_size;
@@ -30,6 +32,10 @@ typedef struct {
     CUmodule module;
     int sm_count;
     CUfunction funcs[PG_NKERNELS][2]; /* [id][0]: NAME_c, [id][1]: NAME_s; NULL until first use */
+    struct {
+        const char *name;                 /* kernels outside the op table (pg_cuda_launch_1d) */
+        CUfunction f;
+    } named[8];
     /* Two pinned buffers through which large pageable copies are double-buffered, and the event
      * recorded after the last DMA that used each; allocated on the first such copy. */
     PyThread_type_lock stage_lock;
@@ -555,6 +561,35 @@ cuda_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *str
     return 0;
 }
 
+int
+pg_cuda_launch_1d(PgDevice *dev, const char *name, int64_t threads, void **params, void *stream)
+{
+    CudaDev *c = IMPL(dev);
+    CUfunction f = NULL;
+    size_t slot = 0, nslots = sizeof c->named / sizeof c->named[0];
+    for (; slot < nslots && c->named[slot].name != NULL && f == NULL; slot++)
+        if (strcmp(c->named[slot].name, name) == 0)
+            f = c->named[slot].f;
+    if (f == NULL) {
+        char call[200];
+        CUresult r = pg_cu.cuModuleGetFunction(&f, c->module, name);
+        if (r != CUDA_SUCCESS) {
+            snprintf(call, sizeof call, "cuModuleGetFunction(\"%s\")", name);
+            return pg_cuda_raise(dev, r, call);
+        }
+        if (slot < nslots) {
+            c->named[slot].name = name;
+            c->named[slot].f = f;
+        }
+    }
+    int64_t blocks = (threads + PG_BLOCK_THREADS - 1) / PG_BLOCK_THREADS;
+    int64_t cap = (int64_t)c->sm_count * PG_BLOCKS_PER_SM;
+    blocks = blocks > cap ? cap : blocks < 1 ? 1 : blocks;
+    CU_TRY(dev, cuLaunchKernel,
+           (f, (unsigned int)blocks, 1, 1, PG_BLOCK_THREADS, 1, 1, 0, (CUstream)stream, params, NULL));
+    return 0;
+}
+
 /* ------------------------------------------------------------------ streams and events */
 
 static int
@@ -787,6 +822,7 @@ const PgBackend pg_backend_cuda = {
     .mem_free = cuda_mem_free,
     .memcpy = cuda_memcpy,
     .elementwise = cuda_elementwise,
+    .gemm = pg_cuda_gemm,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,

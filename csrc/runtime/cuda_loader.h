@@ -7,6 +7,7 @@
 #ifndef PG_CUDA_LOADER_H
 #define PG_CUDA_LOADER_H
 #include <stddef.h>
+#include <stdint.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -158,8 +159,8 @@ extern PgCudaDriver pg_cu;
 int pg_cuda_load(const char **reason);
 
 /* One symbol of a run-time loaded library: its exported name, a fallback name or NULL, and where
- * in the library's table its pointer goes. Later libraries (libcublas, libnvrtc) get their own
- * X-macro list, table and loader function built on pg_dl_load_table. */
+ * in the library's table its pointer goes. Later libraries (cuBLAS and cuSOLVER: cuda_libs.h;
+ * libnvrtc) get their own X-macro list, table and loader function built on these. */
 typedef struct {
     const char *name;
     const char *fallback;
@@ -170,6 +171,10 @@ typedef struct {
  * fills `table` from `syms`. Returns the handle, or NULL with a message in err. */
 void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsyms, void *table,
                        char *err, size_t errsize);
+/* Fills `table` from the symbols of an open library (named libname in the message). 0, or -1 with
+ * "<libname> lacks <symbol>" in err. */
+int pg_dl_resolve(void *handle, const char *libname, const PgDlSymbol *syms, size_t nsyms, void *table, char *err,
+                  size_t errsize);
 
 /* For the files that call the driver directly (backend_cuda.c, later user-kernel launches).
  * pg_cuda_raise sets pygpu.CUDAError for a failed call (message "<call> failed on cuda:N:
@@ -179,4 +184,8 @@ void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size
 struct PgDevice;
 int pg_cuda_raise(struct PgDevice *dev, CUresult r, const char *call);
 int pg_cuda_enter(struct PgDevice *dev);
+/* Launches a kernel of the embedded fatbin that is not an op-table loop, by its extern "C" name
+ * (a string with static storage: its function is cached per device), as a grid-stride loop over
+ * `threads` threads on `stream`, the context current. 0, or -1 with CUDAError. */
+int pg_cuda_launch_1d(struct PgDevice *dev, const char *name, int64_t threads, void **params, void *stream);
 #endif
