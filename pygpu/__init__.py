@@ -9,6 +9,11 @@ from ._core import (  # noqa: F401
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
+from ._products import (  # noqa: F401,E402  (matmul itself is C: pygpu._core.matmul)
+    cross, diagonal, dot, inner, kron, matvec, outer, tensordot, trace, vdot, vecdot, vecmat,
+)
+from ._einsum import einsum, einsum_path  # noqa: F401,E402
+from . import linalg  # noqa: F401,E402  (also registers NumPy's linalg functions for dispatch)
 
 __version__ = "0.1.0"
 

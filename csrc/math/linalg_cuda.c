@@ -258,12 +258,17 @@ fail:
     return NULL;
 }
 
-/* _cuda_libs() -> {"cublas": path or None, "cusolver": path or None}: what was loaded. */
+/* _cuda_libs(load=False) -> {"cublas": path or None, "cusolver": path or None}: what is loaded;
+ * with load, both are loaded first (CUDAError when one cannot be). */
 static PyObject *
-py_cuda_libs(PyObject *m, PyObject *unused)
+py_cuda_libs(PyObject *m, PyObject *args)
 {
     PG_UNUSED(m);
-    PG_UNUSED(unused);
+    int load = 0;
+    if (!PyArg_ParseTuple(args, "|p:_cuda_libs", &load))
+        return NULL;
+    if (load && (pg_cublas_load() < 0 || pg_cusolver_load() < 0))
+        return NULL;
     const char *b = pg_cublas_path(), *s = pg_cusolver_path();
     return Py_BuildValue("{s:z,s:z}", "cublas", b, "cusolver", s);
 }
@@ -276,6 +281,6 @@ PyMethodDef pg_linalg_cuda_module_methods[] = {
     {"_cusolver_orgqr", py_orgqr, METH_VARARGS, NULL},
     {"_cusolver_gesvd", py_gesvd, METH_VARARGS, NULL},
     {"_cusolver_syevd", py_syevd, METH_VARARGS, NULL},
-    {"_cuda_libs", py_cuda_libs, METH_NOARGS, NULL},
+    {"_cuda_libs", py_cuda_libs, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -216,8 +216,10 @@ load(const LibSpec *spec, LibState *st)
             if (!found) {
                 char detail[sizeof st->why];
                 memcpy(detail, st->why, sizeof detail);
-                snprintf(st->why, sizeof st->why, "%s is not found: %s=%.300s cannot be loaded (%.500s)",
-                         spec->name, spec->env, file, detail);
+                snprintf(st->why, sizeof st->why,
+                         "%s is not found: %s=%.300s cannot be loaded (%.500s); unset it to search the Python "
+                         "environment and the CUDA toolkit, or install %s with `pip install %s`",
+                         spec->name, spec->env, file, detail, spec->name, major >= 13 ? spec->pip13 : spec->pip12);
             }
         } else {
             found = search_wheels(spec, st, major) || search_toolkit(spec, st, major) ||
