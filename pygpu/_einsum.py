@@ -8,7 +8,7 @@ give a path), computed from the shapes alone."""
 import numpy as _np
 
 from . import _core
-from ._products import _arrays, _sum
+from ._products import _arrays, _into, _sum
 
 _ndarray = _core.ndarray
 
@@ -255,10 +255,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     owners = {id(x.base if x.base is not None else x) for x in arrays}
     if id(res.base if res.base is not None else res) in owners or not res.flags["WRITEABLE"]:
         res = res.copy()
-    if out is not None:
-        out[...] = res
-        return out
-    return res
+    return _into(out, res)
 
 
 def einsum_path(*operands, optimize="greedy", einsum_call=False):

@@ -116,6 +116,14 @@ def _check_out(out, res, name):
     return out
 
 
+def _into(out, res):
+    """res written into out (out= of numpy's gufuncs and trace), or res."""
+    if out is None:
+        return res
+    out[...] = res
+    return out
+
+
 def _shape_str(shape):
     return "(" + ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
 
@@ -270,11 +278,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
     dt = _np.result_type(a.dtype, b.dtype) if kwargs.get("dtype") is None else _np.dtype(kwargs["dtype"])
     a = a.astype(dt, copy=False)[..., None, :]
     b = b.astype(dt, copy=False)[..., :, None]
-    res = _core._matmul(a, b, dt.kind == "c")[..., 0, 0]
-    if out is not None:
-        out[...] = res
-        return out
-    return res
+    return _into(out, _core._matmul(a, b, dt.kind == "c")[..., 0, 0])
 
 
 def matvec(x1, x2, /, out=None, **kwargs):
@@ -300,11 +304,7 @@ def vecmat(x1, x2, /, out=None, **kwargs):
         raise _gufunc_core_error("vecmat", "(n),(n,m)->(m)", 1, 0, x2.shape[-2], x1.shape[-1])
     dt = _np.result_type(x1.dtype, x2.dtype) if kwargs.get("dtype") is None else _np.dtype(kwargs["dtype"])
     res = _core._matmul(x1.astype(dt, copy=False)[..., None, :], x2.astype(dt, copy=False), dt.kind == "c")
-    res = res[..., 0, :]
-    if out is not None:
-        out[...] = res
-        return out
-    return res
+    return _into(out, res[..., 0, :])
 
 
 # ------------------------------------------------------------------ diagonals, traces, cross products
@@ -317,11 +317,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """numpy.trace: the sum along diagonals."""
     d = _core.diagonal(a, offset, axis1, axis2)
-    res = _sum_last(d, _sum_dtype(d.dtype) if dtype is None else _np.dtype(dtype))
-    if out is not None:
-        out[...] = res
-        return out
-    return res
+    return _into(out, _sum_last(d, _sum_dtype(d.dtype) if dtype is None else _np.dtype(dtype)))
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):

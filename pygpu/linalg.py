@@ -19,7 +19,7 @@ from numpy.linalg import LinAlgError
 
 from . import _core, _dispatch
 from ._einsum import einsum, einsum_path
-from ._products import (_arrays, _host, _reduce_host, _sum, _sum_last, _wrap, cross as _np_cross, diagonal as
+from ._products import (_arrays, _host, _into, _reduce_host, _sum, _sum_last, _wrap, cross as _np_cross, diagonal as
                         _np_diagonal, dot, inner, kron, matvec, outer as _np_outer, tensordot as _np_tensordot,
                         trace as _np_trace, vdot, vecdot as _np_vecdot, vecmat)
 
@@ -261,59 +261,51 @@ def svdvals(x, /):
     return svd(x, compute_uv=False)
 
 
-def eigh(a, UPLO="L"):
-    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, from one triangle."""
+def _eigh(a, UPLO, vectors):
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     a = _array(a)
     _assert_stacked_2d(a)
     _assert_stacked_square(a)
     dt = _linalg_type(a)
+    name = "eigh" if vectors else "eigvalsh"
     if _on_cpu(a):
-        return _numpy("eigh", a, UPLO=UPLO)
+        return _numpy(name, a, UPLO=UPLO)
     if a.size == 0:
-        return _empty_like_numpy("eigh", a.astype(dt))
+        return _empty_like_numpy(name, a.astype(dt))
     w = _stack(a, dt)
-    ev, info = _core._cusolver_syevd(w, UPLO == "L", True)
+    ev, info = _core._cusolver_syevd(w, UPLO == "L", vectors)
     _check_info(info, "Eigenvalues did not converge")
-    return EighResult(ev, _core.matrix_transpose(w))
+    return EighResult(ev, _core.matrix_transpose(w)) if vectors else ev
+
+
+def eigh(a, UPLO="L"):
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, from one triangle."""
+    return _eigh(a, UPLO, True)
 
 
 def eigvalsh(a, UPLO="L"):
     """Eigenvalues of Hermitian matrices, ascending."""
-    if UPLO not in ("L", "U"):
-        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return _eigh(a, UPLO, False)
+
+
+def _eig(a, name):
     a = _array(a)
     _assert_stacked_2d(a)
     _assert_stacked_square(a)
-    dt = _linalg_type(a)
-    if _on_cpu(a):
-        return _numpy("eigvalsh", a, UPLO=UPLO)
-    if a.size == 0:
-        return _empty_like_numpy("eigvalsh", a.astype(dt))
-    w = _stack(a, dt)
-    ev, info = _core._cusolver_syevd(w, UPLO == "L", False)
-    _check_info(info, "Eigenvalues did not converge")
-    return ev
+    _linalg_type(a)
+    return _numpy(name, a)
 
 
 def eig(a):
     """Eigenvalues and right eigenvectors of general matrices (NumPy's LAPACK; a CUDA array is
     computed on the host and the results copied back)."""
-    a = _array(a)
-    _assert_stacked_2d(a)
-    _assert_stacked_square(a)
-    _linalg_type(a)
-    return _numpy("eig", a)
+    return _eig(a, "eig")
 
 
 def eigvals(a):
     """Eigenvalues of general matrices (on the host for CUDA arrays, as eig)."""
-    a = _array(a)
-    _assert_stacked_2d(a)
-    _assert_stacked_square(a)
-    _linalg_type(a)
-    return _numpy("eigvals", a)
+    return _eig(a, "eigvals")
 
 
 def solve(a, b):
@@ -706,10 +698,7 @@ def multi_dot(arrays, *, out=None):
         res = res[0, 0]
     elif first == 1 or last == 1:
         res = res.reshape(-1)
-    if out is not None:
-        out[...] = res
-        return out
-    return res
+    return _into(out, res)
 
 
 def tensorinv(a, ind=2):

@@ -94,28 +94,47 @@ py_potrf(PyObject *m, PyObject *args)
     return (PyObject *)info;
 }
 
-/* _cusolver_getrf(w) -> (ipiv, info); ipiv int64, (..., min(m, n)), 1-based */
+/* The factorisations that leave min(m, n) values per matrix beside it: getrf's pivots (int64,
+ * 1-based) and geqrf's tau. Returns (vector, info). */
 static PyObject *
-py_getrf(PyObject *m, PyObject *args)
+factor_with_vector(PyObject *args, int lu)
 {
-    PG_UNUSED(m);
-    PgArray *w, *info = NULL, *ipiv = NULL;
+    PgArray *w, *info = NULL, *vec = NULL;
     PgSolverCall c;
-    if (!PyArg_ParseTuple(args, "O!", &PgArray_Type, &w) || stack_check(w, "lu") < 0)
+    if (!PyArg_ParseTuple(args, "O!", &PgArray_Type, &w) || stack_check(w, lu ? "lu" : "qr") < 0)
         return NULL;
     int64_t rows = w->shape[w->ndim - 1], cols = w->shape[w->ndim - 2], k = rows < cols ? rows : cols;
     if (call_setup(w, 2, &c, &info) < 0)
         return NULL;
-    if ((ipiv = batch_array(w, 2, PG_INT64, 1, &k)) == NULL)
+    if ((vec = batch_array(w, 2, lu ? PG_INT64 : w->type, 1, &k)) == NULL)
         goto fail;
-    if (c.batch > 0 && k > 0 &&
-        pg_cusolver_getrf(&c, rows, cols, w->data, rows, rows * cols, (int64_t *)ipiv->data, k) < 0)
-        goto fail;
-    return Py_BuildValue("(NN)", ipiv, info);
+    if (c.batch > 0 && k > 0) {
+        int rc = lu ? pg_cusolver_getrf(&c, rows, cols, w->data, rows, rows * cols, (int64_t *)vec->data, k)
+                    : pg_cusolver_geqrf(&c, rows, cols, w->data, rows, rows * cols, vec->data, k);
+        if (rc < 0)
+            goto fail;
+    }
+    return Py_BuildValue("(NN)", vec, info);
 fail:
     Py_XDECREF(info);
-    Py_XDECREF(ipiv);
+    Py_XDECREF(vec);
     return NULL;
+}
+
+/* _cusolver_getrf(w) -> (ipiv, info) */
+static PyObject *
+py_getrf(PyObject *m, PyObject *args)
+{
+    PG_UNUSED(m);
+    return factor_with_vector(args, 1);
+}
+
+/* _cusolver_geqrf(w) -> (tau, info) */
+static PyObject *
+py_geqrf(PyObject *m, PyObject *args)
+{
+    PG_UNUSED(m);
+    return factor_with_vector(args, 0);
 }
 
 /* _cusolver_getrs(lu, ipiv, b, trans) -> info; b (..., nrhs, n) overwritten by the solution */
@@ -143,29 +162,6 @@ py_getrs(PyObject *m, PyObject *args)
                           n * nrhs) < 0)
         Py_CLEAR(info);
     return (PyObject *)info;
-}
-
-/* _cusolver_geqrf(w) -> (tau, info); tau (..., min(m, n)) */
-static PyObject *
-py_geqrf(PyObject *m, PyObject *args)
-{
-    PG_UNUSED(m);
-    PgArray *w, *info = NULL, *tau = NULL;
-    PgSolverCall c;
-    if (!PyArg_ParseTuple(args, "O!", &PgArray_Type, &w) || stack_check(w, "qr") < 0)
-        return NULL;
-    int64_t rows = w->shape[w->ndim - 1], cols = w->shape[w->ndim - 2], k = rows < cols ? rows : cols;
-    if (call_setup(w, 2, &c, &info) < 0)
-        return NULL;
-    if ((tau = batch_array(w, 2, w->type, 1, &k)) == NULL)
-        goto fail;
-    if (c.batch > 0 && k > 0 && pg_cusolver_geqrf(&c, rows, cols, w->data, rows, rows * cols, tau->data, k) < 0)
-        goto fail;
-    return Py_BuildValue("(NN)", tau, info);
-fail:
-    Py_XDECREF(info);
-    Py_XDECREF(tau);
-    return NULL;
 }
 
 /* _cusolver_orgqr(w, tau) -> info; w (..., n, m) holds k = tau.shape[-1] reflectors in its first

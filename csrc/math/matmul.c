@@ -540,17 +540,10 @@ pg_matmul(PyObject *x1, PyObject *x2, PyObject *outobj, int dtype, PgCasting cas
     PgArray *ops[2] = {NULL, NULL}, *out = NULL, *res = NULL;
     PyObject *ret = NULL;
     PgDevice *dev = NULL;
-    if (outobj != NULL && outobj != Py_None) {
-        if (!PgArray_Check(outobj)) {
-            PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
-                         Py_TYPE(outobj)->tp_name);
-            return NULL;
-        }
-        out = (PgArray *)outobj;
-        if (pg_array_check_writeable(out) < 0)
-            return NULL;
+    if (pg_parse_out(outobj, &out) < 0)
+        return NULL;
+    if (out != NULL)
         dev = out->device;
-    }
     PyObject *objs[2] = {x1, x2};
     for (int i = 0; i < 2 && dev == NULL; i++)
         if (PgArray_Check(objs[i]))

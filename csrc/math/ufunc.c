@@ -292,6 +292,21 @@ different_devices(PgDevice *a, PgDevice *b)
     return -1;
 }
 
+int
+pg_parse_out(PyObject *outobj, PgArray **out)
+{
+    *out = NULL;
+    if (outobj == NULL || outobj == Py_None)
+        return 0;
+    if (!PgArray_Check(outobj)) {
+        PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
+                     Py_TYPE(outobj)->tp_name);
+        return -1;
+    }
+    *out = (PgArray *)outobj;
+    return pg_array_check_writeable(*out);
+}
+
 PyObject *
 pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype, PgCasting casting, int notimpl)
 {
@@ -305,17 +320,10 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     int nclassified = 0;
     static const int64_t one[1] = {1}, zero[1] = {0};
 
-    if (outobj != NULL && outobj != Py_None) {
-        if (!PgArray_Check(outobj)) {
-            PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
-                         Py_TYPE(outobj)->tp_name);
-            return NULL;
-        }
-        out = (PgArray *)outobj;
-        if (pg_array_check_writeable(out) < 0)
-            return NULL;
+    if (pg_parse_out(outobj, &out) < 0)
+        return NULL;
+    if (out != NULL)
         dev = out->device;
-    }
     for (int i = 0; i < nin; i++) {
         int rc = classify(inputs[i], &ops[i]);
         if (rc != 0) {

@@ -25,6 +25,9 @@ enum {
  * Py_NotImplemented (new ref) when `notimpl` is set and an operand is of an unsupported type. */
 PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, int dtype, PgCasting casting,
                          int notimpl);
+/* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
+ * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
+int pg_parse_out(PyObject *outobj, PgArray **out);
 /* A ufunc of the op table by name (borrowed), or NULL (no exception). */
 PgUfunc *pg_ufunc_lookup(const char *name);
 int pg_ufunc_nin(PgUfunc *uf);
