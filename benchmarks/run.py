@@ -286,6 +286,94 @@ def bench_elementwise(b):
                      lambda xp, a, c: a + c)
 
 
+# ------------------------------------------------------------------ cases: linear algebra
+
+# FP32 and FP64 fused multiply-adds per clock per SM (CUDA cores, not tensor cores), for the peak
+# a GFLOP/s figure is set against; compute capabilities not listed get no peak.
+FMA_PER_SM = {(7, 0): (64, 32), (8, 0): (64, 32), (9, 0): (128, 64), (10, 0): (128, 64)}
+
+
+def gpu_peak_gflops(b, dtype):
+    if not b.on_gpu:
+        return None
+    p = b.device.properties()
+    fma = FMA_PER_SM.get(tuple(p.get("compute_capability", ())))
+    if fma is None:
+        return None
+    per_sm = fma[1] if np.dtype(dtype) in (np.float64, np.complex128) else fma[0]
+    return 2 * per_sm * p["multiprocessors"] * p["clock_rate_khz"] * 1e3 / 1e9
+
+
+def linalg_case(b, label, make, expr, flops=None, dtype=np.float64, others=("cupy", "torch")):
+    """make() -> NumPy inputs; expr(xp, *inputs) runs the case with xp = numpy, pygpu, cupy, torch."""
+    dev = b.device
+    inputs = make()
+    res = {"numpy": b.time(lambda: expr(np, *inputs), None)}
+    with dev:
+        pin = [pygpu.asarray(x) for x in inputs]
+    res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
+    if "cupy" in b.others() and "cupy" in others:
+        cin = [cp.asarray(x) for x in inputs]
+        res["cupy"] = b.time(lambda: expr(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others() and "torch" in others:
+        tin = [torch.as_tensor(x, device="cuda") for x in inputs]
+        res["torch"] = b.time(lambda: expr(torch, *tin), b.others()["torch"])
+    note = ""
+    if flops:
+        gflops = flops / res["pygpu"] / 1e9
+        peak = gpu_peak_gflops(b, dtype)
+        note = f"{gflops:.0f} GFLOP/s" + (f" = {100 * gflops / peak:.0f}% of the {np.dtype(dtype).name} "
+                                          f"CUDA-core peak {peak:.0f}" if peak else "")
+    b.add("linalg", label, "us", res, note)
+
+
+def _la(xp):
+    return xp.linalg
+
+
+def bench_linalg(b):
+    header("linear algebra (us per call)")
+    rng = np.random.default_rng(0)
+    f64, f32 = np.float64, np.float32
+    # the seeds: a @ b, cp.dot(x, y), jnp.dot(x, x.T), a batch of matrix-vector products
+    m, k, n = 1024, 2048, 512
+    linalg_case(b, "matmul f64 1024x2048 @ 2048x512", lambda: (rng.random((m, k)), rng.random((k, n))),
+                lambda xp, x, y: x @ y, 2 * m * k * n)
+    linalg_case(b, "dot f64 1000x1000", lambda: (rng.random((1000, 1000)), rng.random((1000, 1000))),
+                lambda xp, x, y: xp.matmul(x, y) if xp is torch else xp.dot(x, y), 2e9)
+    side = 3000 if (b.on_gpu and not b.quick) else 1000
+    linalg_case(b, f"dot(x, x.T) f32 {side}x{side}", lambda: (rng.random((side, side), dtype=f32),),
+                lambda xp, x: xp.matmul(x, x.T) if xp is torch else xp.dot(x, x.T), 2 * side ** 3, f32)
+    batch = 10000
+    linalg_case(b, f"batched matvec f32 {batch} x (16x16 @ 16)",
+                lambda: (rng.random((batch, 16, 16), dtype=f32), rng.random((batch, 16, 1), dtype=f32)),
+                lambda xp, x, v: x @ v, 2 * batch * 256, f32)
+    linalg_case(b, f"batched matmul f32 {batch} x 16x16 @ 16x16",
+                lambda: (rng.random((batch, 16, 16), dtype=f32), rng.random((batch, 16, 16), dtype=f32)),
+                lambda xp, x, y: x @ y, 2 * batch * 16 ** 3, f32)
+    if b.on_gpu:
+        s = 4096 if b.quick else 8192
+        linalg_case(b, f"matmul f32 {s}^3", lambda: (rng.random((s, s), dtype=f32), rng.random((s, s), dtype=f32)),
+                    lambda xp, x, y: x @ y, 2 * s ** 3, f32)
+    linalg_case(b, "einsum bij,bjk->bik f64 64x64x64", lambda: (rng.random((64, 64, 64)), rng.random((64, 64, 64))),
+                lambda xp, x, y: xp.einsum("bij,bjk->bik", x, y), 2 * 64 ** 4)
+    s = 4096 if (b.on_gpu and not b.quick) else 1000
+    spd = lambda n, dt: (lambda a: (a @ a.T + n * np.eye(n)).astype(dt))(rng.random((n, n)))  # noqa: E731
+    linalg_case(b, f"linalg.solve f64 {s}x{s}", lambda: (spd(s, f64), rng.random((s,))),
+                lambda xp, x, y: _la(xp).solve(x, y), 2 / 3 * s ** 3)
+    linalg_case(b, f"linalg.cholesky f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).cholesky(x),
+                s ** 3 / 3)
+    s = 2000 if (b.on_gpu and not b.quick) else 500
+    linalg_case(b, f"linalg.svd f32 {s}x{s}", lambda: (rng.random((s, s), dtype=f32),),
+                lambda xp, x: _la(xp).svd(x), None, f32)
+    s = 1000 if not b.quick else 300
+    linalg_case(b, f"linalg.qr f64 {s}x{s}", lambda: (rng.random((s, s)),), lambda xp, x: _la(xp).qr(x))
+    linalg_case(b, f"linalg.inv f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).inv(x), 2 * s ** 3)
+    linalg_case(b, f"linalg.eigh f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).eigh(x))
+    linalg_case(b, "per-call overhead: 4x4 @ 4x4 f64", lambda: (rng.random((4, 4)), rng.random((4, 4))),
+                lambda xp, x, y: x @ y)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default=None, help="pygpu device (default: the default device)")
@@ -298,7 +386,7 @@ def main():
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
-              ("elementwise", bench_elementwise)]
+              ("elementwise", bench_elementwise), ("linalg", bench_linalg)]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue
