@@ -19,7 +19,8 @@ import textwrap
 import pytest
 
 import pygpu
-from test_cuda_backend import HAS_KERNELS, mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from conftest import run_mock
+from test_cuda_backend import HAS_KERNELS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 pytestmark = pytest.mark.skipif(not HAS_KERNELS, reason="this build has no CUDA kernels")
@@ -36,7 +37,7 @@ def _build(cc, src, out, *flags):
     os.makedirs(os.path.dirname(out), exist_ok=True)
     cmd = [cc, "-shared", "-fPIC", "-O1", "-Wall", *flags, "-o", out]
     if src:
-        cmd.append(os.path.join(HERE, "mock_cuda", src))
+        cmd += [os.path.join(HERE, "mock_cuda", src), "-ldl"]
     else:
         cmd += ["-x", "c", "/dev/null"]  # an empty library standing for a dependency
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -97,13 +98,13 @@ def on(x):
 """
 
 
-def run(mock_driver, sites, site, code, **env):  # noqa: F811
+def run(mock_driver, sites, site, code, **env):
     root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
     paths = [root] + ([sites[site]] if site else [])
     return run_mock(mock_driver, PRELUDE + textwrap.dedent(code), PYTHONPATH=os.pathsep.join(paths), **env)
 
 
-def test_cublas_from_cuda13_wheel_computes_products(mock_driver, fake_sites):  # noqa: F811
+def test_cublas_from_cuda13_wheel_computes_products(mock_driver, fake_sites):
     out = run(mock_driver, fake_sites, "site13", """
         rng = np.random.default_rng(0)
         res = {"errors": []}
@@ -131,7 +132,7 @@ def test_cublas_from_cuda13_wheel_computes_products(mock_driver, fake_sites):  #
     assert out["blas"]["workspaces"] == 1 and out["blas"]["last_workspace_size"] == 32 << 20  # compute 9.0
 
 
-def test_cublas_transpose_flags_batches_and_tall_products(mock_driver, fake_sites):  # noqa: F811
+def test_cublas_transpose_flags_batches_and_tall_products(mock_driver, fake_sites):
     out = run(mock_driver, fake_sites, "site13", """
         rng = np.random.default_rng(1)
         res = {}
@@ -171,7 +172,7 @@ def test_cublas_transpose_flags_batches_and_tall_products(mock_driver, fake_site
     assert out["broadcast"][0] == 50 and out["broadcast"][1] == 0 and out["broadcast"][2]
 
 
-def test_cublas_compute_types_and_tf32(mock_driver, fake_sites):  # noqa: F811
+def test_cublas_compute_types_and_tf32(mock_driver, fake_sites):
     out = run(mock_driver, fake_sites, "site13", """
         res = {}
         for dt in ("float32", "float64", "complex64", "complex128", "float16"):
@@ -192,7 +193,7 @@ def test_cublas_compute_types_and_tf32(mock_driver, fake_sites):  # noqa: F811
     assert out["tf32 float64"] == 70 and out["tf32 float16"] == 68
 
 
-def test_handles_per_stream(mock_driver, fake_sites):  # noqa: F811
+def test_handles_per_stream(mock_driver, fake_sites):
     out = run(mock_driver, fake_sites, "site13", """
         x = on(np.ones((3, 3)))
         x @ x
@@ -209,7 +210,7 @@ def test_handles_per_stream(mock_driver, fake_sites):  # noqa: F811
     assert out == {"first": 1, "after": 3, "streams": 3}
 
 
-def test_integer_matmul_runs_the_kernel(mock_driver, fake_sites):  # noqa: F811
+def test_integer_matmul_runs_the_kernel(mock_driver, fake_sites):
     out = run(mock_driver, fake_sites, "site13", """
         x = on(np.ones((3, 3), np.int32))
         before = stats()["launches"]
@@ -220,7 +221,7 @@ def test_integer_matmul_runs_the_kernel(mock_driver, fake_sites):  # noqa: F811
     assert out == {"kernel": "pg_gemm_int", "launches": 1, "cublas_loaded": False}
 
 
-def test_cuda12_wheels_for_a_cuda12_driver(mock_driver, fake_sites):  # noqa: F811
+def test_cuda12_wheels_for_a_cuda12_driver(mock_driver, fake_sites):
     """Places are searched in order (sys.path, then the toolkit, then the system), each for the
     newest version the driver supports: a CUDA 12 driver skips the CUDA 13 wheels."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
@@ -239,7 +240,7 @@ def test_cuda12_wheels_for_a_cuda12_driver(mock_driver, fake_sites):  # noqa: F8
     assert out["cublas"].endswith(os.path.join("cublas", "lib", "libcublas.so.12"))
 
 
-def test_missing_or_old_library_is_a_clear_error(mock_driver, fake_sites):  # noqa: F811
+def test_missing_or_old_library_is_a_clear_error(mock_driver, fake_sites):
     out = run(mock_driver, fake_sites, "site13", """
         x = on(np.ones((2, 2)))
         res = {"err": error(lambda: x @ x)}
@@ -260,7 +261,7 @@ def test_missing_or_old_library_is_a_clear_error(mock_driver, fake_sites):  # no
     assert out["type"] == "CUDAError" and "lacks cublasGemmStridedBatchedEx" in out["msg"]
 
 
-def test_not_found_anywhere_names_the_pip_packages(mock_driver, fake_sites):  # noqa: F811
+def test_not_found_anywhere_names_the_pip_packages(mock_driver, fake_sites):
     if ctypes.util.find_library("cublas") or any(os.path.exists(os.path.join(d, "libcublas.so.13")) or
                                                  os.path.exists(os.path.join(d, "libcublas.so.12"))
                                                  for d in ("/usr/local/cuda/lib64", "/usr/local/cuda/lib")):
@@ -273,7 +274,7 @@ def test_not_found_anywhere_names_the_pip_packages(mock_driver, fake_sites):  # 
     assert "pip install nvidia-cublas" in out["msg"] and "nvidia-cublas-cu12" in out["msg"]
 
 
-def test_cusolver_info_becomes_linalgerror(mock_driver, fake_sites):  # noqa: F811
+def test_cusolver_info_becomes_linalgerror(mock_driver, fake_sites):
     code = """
         a = on(np.eye(4) * 2)
         res = {"chol": error(lambda: pygpu.linalg.cholesky(a)), "inv": error(lambda: pygpu.linalg.inv(a)),

@@ -1,7 +1,9 @@
 /* cuBLAS and cuSOLVER handles, one per (device, stream): a handle is bound to its stream once,
  * when it is made, so a call never re-binds a handle another stream may be using, and each
  * cuBLAS handle has a workspace of its own from the device's pool. A small table, least recently
- * used entry replaced when full (programs use few streams). The GIL serialises access. */
+ * used entry replaced when full (programs use few streams). The GIL serialises access; callers
+ * have made the device's context current (pg_cuda_enter). */
+#include "runtime/cuda_backend.h"
 #include "runtime/cuda_libs.h"
 #include "runtime/memory.h"
 
@@ -20,17 +22,20 @@ typedef struct {
 static HandleEntry entries[NHANDLES];
 static uint64_t use_clock;
 
-/* Releases an entry's handles (destroying a handle waits for its work). */
+/* Releases an entry's handles (destroying a handle waits for its work), in its device's context;
+ * the calling thread's context is restored. */
 static void
 entry_clear(HandleEntry *e)
 {
-    if (e->dev != NULL && pg_cuda_enter(e->dev) == 0) {
+    CUcontext saved;
+    if (e->dev != NULL && pg_cuda_enter(e->dev, &saved) == 0) {
         if (e->blas)
             pg_cublas.cublasDestroy(e->blas);
         if (e->params)
             pg_cusolver.cusolverDnDestroyParams(e->params);
         if (e->solver)
             pg_cusolver.cusolverDnDestroy(e->solver);
+        pg_cuda_leave(e->dev, saved);
     }
     PyErr_Clear(); /* a failed device reports on its next use */
     if (e->blas_workspace)
@@ -51,11 +56,8 @@ entry_for(PgDevice *dev, void *stream)
         if (slot == NULL || (slot->dev != NULL && (e->dev == NULL || e->last_use < slot->last_use)))
             slot = e;
     }
-    if (slot->dev != NULL) {
+    if (slot->dev != NULL)
         entry_clear(slot);
-        if (pg_cuda_enter(dev) < 0)
-            return NULL;
-    }
     slot->dev = dev;
     slot->stream = stream;
     slot->last_use = ++use_clock;

@@ -14,6 +14,7 @@
  * pygpu needs them. */
 #ifndef PG_CUDA_LIBS_H
 #define PG_CUDA_LIBS_H
+#include "runtime/backend.h"
 #include "runtime/cuda_loader.h"
 #include <stdint.h>
 
@@ -142,10 +143,10 @@ const char *pg_cusolver_path(void);
 
 /* Raises pygpu.CUDAError for a failed cuBLAS or cuSOLVER call (library "cuBLAS" or "cuSOLVER"):
  * "<call> failed on cuda:N: CUBLAS_STATUS_X (code)". Returns -1. */
-int pg_cuda_lib_raise(struct PgDevice *dev, const char *library, int status, const char *call);
-/* Handles, one per device and stream, created on first use with the stream set once, the device's
- * context current (cuda_handles.c). cuBLAS gets its workspace from the device's memory pool. 0, or
+int pg_cuda_lib_raise(PgDevice *dev, const char *library, int status, const char *call);
+/* Handles, one per device and stream, created on first use with the stream set once; called with
+ * the device's context current (cuda_handles.c). cuBLAS gets its workspace from the device's memory pool. 0, or
  * -1 with an exception (the library could not be loaded, or creating the handle failed). */
-int pg_cublas_handle(struct PgDevice *dev, void *stream, cublasHandle_t *handle);
-int pg_cusolver_handle(struct PgDevice *dev, void *stream, cusolverDnHandle_t *handle, cusolverDnParams_t *params);
+int pg_cublas_handle(PgDevice *dev, void *stream, cublasHandle_t *handle);
+int pg_cusolver_handle(PgDevice *dev, void *stream, cusolverDnHandle_t *handle, cusolverDnParams_t *params);
 #endif

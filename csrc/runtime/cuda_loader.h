@@ -88,6 +88,7 @@ enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 #define CU_MEM_ATTACH_GLOBAL 0x1
+#define CU_STREAM_DEFAULT 0x0
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CU_EVENT_DEFAULT 0x0
 #define CU_EVENT_DISABLE_TIMING 0x2
@@ -176,16 +177,4 @@ void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size
 int pg_dl_resolve(void *handle, const char *libname, const PgDlSymbol *syms, size_t nsyms, void *table, char *err,
                   size_t errsize);
 
-/* For the files that call the driver directly (backend_cuda.c, later user-kernel launches).
- * pg_cuda_raise sets pygpu.CUDAError for a failed call (message "<call> failed on cuda:N:
- * CUDA_ERROR_X (code): description", attributes .name and .code) and returns -1; a sticky error
- * (illegal address, launch failure, ...) also marks the device failed. pg_cuda_enter checks the
- * device and makes its primary context current on the calling thread (0, or -1 with an error). */
-struct PgDevice;
-int pg_cuda_raise(struct PgDevice *dev, CUresult r, const char *call);
-int pg_cuda_enter(struct PgDevice *dev);
-/* Launches a kernel of the embedded fatbin that is not an op-table loop, by its extern "C" name
- * (a string with static storage: its function is cached per device), as a grid-stride loop over
- * `threads` threads on `stream`, the context current. 0, or -1 with CUDAError. */
-int pg_cuda_launch_1d(struct PgDevice *dev, const char *name, int64_t threads, void **params, void *stream);
 #endif

@@ -3,6 +3,7 @@
  * once for the batch, takes it from the pool (device) and the heap (host), and queues one call per
  * matrix. */
 #include "runtime/cuda_solver.h"
+#include "runtime/cuda_backend.h"
 #include "runtime/cuda_libs.h"
 #include "runtime/memory.h"
 #include "core/dtype.h"
@@ -72,13 +73,23 @@ workspace_release(const PgSolverCall *c, Workspace *w)
         pg_pool_free(w->dev_block);
 }
 
-/* The handle for the call, the context current. */
+/* Makes the device's context current (the thread's previous one in *saved, *entered set) and
+ * gives the handle for the call. Every routine ends with solver_leave. */
 static int
-solver_enter(const PgSolverCall *c, cusolverDnHandle_t *h, cusolverDnParams_t *p)
+solver_enter(const PgSolverCall *c, cusolverDnHandle_t *h, cusolverDnParams_t *p, CUcontext *saved, int *entered)
 {
-    if (pg_cuda_enter(c->dev) < 0)
+    *entered = 0;
+    if (pg_cuda_enter(c->dev, saved) < 0)
         return -1;
+    *entered = 1;
     return pg_cusolver_handle(c->dev, c->stream, h, p);
+}
+
+static void
+solver_leave(const PgSolverCall *c, CUcontext saved, int entered)
+{
+    if (entered)
+        pg_cuda_leave(c->dev, saved);
 }
 
 #define SOLVER_TRY(call, args)                                                 \
@@ -98,8 +109,10 @@ pg_cusolver_potrf(const PgSolverCall *c, int lower, int64_t n, char *a, int64_t 
     Workspace w = {NULL, NULL};
     int rc = -1, t = data_type(c->type), uplo = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     size_t dbytes = 0, hbytes = 0;
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     SOLVER_TRY(cusolverDnXpotrf_bufferSize, (h, p, uplo, n, t, a, lda, t, &dbytes, &hbytes));
     if (workspace_get(c, dbytes, hbytes, &w) < 0)
         goto done;
@@ -109,6 +122,7 @@ pg_cusolver_potrf(const PgSolverCall *c, int lower, int64_t n, char *a, int64_t 
     rc = 0;
 done:
     workspace_release(c, &w);
+    solver_leave(c, saved, entered);
     return rc;
 }
 
@@ -121,8 +135,10 @@ pg_cusolver_getrf(const PgSolverCall *c, int64_t m, int64_t n, char *a, int64_t 
     Workspace w = {NULL, NULL};
     int rc = -1, t = data_type(c->type);
     size_t dbytes = 0, hbytes = 0;
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     SOLVER_TRY(cusolverDnXgetrf_bufferSize, (h, p, m, n, t, a, lda, t, &dbytes, &hbytes));
     if (workspace_get(c, dbytes, hbytes, &w) < 0)
         goto done;
@@ -132,6 +148,7 @@ pg_cusolver_getrf(const PgSolverCall *c, int64_t m, int64_t n, char *a, int64_t 
     rc = 0;
 done:
     workspace_release(c, &w);
+    solver_leave(c, saved, entered);
     return rc;
 }
 
@@ -142,14 +159,17 @@ pg_cusolver_getrs(const PgSolverCall *c, int trans, int64_t n, int64_t nrhs, con
     cusolverDnHandle_t h;
     cusolverDnParams_t p;
     int rc = -1, t = data_type(c->type);
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     for (int64_t i = 0; i < c->batch; i++)
         SOLVER_TRY(cusolverDnXgetrs, (h, p, trans, n, nrhs, t, a + i * stride_a * itemsize(c->type), lda,
                                       ipiv + i * ipiv_stride, t, b + i * stride_b * itemsize(c->type), ldb,
                                       c->info + i));
     rc = 0;
 done:
+    solver_leave(c, saved, entered);
     return rc;
 }
 
@@ -163,8 +183,10 @@ pg_cusolver_geqrf(const PgSolverCall *c, int64_t m, int64_t n, char *a, int64_t 
     int rc = -1, t = data_type(c->type);
     size_t dbytes = 0, hbytes = 0;
     int64_t isz = itemsize(c->type);
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     SOLVER_TRY(cusolverDnXgeqrf_bufferSize, (h, p, m, n, t, a, lda, t, tau, t, &dbytes, &hbytes));
     if (workspace_get(c, dbytes, hbytes, &w) < 0)
         goto done;
@@ -174,6 +196,7 @@ pg_cusolver_geqrf(const PgSolverCall *c, int64_t m, int64_t n, char *a, int64_t 
     rc = 0;
 done:
     workspace_release(c, &w);
+    solver_leave(c, saved, entered);
     return rc;
 }
 
@@ -190,8 +213,10 @@ pg_cusolver_orgqr(const PgSolverCall *c, int64_t m, int64_t n, int64_t k, char *
         PyErr_Format(PyExc_ValueError, "qr: a matrix of more than %d rows is too large for cuSOLVER's orgqr", INT_MAX);
         return -1;
     }
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     int (*size_fn)(cusolverDnHandle_t, int, int, int, const void *, int, const void *, int *);
     int (*fn)(cusolverDnHandle_t, int, int, int, void *, int, const void *, void *, int, int *);
     switch (c->type) {
@@ -230,6 +255,7 @@ pg_cusolver_orgqr(const PgSolverCall *c, int64_t m, int64_t n, int64_t k, char *
     rc = 0;
 done:
     workspace_release(c, &w);
+    solver_leave(c, saved, entered);
     return rc;
 }
 
@@ -247,8 +273,10 @@ pg_cusolver_gesvd(const PgSolverCall *c, int full, int64_t m, int64_t n, char *a
     int64_t isz = itemsize(c->type), rsz = real_itemsize(c->type);
     /* cuSOLVER wants leading dimensions of at least 1 even for arrays it does not touch */
     int64_t ldu_ = u ? ldu : 1, ldvt_ = vt ? ldvt : 1;
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     SOLVER_TRY(cusolverDnXgesvd_bufferSize,
                (h, p, jobu, jobvt, m, n, t, a, lda, rt, s, t, u, ldu_, t, vt, ldvt_, t, &dbytes, &hbytes));
     if (workspace_get(c, dbytes, hbytes, &w) < 0)
@@ -261,6 +289,7 @@ pg_cusolver_gesvd(const PgSolverCall *c, int full, int64_t m, int64_t n, char *a
     rc = 0;
 done:
     workspace_release(c, &w);
+    solver_leave(c, saved, entered);
     return rc;
 }
 
@@ -276,8 +305,10 @@ pg_cusolver_syevd(const PgSolverCall *c, int vectors, int lower, int64_t n, char
     int uplo = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     size_t dbytes = 0, hbytes = 0;
     int64_t isz = itemsize(c->type), rsz = real_itemsize(c->type);
-    if (solver_enter(c, &h, &p) < 0)
-        return -1;
+    CUcontext saved;
+    int entered;
+    if (solver_enter(c, &h, &p, &saved, &entered) < 0)
+        goto done;
     SOLVER_TRY(cusolverDnXsyevd_bufferSize, (h, p, jobz, uplo, n, t, a, lda, rt, w_out, t, &dbytes, &hbytes));
     if (workspace_get(c, dbytes, hbytes, &w) < 0)
         goto done;
@@ -287,5 +318,6 @@ pg_cusolver_syevd(const PgSolverCall *c, int vectors, int lower, int64_t n, char
     rc = 0;
 done:
     workspace_release(c, &w);
+    solver_leave(c, saved, entered);
     return rc;
 }

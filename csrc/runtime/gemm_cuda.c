@@ -2,17 +2,28 @@
  * GemmStridedBatchedEx for a batch, on the handle of the device and stream; float16 is stored
  * as half and computed in float32, float32 is exact float32 unless TF32 was asked for. Integer
  * and bool products run the kernel of kernels/matmul.h. */
-#include "runtime/backend.h"
+#include "runtime/cuda_backend.h"
 #include "runtime/cuda_libs.h"
 #include "core/dtype.h"
 #include <limits.h>
 
+#define GEMM_INT_THREADS 256
+#define GEMM_INT_BLOCKS_PER_SM 32 /* a grid-stride loop: enough blocks to fill every SM */
+
 static int
 gemm_int(PgDevice *dev, const PgGemmArgs *g, void *stream)
 {
+    CUfunction f = pg_cuda_function(dev, "matmul", "pg_gemm_int");
+    if (f == NULL)
+        return -1;
     PgGemmArgs args = *g;
     void *params[1] = {&args};
-    return pg_cuda_launch_1d(dev, "pg_gemm_int", g->m * g->n * g->batch, params, stream);
+    int64_t blocks = (g->m * g->n * g->batch + GEMM_INT_THREADS - 1) / GEMM_INT_THREADS;
+    int64_t cap = (int64_t)PG_CUDA_IMPL(dev)->sm_count * GEMM_INT_BLOCKS_PER_SM;
+    blocks = blocks > cap ? cap : blocks < 1 ? 1 : blocks;
+    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, GEMM_INT_THREADS, 1, 1, 0, (CUstream)stream,
+                                      params, NULL);
+    return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel(pg_gemm_int)");
 }
 
 static int
@@ -27,13 +38,10 @@ cuda_data_type(int type)
     }
 }
 
-int
-pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream)
+/* The product with dev's context current. */
+static int
+gemm_in_context(PgDevice *dev, const PgGemmArgs *g, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
-    if (g->m == 0 || g->n == 0 || g->batch == 0)
-        return 0;
     if (!PG_IS_FLOAT(g->type) && !PG_IS_COMPLEX(g->type))
         return gemm_int(dev, g, stream);
     if (g->m > INT_MAX || g->n > INT_MAX || g->k > INT_MAX || g->lda > INT_MAX || g->ldb > INT_MAX ||
@@ -74,4 +82,17 @@ pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream)
             return pg_cuda_lib_raise(dev, "cuBLAS", st, "cublasGemmStridedBatchedEx");
     }
     return 0;
+}
+
+int
+pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream)
+{
+    if (g->m == 0 || g->n == 0 || g->batch == 0)
+        return 0;
+    CUcontext saved;
+    if (pg_cuda_enter(dev, &saved) < 0)
+        return -1;
+    int rc = gemm_in_context(dev, g, stream);
+    pg_cuda_leave(dev, saved);
+    return rc;
 }

@@ -4,7 +4,11 @@
  * recorded), so tests/test_cuda_libs.py can check what pygpu's plan hands to cuBLAS: transpose
  * flags, leading dimensions, batch strides, compute types. Built as libcublas.so.13 (or .12) and
  * found by pygpu's search in a fake site-packages. mock_cublas_stats() reports what happened.
- * With -DMOCK_CUBLAS_OLD the batched entry point is left out (an old release). */
+ * The mock driver runs copies on stream threads: a product first waits for its stream (through the
+ * driver's cuStreamSynchronize), then computes, so it sees the data queued before it and work
+ * queued after sees its result. With -DMOCK_CUBLAS_OLD the batched entry point is left out (an
+ * old release). */
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +103,19 @@ elsize(int dtype)
     return dtype == R_16F ? 2 : dtype == R_32F ? 4 : dtype == R_64F || dtype == C_32F ? 8 : 16;
 }
 
+/* Waits for the work queued on the handle's stream (the caller has a context current). */
+static int
+wait_stream(Handle *h)
+{
+    static int (*sync)(void *);
+    if (sync == NULL) {
+        void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        if (cuda == NULL || (sync = (int (*)(void *))dlsym(cuda, "cuStreamSynchronize")) == NULL)
+            return 14; /* CUBLAS_STATUS_INTERNAL_ERROR */
+    }
+    return sync(h->stream) == 0 ? 0 : 13; /* CUBLAS_STATUS_EXECUTION_FAILED */
+}
+
 static void
 product(int ta, int tb, int m, int n, int k, const void *a, int at, int lda, const void *b, int ldb, void *c, int ldc)
 {
@@ -137,9 +154,11 @@ int
 cublasGemmEx(Handle *h, int ta, int tb, int m, int n, int k, const void *alpha, const void *a, int at, int lda,
              const void *b, int bt, int ldb, const void *beta, void *c, int ct, int ldc, int compute, int algo)
 {
-    (void)h; (void)alpha; (void)beta; (void)algo;
+    (void)alpha; (void)beta; (void)algo;
     if (at != bt || at != ct || lda < 1 || ldb < 1 || ldc < (m > 1 ? m : 1))
         return 7;
+    if (wait_stream(h) != 0)
+        return 13;
     stats.gemms++;
     record(ta, tb, m, n, k, lda, ldb, ldc, at, compute);
     stats.batch = 1;
@@ -154,9 +173,11 @@ cublasGemmStridedBatchedEx(Handle *h, int ta, int tb, int m, int n, int k, const
                            int lda, long long sa, const void *b, int bt, int ldb, long long sb, const void *beta,
                            void *c, int ct, int ldc, long long sc, int batch, int compute, int algo)
 {
-    (void)h; (void)alpha; (void)beta; (void)algo;
+    (void)alpha; (void)beta; (void)algo;
     if (at != bt || at != ct || lda < 1 || ldb < 1 || ldc < (m > 1 ? m : 1) || batch < 1)
         return 7;
+    if (wait_stream(h) != 0)
+        return 13;
     stats.batched_gemms++;
     record(ta, tb, m, n, k, lda, ldb, ldc, at, compute);
     stats.batch = batch;
