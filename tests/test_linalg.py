@@ -71,13 +71,24 @@ def transposed(x, device):
     return P(np.ascontiguousarray(np.swapaxes(x, -1, -2)), device).swapaxes(-1, -2)
 
 
+def strided(x, device):
+    """x as a pygpu view of every other row and column of a larger array (no unit stride)."""
+    big = np.zeros(x.shape[:-2] + (2 * x.shape[-2], 2 * x.shape[-1]), x.dtype)
+    big[..., ::2, ::2] = x
+    return P(big, device)[..., ::2, ::2]
+
+
+def layouts(x, device):
+    return [P(x, device), transposed(x, device), strided(x, device)]
+
+
 # ---------------------------------------------------------------- factorisations
 
 @pytest.mark.parametrize("dt", LA)
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 def test_cholesky(device, dt, batch):
     a = matrices(batch + (4, 4), dt, kind="spd")
-    for pa in (P(a, device), transposed(a, device)):
+    for pa in layouts(a, device):
         L = pygpu.linalg.cholesky(pa)
         close(L, np.linalg.cholesky(a), dt, 4)
         U = pygpu.linalg.cholesky(pa, upper=True)
@@ -91,6 +102,8 @@ def test_qr(device, dt, shape):
     m, n = shape[-2:]
     k = min(m, n)
     pa = P(a, device)
+    q, r = pygpu.linalg.qr(strided(a, device))
+    close(q @ r, a, dt, 10)
     for mode in ("reduced", "complete"):
         q, r = pygpu.linalg.qr(pa, mode=mode)
         nq, nr = np.linalg.qr(a, mode=mode)
@@ -124,8 +137,10 @@ def test_svd(device, dt, shape):
         close(ct(H(u)) @ H(u), np.broadcast_to(np.eye(u.shape[-1], dtype=dt), u.shape[:-2] + (u.shape[-1],) * 2), dt)
         close(H(vh) @ ct(H(vh)), np.broadcast_to(np.eye(vh.shape[-2], dtype=dt), vh.shape[:-2] + (vh.shape[-2],) * 2),
               dt)
-    # a transposed operand
-    close(pygpu.linalg.svd(transposed(a, device), compute_uv=False), s_np, dt, 10)
+    for pa in layouts(a, device)[1:]:
+        close(pygpu.linalg.svd(pa, compute_uv=False), s_np, dt, 10)
+        u, s, vh = pygpu.linalg.svd(pa, full_matrices=False)
+        close(H(u) * H(s)[..., None, :] @ H(vh), a, dt, 10)
 
 
 @pytest.mark.parametrize("dt", LA)
@@ -133,6 +148,7 @@ def test_svd(device, dt, shape):
 def test_eigh_eigvalsh(device, dt, batch):
     a = matrices(batch + (5, 5), dt, kind="hermitian")
     pa = P(a, device)
+    close(pygpu.linalg.eigvalsh(strided(a, device)), np.linalg.eigvalsh(a), dt, 10)
     for uplo in ("L", "U"):
         w, v = pygpu.linalg.eigh(pa, UPLO=uplo)
         nw, nv = np.linalg.eigh(a, UPLO=uplo)
@@ -165,7 +181,10 @@ def test_solve_inv_det_slogdet(device, dt, batch):
     pa = P(a, device)
     close(pygpu.linalg.solve(pa, P(b, device)), np.linalg.solve(a, b), dt, 10)
     close(pygpu.linalg.solve(pa, P(v, device)), np.linalg.solve(a, v), dt, 10)
-    close(pygpu.linalg.solve(transposed(a, device), P(b, device)), np.linalg.solve(a, b), dt, 10)
+    for la, lb in zip(layouts(a, device)[1:], layouts(b, device)[:0:-1]):
+        close(pygpu.linalg.solve(la, lb), np.linalg.solve(a, b), dt, 10)
+        close(pygpu.linalg.inv(la), np.linalg.inv(a), dt, 10)
+        close(pygpu.linalg.det(la), np.linalg.det(a), dt, 1e3)
     close(pygpu.linalg.inv(pa), np.linalg.inv(a), dt, 10)
     close(pygpu.linalg.det(pa), np.linalg.det(a), dt, 1e3)
     sign, logdet = pygpu.linalg.slogdet(pa)
