@@ -397,7 +397,7 @@ def det(a):
 
 
 def lstsq(a, b, rcond=None):
-    """The least-squares solution x of a @ x = b: (x, residuals, rank, singular values)."""
+    """The least-squares solution x of a @ x = b: (x, residuals, rank (an int), singular values)."""
     a, b = _arrays(a, b)
     if a.ndim != 2:
         raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
@@ -407,10 +407,9 @@ def lstsq(a, b, rcond=None):
     if b.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
     dt = _linalg_type(a, b)
-    if _on_cpu(a):
-        return _numpy("lstsq", a, b, rcond=rcond)
-    if a.size == 0 or b.size == 0:
-        return _numpy("lstsq", a, b, rcond=rcond)
+    if _on_cpu(a) or a.size == 0 or b.size == 0:
+        x, resid, rank, s = _numpy("lstsq", a, b, rcond=rcond)
+        return x, resid, int(rank.get()), s
     if rcond is None:
         rcond = _np.finfo(dt).eps * max(m, n)
     bm = b[:, None] if b.ndim == 1 else b
