@@ -1,7 +1,7 @@
 /* The math layer (csrc/math/): NumPy's math on arrays. ufunc objects made from the op table
  * (kernels/ops.def: it lives with the kernels, which are built from it and include nothing
- * above kernels/), ndarray's operators, and to come: reductions and scans, sorting and
- * searching, linear algebra, random. It may use array/, runtime/, core/ and kernels/; nothing
+ * above kernels/), ndarray's operators, linear algebra (linalg.h), and to come: reductions and
+ * scans, sorting and searching, random. It may use array/, runtime/, core/ and kernels/; nothing
  * below it includes from here.
  *
  * This header: pygpu.ufunc, elementwise operations from the op table with NumPy 2 type

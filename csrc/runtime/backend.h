@@ -1,5 +1,6 @@
 /* The runtime layer (csrc/runtime/): devices, caching pools, streams and events, the backends
- * that implement them (CPU, CUDA), the run-time loaders (libcuda), the embedded fatbin and the
+ * that implement them (CPU, CUDA), the run-time loaders (libcuda; cuBLAS and cuSOLVER:
+ * cuda_libs.h, and LAPACK on cuSOLVER: cuda_solver.h), the embedded fatbin and the
  * kernel table, and the launch of an op-table loop. It may use core/ and kernels/, never array/,
  * math/ or jit/.
  *
