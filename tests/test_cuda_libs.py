@@ -13,6 +13,7 @@ import ctypes.util
 import os
 import shutil
 import subprocess
+import sys
 import sysconfig
 import textwrap
 
@@ -261,11 +262,19 @@ def test_missing_or_old_library_is_a_clear_error(mock_driver, fake_sites):
     assert out["type"] == "CUDAError" and "lacks cublasGemmStridedBatchedEx" in out["msg"]
 
 
+def _cublas_installed():
+    """Whether a real cuBLAS would be found: system-wide, in the toolkit or in a wheel of this
+    Python environment."""
+    places = [os.path.join(d, name) for d in ("/usr/local/cuda/lib64", "/usr/local/cuda/lib")
+              for name in ("libcublas.so.13", "libcublas.so.12")]
+    places += [os.path.join(p, "nvidia", sub, "lib", name) for p in sys.path if p
+               for sub, name in (("cu13", "libcublas.so.13"), ("cublas", "libcublas.so.12"))]
+    return bool(ctypes.util.find_library("cublas")) or any(os.path.exists(p) for p in places)
+
+
 def test_not_found_anywhere_names_the_pip_packages(mock_driver, fake_sites):
-    if ctypes.util.find_library("cublas") or any(os.path.exists(os.path.join(d, "libcublas.so.13")) or
-                                                 os.path.exists(os.path.join(d, "libcublas.so.12"))
-                                                 for d in ("/usr/local/cuda/lib64", "/usr/local/cuda/lib")):
-        pytest.skip("this machine has cuBLAS installed system-wide")
+    if _cublas_installed():
+        pytest.skip("this machine has cuBLAS installed (system-wide, in the toolkit or as a wheel)")
     out = run(mock_driver, fake_sites, "empty", """
         x = on(np.ones((2, 2)))
         print(json.dumps(error(lambda: x @ x)))
