@@ -93,12 +93,13 @@ def _sum(x, axis=None, keepdims=False, dtype=None):
     return res
 
 
-def _reduce_host(name, x, axis=None, keepdims=False, **kwargs):
+def _reduce_host(name, x, axis=None, keepdims=False, initial=None):
     """numpy.<name> (max, min, any) over axes: pygpu's own reduction when it has one, else
-    NumPy's on the host copy (zero-copy on the CPU)."""
+    NumPy's on the host copy (zero-copy on the CPU). `initial` only matters for empty x."""
     fn = getattr(_core, name, None)
-    if fn is not None:
-        return fn(x, axis=axis, keepdims=keepdims, **kwargs)
+    if fn is not None and (initial is None or x.size):
+        return fn(x, axis=axis, keepdims=keepdims)
+    kwargs = {} if initial is None else {"initial": initial}
     return _wrap(getattr(_np, name)(_host(x), axis=axis, keepdims=keepdims, **kwargs), x.device)
 
 
