@@ -61,11 +61,17 @@ pg_shape_size(int ndim, const int64_t *shape)
         if (__builtin_mul_overflow(size, shape[i], &size))
             overflow = 1;
     }
-    if (overflow || size > PY_SSIZE_T_MAX / 16) {
-        PyErr_SetString(PyExc_ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
-        return -1;
-    }
+    if (overflow)
+        return pg_too_big_error();
     return size;
+}
+
+int64_t
+pg_too_big_error(void)
+{
+    PyErr_SetString(PyExc_ValueError,
+                    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    return -1;
 }
 
 void

@@ -8,6 +8,9 @@
 int pg_parse_shape(PyObject *obj, int *ndim, int64_t *shape);
 /* Product of the shape, or -1 with ValueError when it overflows. */
 int64_t pg_shape_size(int ndim, const int64_t *shape);
+/* NumPy's ValueError for arrays whose byte size exceeds the address space; returns -1. Past that
+ * limit only: a size that fits but cannot be allocated is a MemoryError, as in NumPy. */
+int64_t pg_too_big_error(void);
 /* Strides of a fresh array of this shape in order 'C' or 'F'. */
 void pg_fill_strides(int ndim, const int64_t *shape, int64_t itemsize, char order, int64_t *strides);
 /* NumPy's contiguity rules (dimensions of length 1 do not count). */
