@@ -46,6 +46,12 @@ def _device_of(arrays):
     return None
 
 
+def _any(mask):
+    """Whether any element of a pygpu bool array is true (a Python bool)."""
+    any_ = getattr(_core, "any", None)
+    return bool(any_(mask)) if any_ is not None else bool(mask.get().any())
+
+
 def _gather(a, positions, axis):
     """a's elements at the host-computed integer positions along axis (one gather kernel)."""
     take = getattr(_core, "take", None)
@@ -248,7 +254,8 @@ def _repeat_counts(repeats):
                          "number of dimension of 1.")
     counts = counts.astype(_np.intp)
     if (counts < 0).any():
-        raise ValueError("repeats may not contain negative values.")
+        raise ValueError("negative dimensions are not allowed" if counts.size == 1
+                         else "repeats may not contain negative values.")
     return counts
 
 
@@ -628,7 +635,10 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is True:
         dst[...] = src
         return
-    mask = _as(where, dst.device)
+    if isinstance(where, (_ndarray, _np.ndarray)):
+        mask = _as(where, dst.device)
+    else:
+        mask = _core.asarray(where, dtype=bool, device=dst.device)   # a list is read as booleans
     if mask.dtype != _np.bool_:
         raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') according to the rule 'safe'")
     if _broadcast_shape(mask.shape, dst.shape) != dst.shape:
@@ -664,12 +674,12 @@ def _as_pairs(x, ndim, as_index=False):
             x = x.ravel()
             if as_index and x < 0:
                 raise ValueError("index can't contain negative values")
-            return ((x[0].item(), x[0].item()),) * ndim
+            return ((x[0], x[0]),) * ndim
         if x.size == 2 and x.shape != (2, 1):
             x = x.ravel()
             if as_index and (x[0] < 0 or x[1] < 0):
                 raise ValueError("index can't contain negative values")
-            return ((x[0].item(), x[1].item()),) * ndim
+            return ((x[0], x[1]),) * ndim
     if as_index and x.min() < 0:
         raise ValueError("index can't contain negative values")
     return _np.broadcast_to(x, (ndim, 2)).tolist()
@@ -693,13 +703,23 @@ def _get_edges(padded, axis, width_pair):
 
 
 def _ramp(end_value, edge, width, axis, dtype):
-    """NumPy's linspace(end_value, edge, width, endpoint=False, dtype, axis) for an edge slice."""
+    """NumPy's linspace(end_value, edge, width, endpoint=False, dtype, axis) for an edge slice,
+    computed as linspace does: arange * ((edge - end) / width) + end, floored for integers. The
+    end value is a NumPy scalar (a strong type, as in NumPy's pad)."""
+    dt = _np.result_type(edge.dtype, end_value)
+    if dt.kind not in "fc":
+        dt = _np.dtype(_np.float64)
     shape = [1] * edge.ndim
     shape[axis] = width
-    dt = _np.result_type(edge.dtype, end_value, 1.0)
-    steps = _core.arange(width, dtype=dt, device=edge.device).reshape(shape) / float(width if width else 1)
-    edge = edge.astype(dt)
-    y = end_value + (edge - end_value) * steps
+    delta = edge.astype(dt) - end_value
+    y = _core.arange(width, dtype=dt, device=edge.device).reshape(shape)
+    if width:
+        step = delta / width
+        if _any(_core.equal(step, 0)):
+            y = y / width * delta   # linspace's other rounding, taken when any step is zero
+        else:
+            y = y * step
+    y = y + end_value
     if _np.dtype(dtype).kind in "iu":
         y = _core.floor(y)
     return y.astype(dtype)

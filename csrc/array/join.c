@@ -170,14 +170,7 @@ assign_slices(ArrayList *list, PgArray *res, int axis, int flat)
         PgArray *slot = pg_array_view(res, data, res->type, a->ndim, a->shape, strides);
         if (slot == NULL)
             return -1;
-        PgArray *src = a, *tmp = NULL;
-        if (pg_array_may_overlap(slot, a)) {
-            /* out= aliases an input: read it before anything is written */
-            tmp = pg_array_copy(a, -1, 'K', NULL);
-            src = tmp;
-        }
-        int rc = src ? pg_array_assign(slot, src) : -1;
-        Py_XDECREF(tmp);
+        int rc = pg_array_assign(slot, a);
         Py_DECREF(slot);
         if (rc < 0)
             return -1;
@@ -206,6 +199,15 @@ join(ArrayList *list, int axis, int flat, PgArray *out, int type)
     if (out) {
         if (check_out_shape(out, ndim, shape) < 0)
             return NULL;
+        /* an input sharing memory with out is read before anything is written */
+        for (Py_ssize_t k = 0; k < list->n; k++) {
+            if (pg_array_may_overlap(out, list->arrays[k])) {
+                PgArray *tmp = pg_array_copy(list->arrays[k], -1, 'K', NULL);
+                if (tmp == NULL)
+                    return NULL;
+                Py_SETREF(list->arrays[k], tmp);
+            }
+        }
         res = (PgArray *)Py_NewRef(out);
     } else {
         res = pg_array_new(first->device, type, ndim, shape, 'C', first->mem_kind);
@@ -228,6 +230,21 @@ join(ArrayList *list, int axis, int flat, PgArray *out, int type)
         return NULL;
     }
     return res;
+}
+
+/* An axis argument: an integer (NumPy's TypeError for others). */
+static int
+parse_axis(PyObject *obj, int64_t *axis)
+{
+    PyObject *i = PyNumber_Index(obj);
+    if (i == NULL)
+        return -1;
+    long long v = PyLong_AsLongLong(i);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *axis = v;
+    return 0;
 }
 
 /* The keyword arguments of concatenate and stack: out, dtype, casting. */
@@ -273,7 +290,7 @@ py_concatenate(PyObject *m, PyObject *args, PyObject *kwds)
     PgCasting casting;
     if (parse_join_options("concatenate", out_obj, dtype_obj, casting_obj, &out, &dtype, &casting) < 0)
         return NULL;
-    if (!flat && axis_obj != NULL && pg_parse_int64(axis_obj, &axis_raw, "axis") < 0)
+    if (!flat && axis_obj != NULL && parse_axis(axis_obj, &axis_raw) < 0)
         return NULL;
     ArrayList list;
     if (array_list_from_sequence(seq, out, "need at least one array to concatenate", &list) < 0)
@@ -334,7 +351,7 @@ py_stack(PyObject *m, PyObject *args, PyObject *kwds)
     PgCasting casting;
     if (parse_join_options("stack", out_obj, dtype_obj, casting_obj, &out, &dtype, &casting) < 0)
         return NULL;
-    if (axis_obj != NULL && pg_parse_int64(axis_obj, &axis_raw, "axis") < 0)
+    if (axis_obj != NULL && parse_axis(axis_obj, &axis_raw) < 0)
         return NULL;
     ArrayList list;
     if (array_list_from_sequence(seq, out, "need at least one array to stack", &list) < 0)
