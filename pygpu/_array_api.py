@@ -13,7 +13,7 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "e", "pi", "inf", "nan", "newaxis",
     "result_type", "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
-    "isclose", "round", "around", "angle", "real", "imag",
+    "isclose", "round", "around", "angle", "real", "imag", "astype",
 ]
 
 __array_api_version__ = "2024.12"
@@ -117,6 +117,11 @@ def isdtype(dtype, kind):
     """Array API isdtype: whether dtype is of kind ('bool', 'signed integer', 'unsigned integer',
     'integral', 'real floating', 'complex floating', 'numeric'), a dtype, or a tuple of those."""
     return _np.isdtype(_np.dtype(dtype), kind)
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """The array API's astype: x.astype(dtype, copy=copy, device=device)."""
+    return x.astype(dtype, copy=copy, device=device)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -46,15 +46,22 @@ def _device_of(arrays):
     return None
 
 
+def _function(name):
+    """pygpu.<name>, or None: functions of the reductions and indexing (other modules, C or
+    Python) that a few forms here build on."""
+    import pygpu
+    return getattr(pygpu, name, None)
+
+
 def _any(mask):
     """Whether any element of a pygpu bool array is true (a Python bool)."""
-    any_ = getattr(_core, "any", None)
+    any_ = _function("any")
     return bool(any_(mask)) if any_ is not None else bool(mask.get().any())
 
 
 def _gather(a, positions, axis):
     """a's elements at the host-computed integer positions along axis (one gather kernel)."""
-    take = getattr(_core, "take", None)
+    take = _function("take")
     if take is None:
         raise NotImplementedError("this form needs pygpu.take (advanced indexing), which this build lacks")
     return take(a, _core.asarray(_np.asarray(positions, dtype=_np.intp), device=a.device), axis=axis)
@@ -429,7 +436,7 @@ def diagflat(v, k=0):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """The sum along diagonals (of each matrix in a stack)."""
     d = _core.diagonal(_as(a), offset, axis1, axis2)
-    sum_ = getattr(_core, "sum", None)
+    sum_ = _function("sum")
     if sum_ is None:
         raise NotImplementedError("trace needs pygpu.sum (reductions), which this build lacks")
     return sum_(d, axis=-1, dtype=dtype, out=out)
@@ -599,7 +606,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     axes = tuple(range(a.ndim)) if axis is None else _normalize_axis_tuple(axis, a.ndim, argname="axis")
     if not axes:
         return filt
-    any_, argmax = getattr(_core, "any", None), getattr(_core, "argmax", None)
+    any_, argmax = _function("any"), _function("argmax")
     if any_ is None or argmax is None:
         raise NotImplementedError("trim_zeros needs pygpu.any and pygpu.argmax (reductions), which this build lacks")
     nonzero = _core.not_equal(a, 0)
@@ -877,7 +884,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
             roi = _view_roi(padded, original_area_slice, ax)
             _set_pad_area(roi, ax, width_pair, _get_linear_ramps(roi, ax, width_pair, value_pair))
     elif mode in _PAD_STATS:
-        func = getattr(_core, _PAD_STATS[mode], None)
+        func = _function(_PAD_STATS[mode])
         if func is None:
             raise NotImplementedError(f"pad mode '{mode}' needs pygpu.{_PAD_STATS[mode]} (reductions), which this "
                                       "build lacks")

@@ -27,7 +27,7 @@ array_list_from_sequence(PyObject *seq_obj, PgArray *out, const char *empty_msg,
 {
     list->n = 0;
     list->arrays = NULL;
-    PyObject *seq = PySequence_Fast(seq_obj, "the arrays to join must be given as a sequence");
+    PyObject *seq = PySequence_Fast(seq_obj, "The first input argument needs to be a sequence");
     if (seq == NULL)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
