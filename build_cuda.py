@@ -1,20 +1,26 @@
-"""The nvcc step of the build: compiles csrc/kernels/kernels.cu into a fatbin and generates
-csrc/runtime/fatbin.c, which embeds it in the extension.
+"""The nvcc step of the build: compiles each csrc/kernels/*.cu into a fatbin (a CUDA module) and
+generates csrc/runtime/fatbin.c, which embeds them all in the extension.
 
+- One module per .cu file (elementwise.cu: the op-table loops; the kernel families that follow
+  add theirs). The CUDA backend loads a module on a device the first time one of its kernels is
+  needed (runtime/fatbin.h). Modules compile in parallel, and each is cached on its own, so an
+  edit of one family's kernels re-runs nvcc for that module only.
 - nvcc is looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then /usr/local/cuda/bin.
   Without it, or with PYGPU_NO_CUDA=1, fatbin.c embeds nothing and the extension is CPU-only.
-- The fatbin holds SASS for sm_75 sm_80 sm_90 and the newer families this nvcc supports
+- Each fatbin holds SASS for sm_75 sm_80 sm_90 and the newer families this nvcc supports
   (sm_100, sm_120, ...), plus PTX of the newest for GPUs that come later. sm_86 and sm_89 GPUs
   run the sm_80 SASS natively (SASS is compatible within a major version), so they need no
-  cubin of their own: each extra one costs about two minutes of nvcc and a few MB of fatbin.
+  cubin of their own: each extra one costs nvcc time and fatbin size.
   PYGPU_CUDA_ARCHS="80;90" replaces the list (PTX is then that of the newest listed).
-- The fatbin is cached as build/cuda-cache/<sha256>.fatbin, keyed by every file under
-  csrc/kernels (the op table ops.def included), the nvcc flags and the nvcc version, so nvcc does
-  not re-run when only other files changed.
-- fatbin.c pulls the file in with the assembler's .incbin (fast for megabytes, unlike a C array)
-  and defines pg_fatbin, pg_fatbin_size, pg_fatbin_archs and pg_cuda_build_version (CUDA_VERSION
-  style: 13000 is 13.0).
+- A module's fatbin is cached as build/cuda-cache/<name>-<sha256>.fatbin, keyed by its .cu file and
+  every header it includes from csrc/kernels (followed through `#include "..."`), the nvcc flags
+  and the nvcc version.
+- fatbin.c pulls each file in with the assembler's .incbin (fast for megabytes, unlike a C array)
+  and defines the module table of runtime/fatbin.h: pg_fatbin_modules, pg_fatbin_nmodules,
+  pg_fatbin_size (all modules), pg_fatbin_archs and pg_cuda_build_version (CUDA_VERSION style:
+  13000 is 13.0).
 """
+import concurrent.futures
 import hashlib
 import os
 import re
@@ -25,11 +31,13 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL_DIR = os.path.join(HERE, "csrc", "kernels")
-MAIN_SOURCE = os.path.join(KERNEL_DIR, "kernels.cu")
 
 # SASS always built when the toolkit supports it; newer families (sm_X0, X >= 10) are added below.
 BASE_ARCHS = [75, 80, 90, 100, 120]
 NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--threads", "0", "-Xfatbin", "-compress-all"]
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# an extern "C" kernel as nvcc's preprocessor writes it (attributes such as launch_bounds may follow)
+KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+(\w+)\s*\(')
 
 
 def log(msg):
@@ -100,38 +108,84 @@ def choose_archs(nvcc):
     return sorted({a for a in BASE_ARCHS if a in supported} | set(newer))
 
 
-def nvcc_command(nvcc, archs, output):
+def module_sources():
+    """The .cu files of csrc/kernels, one CUDA module each, by name."""
+    return {n[:-3]: os.path.join(KERNEL_DIR, n) for n in sorted(os.listdir(KERNEL_DIR)) if n.endswith(".cu")}
+
+
+def nvcc_command(nvcc, archs, source, output):
     cmd = [nvcc] + NVCC_FLAGS
     for a in archs:
         cmd += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
     newest = max(archs)
     cmd += ["-gencode", f"arch=compute_{newest},code=compute_{newest}"]
-    return cmd + ["-o", output, MAIN_SOURCE]
+    return cmd + ["-o", output, source]
 
 
-def kernel_files():
-    """What nvcc reads: the kernel headers, tables and .cu files (not the CPU's .c instantiations)."""
-    files = []
-    for root, dirs, names in os.walk(KERNEL_DIR):
-        dirs.sort()
-        files += [os.path.join(root, n) for n in sorted(names) if not n.endswith(".c")]
-    return files
+def included_files(source):
+    """source and the files it includes with #include "..." from csrc/kernels, transitively."""
+    seen, todo = [], [source]
+    while todo:
+        path = todo.pop()
+        if path in seen or not os.path.exists(path):
+            continue
+        seen.append(path)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        todo += [os.path.normpath(os.path.join(os.path.dirname(path), inc)) for inc in INCLUDE.findall(text)]
+    return sorted(seen)
 
 
-def cache_key(cmd_flags, version_text):
+def cache_key(source, flags, version_text):
     h = hashlib.sha256()
-    for path in kernel_files():
+    for path in included_files(source):
+        # relative paths: the key is the same in every checkout of the same sources
         h.update(os.path.relpath(path, HERE).encode() + b"\0")
         with open(path, "rb") as f:
             h.update(f.read())
         h.update(b"\0")
-    h.update("\0".join(cmd_flags).encode())
+    h.update("\0".join(flags).encode())
     h.update(version_text.encode())
     return h.hexdigest()
 
 
+def kernel_names(nvcc, source):
+    """The extern "C" kernels a .cu file defines, read from nvcc's preprocessor output: the names
+    the backend may look up in the module (tests hold the kernel tables against them)."""
+    proc = subprocess.run([nvcc, "-E", "-std=c++17", "-x", "cu", source], cwd=HERE, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        raise RuntimeError(f"nvcc -E failed on {source}")
+    return sorted(set(KERNEL.findall(proc.stdout)))
+
+
+def compile_module(nvcc, archs, name, source, path):
+    """Runs nvcc for one module into path, and lists its kernels into path + ".kernels" (both
+    atomically). Returns the seconds it took."""
+    names = kernel_names(nvcc, source)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    cmd = nvcc_command(nvcc, archs, source, tmp)
+    start = time.monotonic()
+    proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
+    elapsed = time.monotonic() - start
+    output = (proc.stdout + proc.stderr).strip()
+    if proc.returncode != 0:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        sys.stderr.write(output + "\n")
+        raise RuntimeError(f"nvcc failed to compile the CUDA module {name} (command: " + " ".join(cmd) + ")")
+    if output:
+        sys.stderr.write(output + "\n")
+    with open(tmp + ".kernels", "w") as f:
+        f.write("\n".join(names) + "\n")
+    os.replace(tmp + ".kernels", path + ".kernels")
+    os.replace(tmp, path)
+    return elapsed
+
+
 def build_fatbin(build_dir):
-    """Returns (fatbin path, archs string, CUDA version int), or None for a CPU-only build."""
+    """Returns ([(module name, fatbin path)], archs string, CUDA version int), or None for a
+    CPU-only build."""
     if os.environ.get("PYGPU_NO_CUDA", "") not in ("", "0"):
         log("building CPU-only: PYGPU_NO_CUDA is set")
         return None
@@ -144,77 +198,91 @@ def build_fatbin(build_dir):
     arch_names = " ".join([f"sm_{a}" for a in archs] + [f"compute_{max(archs)}"])
     cache_dir = os.path.join(build_dir, "cuda-cache")
     os.makedirs(cache_dir, exist_ok=True)
-    # the key leaves out the paths, which differ between checkouts of the same sources
-    flags = nvcc_command("nvcc", archs, "OUT")[1:-3]
-    path = os.path.join(cache_dir, cache_key(flags, version_text) + ".fatbin")
-    if os.path.exists(path):
-        log(f"CUDA kernels: cached fatbin {os.path.relpath(path, HERE)} ({os.path.getsize(path)} bytes, {arch_names})")
-        return path, arch_names, version
-    tmp = f"{path}.{os.getpid()}.tmp"
-    cmd = nvcc_command(nvcc, archs, tmp)
-    log(f"CUDA kernels: nvcc {version // 1000}.{version % 1000 // 10} for {arch_names} (about two minutes per architecture)")
-    start = time.monotonic()
-    proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True)
-    elapsed = time.monotonic() - start
-    output = (proc.stdout + proc.stderr).strip()
-    if proc.returncode != 0:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        sys.stderr.write(output + "\n")
-        raise RuntimeError("nvcc failed to compile the CUDA kernels (command: " + " ".join(cmd) + ")")
-    if output:
-        sys.stderr.write(output + "\n")
-    os.replace(tmp, path)
-    log(f"CUDA kernels: nvcc took {elapsed:.1f} s, fatbin {os.path.getsize(path)} bytes")
-    return path, arch_names, version
+    flags = nvcc_command("nvcc", archs, "SRC", "OUT")[1:-3]
+    modules, stale = [], []
+    for name, source in module_sources().items():
+        path = os.path.join(cache_dir, f"{name}-{cache_key(source, flags, version_text)}.fatbin")
+        modules.append((name, path))
+        if not (os.path.exists(path) and os.path.exists(path + ".kernels")):
+            stale.append((name, source, path))
+    if stale:
+        names = ", ".join(n for n, _, _ in stale)
+        log(f"CUDA kernels: nvcc {version // 1000}.{version % 1000 // 10} for {arch_names}: {names}")
+        start = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(stale)) as pool:
+            jobs = {pool.submit(compile_module, nvcc, archs, n, src, p): n for n, src, p in stale}
+            for job in concurrent.futures.as_completed(jobs):
+                log(f"CUDA kernels: {jobs[job]} took {job.result():.1f} s of nvcc")
+        log(f"CUDA kernels: nvcc done in {time.monotonic() - start:.1f} s")
+    total = sum(os.path.getsize(p) for _, p in modules)
+    log(f"CUDA kernels: {len(modules)} module(s), {total} bytes, {arch_names}"
+        + ("" if stale else " (all cached)"))
+    return modules, arch_names, version
 
 
 def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def incbin(symbol, path, size):
+    """C source defining `const unsigned char symbol[size]` with the bytes of the file at path."""
+    if re.fullmatch(r"[A-Za-z0-9_./+\-]+", path):
+        # the assembler copies the file in; aligned as cuModuleLoadData wants its image
+        return (
+            "__asm__(\".section .rodata\\n\"\n"
+            "        \".balign 64\\n\"\n"
+            f"        \".globl {symbol}\\n\"\n"
+            f"        \".hidden {symbol}\\n\"\n"
+            f"        \".type {symbol}, @object\\n\"\n"
+            f"        \"{symbol}:\\n\"\n"
+            f"        \".incbin \\\"{path}\\\"\\n\"\n"
+            f"        \".size {symbol}, {size}\\n\"\n"
+            "        \".previous\\n\");\n"
+            f"extern const unsigned char {symbol}[{size}];\n"
+        )
+    # a path the assembler string cannot hold as is: spell the bytes out
+    with open(path, "rb") as f:
+        data = f.read()
+    rows = ",\n".join(",".join(str(b) for b in data[i:i + 32]) for i in range(0, len(data), 32))
+    return f"static _Alignas(64) const unsigned char {symbol}[{size}] = {{\n{rows}\n}};\n"
+
+
 def fatbin_source(built):
     if built is None:
         return (
             "/* generated by build_cuda.py: no CUDA kernels in this build */\n"
-            "#include <stddef.h>\n"
-            "const unsigned char pg_fatbin[1] = {0};\n"
+            '#include "runtime/fatbin.h"\n'
+            "const PgFatbinModule pg_fatbin_modules[1] = {{0}};\n"
+            "const int pg_fatbin_nmodules = 0;\n"
             "const size_t pg_fatbin_size = 0;\n"
             'const char pg_fatbin_archs[] = "";\n'
             "const int pg_cuda_build_version = 0;\n"
         )
-    path, archs, version = built
-    size = os.path.getsize(path)
-    head = (
+    modules, archs, version = built
+    parts = [
         f"/* generated by build_cuda.py: the CUDA kernels for {archs}, built by CUDA "
         f"{version // 1000}.{version % 1000 // 10} */\n"
-        "#include <stddef.h>\n"
-    )
-    tail = (
-        f"const size_t pg_fatbin_size = {size};\n"
+        '#include "runtime/fatbin.h"\n'
+    ]
+    sizes, counts = {}, {}
+    for name, path in modules:
+        sizes[name] = os.path.getsize(path)
+        parts.append(incbin(f"pg_fatbin_{name}", path, sizes[name]))
+        with open(path + ".kernels") as f:
+            kernels = f.read().split()
+        counts[name] = len(kernels)
+        parts.append(f"static const char *const pg_kernels_{name}[{len(kernels) + 1}] = {{\n"
+                     + "".join(f"    {c_string(k)},\n" for k in kernels) + "    0};\n")
+    rows = "".join(f'    {{{c_string(name)}, pg_fatbin_{name}, {sizes[name]}, pg_kernels_{name}, {counts[name]}}},\n'
+                   for name, _ in modules)
+    parts.append(
+        f"const PgFatbinModule pg_fatbin_modules[{len(modules)}] = {{\n{rows}}};\n"
+        f"const int pg_fatbin_nmodules = {len(modules)};\n"
+        f"const size_t pg_fatbin_size = {sum(sizes.values())};\n"
         f"const char pg_fatbin_archs[] = {c_string(archs)};\n"
         f"const int pg_cuda_build_version = {version};\n"
     )
-    if re.fullmatch(r"[A-Za-z0-9_./+\-]+", path):
-        # the assembler copies the file in; aligned as cuModuleLoadData wants its image
-        body = (
-            "__asm__(\".section .rodata\\n\"\n"
-            "        \".balign 64\\n\"\n"
-            "        \".globl pg_fatbin\\n\"\n"
-            "        \".hidden pg_fatbin\\n\"\n"
-            "        \".type pg_fatbin, @object\\n\"\n"
-            "        \"pg_fatbin:\\n\"\n"
-            f"        \".incbin \\\"{path}\\\"\\n\"\n"
-            f"        \".size pg_fatbin, {size}\\n\"\n"
-            "        \".previous\\n\");\n"
-        )
-    else:
-        # a path the assembler string cannot hold as is: spell the bytes out
-        with open(path, "rb") as f:
-            data = f.read()
-        rows = ",\n".join(",".join(str(b) for b in data[i:i + 32]) for i in range(0, len(data), 32))
-        body = f"_Alignas(64) const unsigned char pg_fatbin[{size}] = {{\n{rows}\n}};\n"
-    return head + body + tail
+    return "".join(parts)
 
 
 def write_fatbin_source(path, build_dir):

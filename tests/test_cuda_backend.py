@@ -109,9 +109,49 @@ def test_build_script_arch_parsing():
         build_cuda.parse_archs("ampere")
     with pytest.raises(ValueError):
         build_cuda.parse_archs(" ; ")
-    cmd = build_cuda.nvcc_command("nvcc", [80, 90], "out.fatbin")
+    cmd = build_cuda.nvcc_command("nvcc", [80, 90], "elementwise.cu", "out.fatbin")
     assert "arch=compute_90,code=compute_90" in cmd and "arch=compute_80,code=sm_80" in cmd
     assert "arch=compute_80,code=compute_80" not in cmd
+    assert cmd[-3:] == ["-o", "out.fatbin", "elementwise.cu"]
+
+
+@pytest.mark.skipif(not HAS_KERNELS, reason="this build has no CUDA kernels (nvcc was not found)")
+def test_fatbin_holds_every_kernel_the_tables_name():
+    """The names the backend looks up exist in the embedded modules (read from nvcc's output at
+    build time): a loop in the kernel table without its kernel would fail only on a GPU."""
+    modules = _core._fatbin_modules()
+    assert "elementwise" in modules
+    size, names = modules["elementwise"]
+    assert size > 0
+    wanted = {f"{name}_{form}" for name, _, _ in _core._kernel_table() for form in "cs"}
+    assert wanted <= set(names), sorted(wanted - set(names))[:10]
+    assert sum(size for size, _ in modules.values()) == BUILD["fatbin_bytes"]
+
+
+def test_build_script_modules_and_cache_keys(tmp_path):
+    """Every .cu of csrc/kernels is a module; its cache key follows the headers it includes."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    try:
+        import build_cuda
+    finally:
+        sys.path.pop(0)
+    modules = build_cuda.module_sources()
+    assert "elementwise" in modules
+    files = build_cuda.included_files(modules["elementwise"])
+    names = {os.path.basename(f) for f in files}
+    assert {"elementwise.cu", "elementwise.h", "convert.h", "loops.def", "ops.def"} <= names
+    assert not any(n.endswith(".c") for n in names)  # the CPU instantiations are not nvcc's
+    # a module of one's own: its key changes with a header it includes, not with others
+    (tmp_path / "a.h").write_text("#define A 1\n")
+    (tmp_path / "b.h").write_text("#define B 1\n")
+    (tmp_path / "m.cu").write_text('#include "a.h"\n')
+    key = build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13")
+    (tmp_path / "b.h").write_text("#define B 2\n")
+    assert build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13") == key
+    (tmp_path / "a.h").write_text("#define A 2\n")
+    assert build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13") != key
+    assert build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O2"], "nvcc 13") != \
+        build_cuda.cache_key(str(tmp_path / "m.cu"), ["-O3"], "nvcc 13")
 
 
 # ---------------------------------------------------------------- 2. the mock driver

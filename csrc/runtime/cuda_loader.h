@@ -171,12 +171,4 @@ typedef struct {
 void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsyms, void *table,
                        char *err, size_t errsize);
 
-/* For the files that call the driver directly (backend_cuda.c, later user-kernel launches).
- * pg_cuda_raise sets pygpu.CUDAError for a failed call (message "<call> failed on cuda:N:
- * CUDA_ERROR_X (code): description", attributes .name and .code) and returns -1; a sticky error
- * (illegal address, launch failure, ...) also marks the device failed. pg_cuda_enter checks the
- * device and makes its primary context current on the calling thread (0, or -1 with an error). */
-struct PgDevice;
-int pg_cuda_raise(struct PgDevice *dev, CUresult r, const char *call);
-int pg_cuda_enter(struct PgDevice *dev);
 #endif

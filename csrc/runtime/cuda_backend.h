@@ -1,0 +1,42 @@
+/* The CUDA backend's private state and helpers, shared by the files that implement it
+ * (backend_cuda.c: devices, memory, copies, streams, the elementwise launch; the kernel families
+ * that follow add files of their own beside it). Nothing outside runtime/ includes this. */
+#ifndef PG_CUDA_BACKEND_H
+#define PG_CUDA_BACKEND_H
+#include "runtime/backend.h"
+#include "runtime/cuda_loader.h"
+#include "runtime/fatbin.h"
+#include "runtime/kernel_table.h"
+
+typedef struct PgFunctionCache PgFunctionCache;
+
+typedef struct {
+    CUdevice cudev;
+    CUcontext ctx;
+    int sm_count;
+    /* One module per embedded fatbin (pg_fatbin_modules), loaded on first use under module_lock
+     * (the GIL is released while the driver loads, which may JIT PTX). */
+    PyThread_type_lock module_lock;
+    CUmodule *modules;
+    PgFunctionCache *functions;          /* pg_cuda_function's cache */
+    CUfunction funcs[PG_NKERNELS][2];    /* elementwise: [id][0] NAME_c, [id][1] NAME_s */
+    /* Two pinned buffers through which large pageable copies are double-buffered, and the event
+     * recorded after the last DMA that used each; allocated on the first such copy. */
+    PyThread_type_lock stage_lock;
+    void *stage[2];
+    CUevent stage_done[2];
+} CudaDev;
+
+#define PG_CUDA_IMPL(dev) ((CudaDev *)(dev)->impl)
+
+/* Sets pygpu.CUDAError for a failed call (message "<call> failed on cuda:N: CUDA_ERROR_X (code):
+ * description", attributes .name and .code) and returns -1; a sticky error (illegal address,
+ * launch failure, ...) also marks the device failed. dev may be NULL. */
+int pg_cuda_raise(PgDevice *dev, CUresult r, const char *call);
+/* Checks the device and makes its primary context current on the calling thread (0, or -1). */
+int pg_cuda_enter(PgDevice *dev);
+/* The kernel `name` of the embedded module `module` ("elementwise", ...) on dev: the module is
+ * loaded on first use, the function looked up once and cached per device. NULL with an exception
+ * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
+CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name);
+#endif
