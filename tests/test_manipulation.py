@@ -665,3 +665,28 @@ def test_copyto_errors(device):
     assert_array_equal(pf, f)
     with pytest.raises(TypeError, match="pygpu.ndarray"):
         pygpu.copyto([1, 2, 3], pf)
+
+
+# ------------------------------------------------------------------ rows of strided operands
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 16), (7, 40), (600, 130), (17, 5000)])
+def test_row_contiguous_operands(device, rows, cols):
+    # operands contiguous along their rows only (the CPU runs each row as a typed loop), small
+    # and large enough to be split over threads, with odd row counts and offsets
+    x = values((rows, cols + 7), "float32", 1)
+    y = values((rows, cols + 3), "float32", 2)
+    p, q = pygpu.asarray(x, device=device), pygpu.asarray(y, device=device)
+    assert_array_equal(p[:, 5:5 + cols] + q[:, 2:2 + cols], x[:, 5:5 + cols] + y[:, 2:2 + cols])
+    assert_array_equal(p[:, 5:5 + cols] * 2.5, x[:, 5:5 + cols] * np.float32(2.5))
+    assert_array_equal(p[:, 1:1 + cols] + q[0, :cols], x[:, 1:1 + cols] + y[0, :cols])   # broadcast rows
+    assert_array_equal(pygpu.concatenate([p, q], axis=1), np.concatenate([x, y], axis=1))
+    assert_array_equal(pygpu.stack([p[:, :cols], q[:, :cols]], axis=1), np.stack([x[:, :cols], y[:, :cols]], axis=1))
+    assert_array_equal(pygpu.tile(p[0], (rows, 2)), np.tile(x[0], (rows, 2)))
+    assert_array_equal(pygpu.where(p[:, :cols] > 50, p[:, :cols], q[:, :cols]),
+                       np.where(x[:, :cols] > 50, x[:, :cols], y[:, :cols]))
+    out = pygpu.zeros((rows, cols + 7), dtype="float64", device=device)
+    out[:, 2:2 + cols] = p[:, :cols]          # converting: the buffered path
+    e = np.zeros((rows, cols + 7))
+    e[:, 2:2 + cols] = x[:, :cols]
+    assert_array_equal(out, e)

@@ -296,3 +296,17 @@ pg_loop_is_contiguous(const PgLoopArgs *a, const int *loop_types)
     }
     return 1;
 }
+
+int
+pg_loop_rows_contiguous(const PgLoopArgs *a, const int *loop_types)
+{
+    if (a->ndim < 2)
+        return 0;
+    for (int k = 0; k < a->nargs; k++) {
+        if (a->data[k] == NULL)
+            continue;
+        if (a->types[k] != loop_types[k] || a->strides[k][a->ndim - 1] != pg_type_info[loop_types[k]].itemsize)
+            return 0;
+    }
+    return 1;
+}

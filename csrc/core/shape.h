@@ -42,4 +42,7 @@ void pg_loop_prepare(PgLoopArgs *a, int nargs, const PgOperand *ops);
 /* True when every array operand is contiguous along the one merged axis and stored as the
  * loop's own type, so the typed fast path applies. */
 int pg_loop_is_contiguous(const PgLoopArgs *a, const int *loop_types);
+/* True when every array operand is stored as the loop's type and contiguous along the innermost
+ * merged axis (of several), so that each row runs as a typed contiguous loop. */
+int pg_loop_rows_contiguous(const PgLoopArgs *a, const int *loop_types);
 #endif
