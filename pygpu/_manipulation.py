@@ -2,6 +2,7 @@
 (slicing, reshape, transpose, broadcast_to, diagonal) and one-pass copies (concatenate, stack,
 assignment into slices, reshape of a broadcast view). No loop runs over elements in Python; the
 loops here run over axes or pieces. concatenate, stack and diagonal are C (pygpu._core)."""
+import itertools as _itertools
 import operator as _operator
 
 import numpy as _np
@@ -40,6 +41,7 @@ def _arrays_for_stack(tup):
 
 
 def _device_of(arrays):
+    """The device of the first pygpu array among arrays (where array-likes among them go)."""
     for a in arrays:
         if isinstance(a, _ndarray):
             return a.device
@@ -88,10 +90,10 @@ def size(a, axis=None):
     return a.shape[axis]
 
 
-def _atleast(arys, nd):
+def _atleast(arys, nd, device=None):
     res = []
     for ary in arys:
-        a = _as(ary)
+        a = _as(ary, device)
         if a.ndim < nd:
             if nd == 3 and a.ndim == 1:
                 a = a[None, :, None]
@@ -126,28 +128,33 @@ def _as_tuple(arrs):
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Arrays joined along the first axis after atleast_2d (rows on top of each other)."""
-    arrs = _as_tuple(atleast_2d(*_arrays_for_stack(tup)))
+    tup = _arrays_for_stack(tup)
+    arrs = _as_tuple(_atleast(tup, 2, _device_of(tup)))
     return _core.concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Arrays joined along the second axis (the first for 1-d arrays)."""
-    arrs = _as_tuple(atleast_1d(*_arrays_for_stack(tup)))
+    tup = _arrays_for_stack(tup)
+    arrs = _as_tuple(_atleast(tup, 1, _device_of(tup)))
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     return _core.concatenate(arrs, axis, dtype=dtype, casting=casting)
 
 
 def dstack(tup):
     """Arrays joined along the third axis after atleast_3d."""
-    arrs = _as_tuple(atleast_3d(*_arrays_for_stack(tup)))
+    tup = _arrays_for_stack(tup)
+    arrs = _as_tuple(_atleast(tup, 3, _device_of(tup)))
     return _core.concatenate(arrs, 2)
 
 
 def column_stack(tup):
     """1-d arrays as the columns of a 2-d array; 2-d arrays joined along the second axis."""
     arrays = []
-    for v in _arrays_for_stack(tup):
-        a = _as(v)
+    tup = _arrays_for_stack(tup)
+    device = _device_of(tup)
+    for v in tup:
+        a = _as(v, device)
         if a.ndim < 2:
             a = a.reshape(-1, 1) if a.ndim == 1 else a.reshape(1, 1)
         arrays.append(a)
@@ -376,8 +383,7 @@ def roll(a, shift, axis=None):
         if offset:
             rolls[ax] = ((slice(None, -offset), slice(offset, None)), (slice(-offset, None), slice(None, offset)))
     result = _core.empty_like(a)
-    import itertools
-    for indices in itertools.product(*rolls):
+    for indices in _itertools.product(*rolls):
         arr_index, res_index = zip(*indices)
         result[res_index] = a[arr_index]
     return result
@@ -450,7 +456,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     s0 = (1,) * ndim
-    output = [_as(x).reshape(s0[:i] + (-1,) + s0[i + 1:]) for i, x in enumerate(xi)]
+    device = _device_of(xi)
+    output = [_as(x, device).reshape(s0[:i] + (-1,) + s0[i + 1:]) for i, x in enumerate(xi)]
     if indexing == "xy" and ndim > 1:
         output[0] = output[0].reshape((1, -1) + s0[2:])
         output[1] = output[1].reshape((-1, 1) + s0[2:])
