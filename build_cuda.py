@@ -5,7 +5,8 @@ generates csrc/runtime/fatbin.c, which embeds them all in the extension.
   add theirs). The CUDA backend loads a module on a device the first time one of its kernels is
   needed (runtime/fatbin.h). Modules compile in parallel, and each is cached on its own, so an
   edit of one family's kernels re-runs nvcc for that module only.
-- nvcc is looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then /usr/local/cuda/bin.
+- nvcc is $PYGPU_NVCC, else looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then
+  /usr/local/cuda/bin. The driver must be at least the toolkit's major version (CUDA 13: R580+).
   Without it, or with PYGPU_NO_CUDA=1, fatbin.c embeds nothing and the extension is CPU-only.
 - Each fatbin holds SASS for sm_75 sm_80 sm_90 and the newer families this nvcc supports
   (sm_100, sm_120, ...), plus PTX of the newest for GPUs that come later. sm_86 and sm_89 GPUs
@@ -34,7 +35,9 @@ KERNEL_DIR = os.path.join(HERE, "csrc", "kernels")
 
 # SASS always built when the toolkit supports it; newer families (sm_X0, X >= 10) are added below.
 BASE_ARCHS = [75, 80, 90, 100, 120]
-NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--threads", "0", "-Xfatbin", "-compress-all"]
+# --fmad=false: no contraction of a*b+c into fma, so the kernels round as the CPU build does
+# (linspace's floor and complex z * conj(z) differed); code that wants an fma says fma()
+NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--fmad=false", "--threads", "0", "-Xfatbin", "-compress-all"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 # an extern "C" kernel as nvcc's preprocessor writes it (attributes such as launch_bounds may follow)
 KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+(\w+)\s*\(')
@@ -45,7 +48,13 @@ def log(msg):
 
 
 def find_nvcc():
-    """The nvcc path, or None."""
+    """The nvcc path, or None. PYGPU_NVCC names one explicitly (e.g. a CUDA 12 toolkit's, so that
+    the kernels run on 12.x drivers: a fatbin from CUDA 13 needs a 13.x driver)."""
+    explicit = os.environ.get("PYGPU_NVCC")
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            raise RuntimeError(f"PYGPU_NVCC={explicit} is not an executable nvcc")
+        return explicit
     found = shutil.which("nvcc")
     if found:
         return found
