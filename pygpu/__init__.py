@@ -24,7 +24,8 @@ from ._core import (  # noqa: F401
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
-from ._manipulation import *  # noqa: F401,F403,E402  (stack, split, tile, pad, flip, ...)
+from ._manipulation import *  # noqa: F401,F403,E402  (stack, split, tile, flip, ...)
+from ._pad import pad  # noqa: F401,E402
 from . import _dispatch  # noqa: F401,E402  (ndarray.__array_function__: NumPy's functions on pygpu arrays)
 
 __version__ = "0.1.0"
