@@ -17,7 +17,6 @@
 #define PG_BLOCKS_PER_SM 32            /* grid-stride loops: more blocks only add scheduling cost */
 #define PG_STAGE_MIN ((size_t)1 << 20) /* pageable copies of at least this size are staged */
 #define PG_STAGE_CHUNK ((size_t)8 << 20)
-#define PG_PARALLEL_MEMCPY_MIN ((size_t)1 << 20)
 
 #define IMPL(dev) PG_CUDA_IMPL(dev)
 
@@ -479,28 +478,6 @@ cuda_mem_free(PgDevice *dev, void *ptr, PgMemKind kind)
     pg_cuda_leave(dev, saved);
 }
 
-/* memcpy, split over a few threads when large: one thread does not saturate memory bandwidth. */
-static void
-host_copy(char *dst, const char *src, size_t n)
-{
-#ifdef _OPENMP
-    int nt = pg_cpu_threads();
-    if (nt > 8)
-        nt = 8;
-    if (nt > 1 && n >= PG_PARALLEL_MEMCPY_MIN) {
-        size_t piece = ((n + (size_t)nt - 1) / (size_t)nt + 4095) & ~(size_t)4095;
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int t = 0; t < nt; t++) {
-            size_t begin = (size_t)t * piece;
-            if (begin < n)
-                memcpy(dst + begin, src + begin, n - begin < piece ? n - begin : piece);
-        }
-        return;
-    }
-#endif
-    memcpy(dst, src, n);
-}
-
 int
 pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *kind)
 {
@@ -596,7 +573,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                 call = "cuEventSynchronize";
                 break;
             }
-            host_copy(c->stage[b], src + off, len);
+            pg_host_copy(c->stage[b], src + off, len);
             if ((r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)(dst + off), (CUdeviceptr)(uintptr_t)c->stage[b],
                                          len, s)) != CUDA_SUCCESS) {
                 call = "cuMemcpyAsync";
@@ -634,7 +611,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                     call = "cuEventSynchronize";
                     break;
                 }
-                host_copy(dst + prev_off, c->stage[prev], prev_len);
+                pg_host_copy(dst + prev_off, c->stage[prev], prev_len);
             }
             if (len == 0)
                 break;
