@@ -230,7 +230,7 @@ def has_operators():
         return False
 
 
-def elementwise_case(b, label, make, expr, nbytes=None):
+def elementwise_case(b, label, make, expr, nbytes=None, group="elementwise"):
     """make(xp, n-arrays) -> inputs; expr(xp, *inputs) -> result. Times pygpu, numpy and others."""
     dev = b.device
     res = {}
@@ -249,7 +249,7 @@ def elementwise_case(b, label, make, expr, nbytes=None):
     if nbytes and b.on_gpu and getattr(b, "copy_bandwidth", None):
         gbs = nbytes / res["pygpu"] / 1e9
         note = f"{gbs:.0f} GB/s = {100 * gbs / b.copy_bandwidth:.0f}% of copy"
-    b.add("elementwise", label, "us", res, note)
+    b.add(group, label, "us", res, note)
 
 
 def bench_elementwise(b):
@@ -284,6 +284,29 @@ def bench_elementwise(b):
     elementwise_case(b, "per-call overhead: a + b, 1 element",
                      lambda xp: (np.ones(1, np.float32), np.ones(1, np.float32)),
                      lambda xp, a, c: a + c)
+
+
+# ------------------------------------------------------------------ cases: array manipulation
+
+def bench_manipulation(b):
+    header("manipulation (us per call)")
+    rng = np.random.default_rng(0)
+    n = 10 ** 6
+    for dtype in (np.float32, np.float64):
+        isz = np.dtype(dtype).itemsize
+        elementwise_case(b, f"concatenate 2 x {n:.0e} {np.dtype(dtype).name}",
+                         lambda xp: (rng.random(n).astype(dtype), rng.random(n).astype(dtype)),
+                         lambda xp, a, c: xp.concatenate((a, c)), 4 * n * isz, group="manipulation")
+    side = 1000
+    elementwise_case(b, f"stack 4 x ({side},{side}) float32 axis=1",
+                     lambda xp: tuple(rng.random((side, side)).astype(np.float32) for _ in range(4)),
+                     lambda xp, *a: xp.stack(a, axis=1), 8 * side * side * 4, group="manipulation")
+    elementwise_case(b, f"pad ({side},{side}) float32 by 16, reflect",
+                     lambda xp: (rng.random((side, side)).astype(np.float32),),
+                     lambda xp, a: xp.pad(a, 16, mode="reflect"), group="manipulation")
+    elementwise_case(b, f"tile ({side},) float32 ({side}, 1)",
+                     lambda xp: (rng.random(side).astype(np.float32),),
+                     lambda xp, a: xp.tile(a, (side, 1)), group="manipulation")
 
 
 # ------------------------------------------------------------------ cases: linear algebra
@@ -389,7 +412,8 @@ def main():
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
-              ("elementwise", bench_elementwise), ("linalg", bench_linalg)]
+              ("elementwise", bench_elementwise), ("manipulation", bench_manipulation),
+              ("linalg", bench_linalg)]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

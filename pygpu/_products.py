@@ -1,5 +1,5 @@
 """The products of NumPy's namespace on pygpu arrays: dot, vdot, inner, outer, tensordot, kron,
-vecdot, matvec, vecmat, trace, diagonal, cross. Every contraction is one call of the C matmul
+vecdot, matvec, vecmat, trace, cross. Every contraction is one call of the C matmul
 (pygpu._core.matmul: strided batched GEMM on cuBLAS, NumPy's BLAS on the CPU, an exact kernel for
 integers), after views and reshapes; nothing loops over elements in Python.
 
@@ -308,12 +308,7 @@ def vecmat(x1, x2, /, out=None, **kwargs):
     return _into(out, res[..., 0, :])
 
 
-# ------------------------------------------------------------------ diagonals, traces, cross products
-
-def diagonal(a, offset=0, axis1=0, axis2=1):
-    """numpy.diagonal: a read-only view of the diagonals, as the last axis."""
-    return _core.diagonal(a, offset, axis1, axis2)
-
+# ------------------------------------------------------------------ traces, cross products
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """numpy.trace: the sum along diagonals."""

@@ -18,10 +18,9 @@ import numpy as _np
 from numpy.linalg import LinAlgError
 
 from . import _core, _dispatch
-from ._einsum import einsum, einsum_path
-from ._products import (_arrays, _host, _into, _reduce_host, _sum, _sum_last, _wrap, cross as _np_cross, diagonal as
-                        _np_diagonal, dot, inner, kron, matvec, outer as _np_outer, tensordot as _np_tensordot,
-                        trace as _np_trace, vdot, vecdot as _np_vecdot, vecmat)
+from ._products import (_arrays, _host, _into, _reduce_host, _sum, _sum_last, _wrap, cross as _np_cross, dot,
+                        matvec, outer as _np_outer, tensordot as _np_tensordot, trace as _np_trace,
+                        vecdot as _np_vecdot, vecmat)
 
 __all__ = [
     "LinAlgError", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "solve", "inv", "det",
@@ -746,7 +745,7 @@ def cross(x1, x2, /, *, axis=-1):
 
 def diagonal(x, /, *, offset=0):
     """The diagonals of the last two axes."""
-    return _np_diagonal(x, offset, -2, -1)
+    return _core.diagonal(x, offset, -2, -1)
 
 
 def trace(x, /, *, offset=0, dtype=None):
@@ -771,26 +770,9 @@ def vecdot(x1, x2, /, *, axis=-1):
     return _np_vecdot(x1, x2, axis=axis)
 
 
-# ------------------------------------------------------------------ NumPy dispatch (NEP 18)
+# ------------------------------------------------------------------ NumPy's gufuncs on pygpu arrays
 
-# numpy function -> pygpu function: what ndarray.__array_function__ runs
-NUMPY_FUNCTIONS = {
-    _np.dot: dot, _np.vdot: vdot, _np.inner: inner, _np.outer: _np_outer, _np.tensordot: _np_tensordot,
-    _np.kron: kron, _np.einsum: einsum, _np.einsum_path: einsum_path, _np.trace: _np_trace,
-    _np.diagonal: _np_diagonal, _np.cross: _np_cross,
-    _np.linalg.cholesky: cholesky, _np.linalg.qr: qr, _np.linalg.svd: svd, _np.linalg.svdvals: svdvals,
-    _np.linalg.eigh: eigh, _np.linalg.eigvalsh: eigvalsh, _np.linalg.eig: eig, _np.linalg.eigvals: eigvals,
-    _np.linalg.solve: solve, _np.linalg.inv: inv, _np.linalg.det: det, _np.linalg.slogdet: slogdet,
-    _np.linalg.pinv: pinv, _np.linalg.lstsq: lstsq, _np.linalg.matrix_rank: matrix_rank,
-    _np.linalg.matrix_power: matrix_power, _np.linalg.norm: norm, _np.linalg.vector_norm: vector_norm,
-    _np.linalg.matrix_norm: matrix_norm, _np.linalg.cond: cond, _np.linalg.cross: cross,
-    _np.linalg.diagonal: diagonal, _np.linalg.outer: outer, _np.linalg.matmul: _core.matmul,
-    _np.linalg.tensordot: tensordot, _np.linalg.vecdot: vecdot, _np.linalg.matrix_transpose: matrix_transpose,
-    _np.linalg.multi_dot: multi_dot, _np.linalg.tensorinv: tensorinv, _np.linalg.tensorsolve: tensorsolve,
-    _np.linalg.trace: trace,
-}
-
-# NumPy's gufuncs (reached through __array_ufunc__) -> pygpu function
-NUMPY_UFUNCS = {"matmul": _core.matmul, "vecdot": _np_vecdot, "matvec": matvec, "vecmat": vecmat}
-
-_dispatch.register(NUMPY_FUNCTIONS, NUMPY_UFUNCS)
+# numpy.linalg.* and numpy.dot, einsum, ... reach these functions by name (pygpu/_dispatch.py);
+# the ufuncs among NumPy's products come through __array_ufunc__
+for _name, _fn in {"matmul": _core.matmul, "vecdot": _np_vecdot, "matvec": matvec, "vecmat": vecmat}.items():
+    _dispatch.register_gufunc(_name, _fn)

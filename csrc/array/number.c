@@ -1,7 +1,6 @@
-/* The number protocol, rich comparison, __array_ufunc__, __array_function__ and __array_namespace__
- * of ndarray. The slots name the operation and call through pg_array_math, which math/ fills at
- * module init; the NumPy functions and ufuncs pygpu implements in Python are found through
- * pygpu/_dispatch.py. */
+/* The number protocol, rich comparison, __array_ufunc__ and __array_namespace__ of ndarray. The
+ * slots name the operation and call through pg_array_math, which math/ fills at module init; the
+ * NumPy ufuncs that are not elementwise (matmul, vecdot, ...) go to pygpu/_dispatch.py. */
 #include "array/number.h"
 
 PgArrayMath pg_array_math;
@@ -176,37 +175,20 @@ array_ufunc(PyObject *self, PyObject *args, PyObject *kwds)
     return pg_array_math.array_ufunc(args, kwds);
 }
 
-/* A function of pygpu's Python dispatch module (pygpu/_dispatch.py), looked up once. */
-static PyObject *
-dispatch_function(const char *name, PyObject **cache)
-{
-    if (*cache == NULL) {
-        PyObject *mod = PyImport_ImportModule("pygpu._dispatch");
-        if (mod == NULL)
-            return NULL;
-        *cache = PyObject_GetAttrString(mod, name);
-        Py_DECREF(mod);
-    }
-    return *cache;
-}
-
-/* NEP 18: NumPy functions that pygpu implements (a table in pygpu/_dispatch.py) run on the array's
- * device; others give NotImplemented, so NumPy raises TypeError. */
-static PyObject *
-array_function(PyObject *self, PyObject *args, PyObject *kwds)
-{
-    PG_UNUSED(self);
-    static PyObject *handler;
-    PyObject *fn = dispatch_function("array_function", &handler);
-    return fn ? PyObject_Call(fn, args, kwds) : NULL;
-}
-
 PyObject *
 pg_array_ufunc_fallback(PyObject *args, PyObject *kwds)
 {
-    static PyObject *handler;
-    PyObject *fn = dispatch_function("array_ufunc", &handler);
-    return fn ? PyObject_Call(fn, args, kwds) : NULL;
+    static PyObject *handler; /* pygpu._dispatch.array_ufunc */
+    if (handler == NULL) {
+        PyObject *mod = PyImport_ImportModule("pygpu._dispatch");
+        if (mod == NULL)
+            return NULL;
+        handler = PyObject_GetAttrString(mod, "array_ufunc");
+        Py_DECREF(mod);
+        if (handler == NULL)
+            return NULL;
+    }
+    return PyObject_Call(handler, args, kwds);
 }
 
 static PyObject *
@@ -233,9 +215,6 @@ array_namespace(PyObject *self, PyObject *args, PyObject *kwds)
 PyMethodDef pg_array_methods_number[] = {
     {"__array_ufunc__", (PyCFunction)(void (*)(void))array_ufunc, METH_VARARGS | METH_KEYWORDS,
      "Runs NumPy ufuncs that pygpu implements on the array's device; NotImplemented for others."},
-    {"__array_function__", (PyCFunction)(void (*)(void))array_function, METH_VARARGS | METH_KEYWORDS,
-     "__array_function__(func, types, args, kwargs): runs the NumPy functions pygpu implements (numpy.dot, "
-     "numpy.einsum, numpy.linalg.*, ...) on the array's device; NotImplemented for others."},
     {"__array_namespace__", (PyCFunction)(void (*)(void))array_namespace, METH_VARARGS | METH_KEYWORDS,
      "__array_namespace__(*, api_version=None) -> the pygpu module (Python array API)."},
     {NULL, NULL, 0, NULL},

@@ -1,7 +1,7 @@
 /* Linear algebra in the math layer: the matrix product every product of pygpu.linalg is built on
- * (matmul.c: NumPy's matmul rules, planned into strided batched GEMMs for PgBackend.gemm), the
- * diagonal view (diagonal.c), and the cuSOLVER factorisations of CUDA arrays (linalg_cuda.c). The
- * rest of pygpu.linalg is Python (pygpu/linalg.py) over these. */
+ * (matmul.c: NumPy's matmul rules, planned into strided batched GEMMs for PgBackend.gemm) and the
+ * cuSOLVER factorisations of CUDA arrays (linalg_cuda.c). The rest of pygpu.linalg is Python
+ * (pygpu/linalg.py) over these and the array layer's views (diagonal, transposes). */
 #ifndef PG_LINALG_H
 #define PG_LINALG_H
 #include "array/number.h"
@@ -18,5 +18,5 @@ PyObject *pg_matmul(PyObject *x1, PyObject *x2, PyObject *out, int dtype, PgCast
 
 /* Module init: numpy's matmul ufunc and casting errors, the TF32 switch from the environment. */
 int pg_linalg_init(PyObject *module);
-extern PyMethodDef pg_linalg_module_methods[], pg_diagonal_module_methods[], pg_linalg_cuda_module_methods[];
+extern PyMethodDef pg_linalg_module_methods[], pg_linalg_cuda_module_methods[];
 #endif
