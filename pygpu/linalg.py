@@ -18,6 +18,7 @@ import numpy as _np
 from numpy.linalg import LinAlgError
 
 from . import _core, _dispatch
+from ._manipulation import tril, triu
 from ._products import (_arrays, _host, _into, _reduce_host, _sum, _sum_last, _wrap, cross as _np_cross, dot,
                         matvec, outer as _np_outer, tensordot as _np_tensordot, trace as _np_trace,
                         vecdot as _np_vecdot, vecmat)
@@ -116,21 +117,6 @@ def _check_info(info, message):
         raise LinAlgError(message)
 
 
-def _tri_mask(n, m, k, device, lower):
-    """The (n, m) mask of the lower (j <= i + k) or upper (j >= i + k) triangle."""
-    i = _core.arange(n, device=device).reshape(n, 1)
-    j = _core.arange(m, device=device).reshape(1, m)
-    return _core.less_equal(j, i + k) if lower else _core.greater_equal(j, i + k)
-
-
-def _tril(a, k=0):
-    return _core.where(_tri_mask(a.shape[-2], a.shape[-1], k, a.device, True), a, _np.zeros((), a.dtype))
-
-
-def _triu(a, k=0):
-    return _core.where(_tri_mask(a.shape[-2], a.shape[-1], k, a.device, False), a, _np.zeros((), a.dtype))
-
-
 def _empty_like_numpy(fn, a, *args, **kwargs):
     """A factorisation of an empty stack: NumPy's answer for the shapes, on a's device."""
     res = getattr(_np.linalg, fn)(_np.zeros(a.shape, a.dtype), *args, **kwargs)
@@ -203,7 +189,7 @@ def cholesky(a, /, *, upper=False):
     info = _core._cusolver_potrf(w, not upper)
     _check_info(info, "Matrix is not positive definite")
     r = _core.matrix_transpose(w)
-    return _triu(r) if upper else _tril(r)
+    return triu(r) if upper else tril(r)
 
 
 def qr(a, mode="reduced"):
@@ -226,7 +212,7 @@ def qr(a, mode="reduced"):
     _check_info(info, "Incorrect argument found while performing LAPACK routine")
     if mode == "raw":
         return w, tau
-    full_r = _triu(_core.matrix_transpose(w))
+    full_r = triu(_core.matrix_transpose(w))
     if mode == "r":
         return full_r[..., :k, :].copy()
     if mode == "complete" and m > n:
