@@ -16,7 +16,7 @@ int pg_matmul_into(PgArray *a, PgArray *b, PgArray *c, int conj_a);
  * not take give NotImplemented (the @ operator). New reference (out itself when given). */
 PyObject *pg_matmul(PyObject *x1, PyObject *x2, PyObject *out, int dtype, PgCasting casting, int notimpl);
 
-/* Module init: numpy's matmul ufunc and casting errors, the TF32 switch from the environment. */
+/* Module init: numpy's matmul ufunc (named in errors), the TF32 switch from the environment. */
 int pg_linalg_init(PyObject *module);
 extern PyMethodDef pg_linalg_module_methods[], pg_linalg_cuda_module_methods[];
 #endif

@@ -14,7 +14,7 @@
 #include "runtime/stream.h"
 
 static int allow_tf32;                                  /* set_matmul_precision */
-static PyObject *numpy_matmul_ufunc, *exc_input_casting, *exc_output_casting;
+static PyObject *numpy_matmul_ufunc;                  /* for its name in casting errors */
 
 #define SIGNATURE "(n?,k),(k,m?)->(n?,m?)"
 
@@ -23,18 +23,7 @@ static PyObject *numpy_matmul_ufunc, *exc_input_casting, *exc_output_casting;
 static void
 raise_casting(int input, int index, int from, int to, PgCasting casting)
 {
-    PyObject *cls = input ? exc_input_casting : exc_output_casting;
-    if (cls && numpy_matmul_ufunc) {
-        PyObject *e = PyObject_CallFunction(cls, "OsOOi", numpy_matmul_ufunc, pg_casting_name(casting),
-                                            (PyObject *)pg_type_descr(from), (PyObject *)pg_type_descr(to), index);
-        if (e) {
-            PyErr_SetObject(cls, e);
-            Py_DECREF(e);
-        }
-        return;
-    }
-    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc 'matmul' %s from dtype('%s') to dtype('%s') with casting rule '%s'",
-                 input ? "input" : "output", pg_type_info[from].name, pg_type_info[to].name, pg_casting_name(casting));
+    pg_raise_casting(numpy_matmul_ufunc, input, index, from, to, casting);
 }
 
 /* "(5,newaxis,newaxis)": an operand's batch dimensions as NumPy's iterator error prints them. */
@@ -734,13 +723,6 @@ pg_linalg_init(PyObject *module)
     Py_DECREF(np);
     if (numpy_matmul_ufunc == NULL)
         return -1;
-    PyObject *exc = PyImport_ImportModule("numpy._core._exceptions");
-    if (exc) {
-        exc_input_casting = PyObject_GetAttrString(exc, "_UFuncInputCastingError");
-        exc_output_casting = PyObject_GetAttrString(exc, "_UFuncOutputCastingError");
-        Py_DECREF(exc);
-    }
-    PyErr_Clear(); /* without them, TypeError with the same text */
     const char *env = getenv("PYGPU_MATMUL_PRECISION");
     if (env && *env) {
         PyObject *v = PyUnicode_FromString(env);

@@ -30,12 +30,12 @@ static const char type_chars[PG_NTYPES] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I
 
 /* ------------------------------------------------------------------ errors */
 
-static void
-raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting casting)
+void
+pg_raise_casting(PyObject *uf, int input, int index, int from, int to, PgCasting casting)
 {
     PyObject *cls = input ? exc_input_casting : exc_output_casting;
     if (cls) {
-        PyObject *e = PyObject_CallFunction(cls, "OsOOi", (PyObject *)uf, pg_casting_name(casting),
+        PyObject *e = PyObject_CallFunction(cls, "OsOOi", uf, pg_casting_name(casting),
                                             (PyObject *)pg_type_descr(from), (PyObject *)pg_type_descr(to), index);
         if (e) {
             PyErr_SetObject(cls, e);
@@ -43,9 +43,19 @@ raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting cas
         }
         return;
     }
-    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' %s %sfrom dtype('%s') to dtype('%s') with casting rule '%s'",
-                 uf->name, input ? "input" : "output", "", pg_type_info[from].name, pg_type_info[to].name,
+    PyObject *name = PyObject_GetAttrString(uf, "__name__");
+    if (name == NULL)
+        return;
+    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' %s from dtype('%s') to dtype('%s') with casting rule '%s'",
+                 name, input ? "input" : "output", pg_type_info[from].name, pg_type_info[to].name,
                  pg_casting_name(casting));
+    Py_DECREF(name);
+}
+
+static void
+raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting casting)
+{
+    pg_raise_casting((PyObject *)uf, input, index, from, to, casting);
 }
 
 static void

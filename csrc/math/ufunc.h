@@ -28,6 +28,9 @@ PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, in
 /* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
  * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
 int pg_parse_out(PyObject *outobj, PgArray **out);
+/* NumPy's casting error of ufunc uf (a pygpu.ufunc or a numpy.ufunc: its __name__ is in the
+ * message) for input `index` (or output, input 0) cast from `from` to `to`. */
+void pg_raise_casting(PyObject *uf, int input, int index, int from, int to, PgCasting casting);
 /* A ufunc of the op table by name (borrowed), or NULL (no exception). */
 PgUfunc *pg_ufunc_lookup(const char *name);
 int pg_ufunc_nin(PgUfunc *uf);
