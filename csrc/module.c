@@ -6,7 +6,7 @@
 #include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
-    pg_cuda_module_methods[], pg_ranges_module_methods[];
+    pg_cuda_module_methods[], pg_ranges_module_methods[], pg_random_module_methods[];
 
 static PyObject *
 py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
@@ -121,7 +121,8 @@ PyInit__core(void)
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
-        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0)
+        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
+        add_functions(m, pg_random_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0)
         goto fail;
