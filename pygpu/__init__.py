@@ -8,6 +8,7 @@ from ._core import (  # noqa: F401
 )
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
+from . import random  # noqa: F401  (pygpu.random)
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
 
 __version__ = "0.1.0"
