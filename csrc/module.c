@@ -3,6 +3,7 @@
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
 #include "math/ufunc.h"
+#include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
@@ -122,7 +123,7 @@ PyInit__core(void)
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
         add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
-        add_functions(m, pg_random_module_methods) < 0)
+        add_functions(m, pg_kernel_table_module_methods) < 0 || add_functions(m, pg_random_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0)
         goto fail;

@@ -57,7 +57,9 @@ struct PgBackend {
     /* Fills args->out with a draw of random numbers (kernels/random.h) on `stream`. */
     int (*random)(PgDevice *dev, const PgRandomArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
-    int (*stream_create)(PgDevice *dev, void **stream);
+    /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
+     * non_blocking, one that does not. */
+    int (*stream_create)(PgDevice *dev, int non_blocking, void **stream);
     void (*stream_destroy)(PgDevice *dev, void *stream);
     int (*stream_synchronize)(PgDevice *dev, void *stream);
     int (*stream_query)(PgDevice *dev, void *stream);   /* 1 done, 0 busy, -1 error */
@@ -94,8 +96,9 @@ int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
 
-/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
- * an exception (ValueError when the driver does not know the pointer). */
-int pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind);
+/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
+ * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception
+ * (ValueError when the driver does not know the pointer). */
+int pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *kind);
 
 #endif

@@ -21,11 +21,9 @@ kernel_name(int dist)
     }
 }
 
-int
-pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream)
+static int
+launch(PgDevice *dev, const PgRandomArgs *args, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUfunction f = pg_cuda_function(dev, "random", kernel_name(args->dist));
     if (f == NULL)
         return -1;
@@ -39,7 +37,16 @@ pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream)
     void *params[1] = {(void *)args};
     CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, PG_RANDOM_THREADS, 1, 1, 0, (CUstream)stream,
                                       params, NULL);
-    if (r != CUDA_SUCCESS)
-        return pg_cuda_raise(dev, r, "cuLaunchKernel");
-    return 0;
+    return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel");
+}
+
+int
+pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream)
+{
+    CUcontext saved;
+    if (pg_cuda_enter(dev, &saved) < 0)
+        return -1;
+    int rc = launch(dev, args, stream);
+    pg_cuda_leave(dev, saved);
+    return rc;
 }
