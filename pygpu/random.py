@@ -354,6 +354,12 @@ class Generator:
             high, low = low, 0
         return _integers(self._bit_generator, low, high, size, dtype, endpoint, device, "integers")
 
+    def bytes(self, length):
+        """length random bytes (a Python bytes object, on the host)."""
+        n = (operator.index(length) - 1) // 4 + 1
+        words = self.integers(0, 4294967296, size=max(n, 0), dtype=np.uint32, device="cpu").get()
+        return words.astype("<u4").tobytes()[:length]
+
     # -- normal and friends
 
     def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):

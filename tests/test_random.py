@@ -206,6 +206,12 @@ def test_a_shape_is_the_flat_draw_reshaped(shape, method, dtype, seed):
     np.testing.assert_array_equal(a.ravel(), b)
 
 
+def test_bytes():
+    b = pr.default_rng(3).bytes(10)
+    assert isinstance(b, bytes) and len(b) == 10 and b == pr.default_rng(3).bytes(12)[:10]
+    assert pr.default_rng(3).bytes(0) == b""
+
+
 def test_dtype_errors():
     n, g = np.random.default_rng(), pr.default_rng()
     for dt in (np.int32, np.float16, np.complex64):
