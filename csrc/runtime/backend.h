@@ -95,6 +95,9 @@ int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream
 
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
+/* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
+ * use it too). Touches no Python state: callers may have released the GIL. */
+void pg_host_copy(char *dst, const char *src, size_t n);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
  * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception
