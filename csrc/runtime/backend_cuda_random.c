@@ -22,7 +22,7 @@ kernel_name(int dist)
 }
 
 static int
-launch(PgDevice *dev, const PgRandomArgs *args, void *stream)
+pg_cuda_backend_random_in_context(PgDevice *dev, const PgRandomArgs *args, void *stream)
 {
     CUfunction f = pg_cuda_function(dev, "random", kernel_name(args->dist));
     if (f == NULL)
@@ -40,13 +40,4 @@ launch(PgDevice *dev, const PgRandomArgs *args, void *stream)
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel");
 }
 
-int
-pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = launch(dev, args, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
+PG_CUDA_ENTRY(pg_cuda_backend_random, (PgDevice *dev, const PgRandomArgs *args, void *stream), (dev, args, stream))
