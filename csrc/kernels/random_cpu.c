@@ -11,7 +11,7 @@
  * (normal float64: 4.5x NumPy with AVX-512, 1.1x with SSE2). Integer results are the same by
  * definition; float ones too, as the code spells out each IEEE operation and fma contraction
  * is off (-ffp-contract=off). */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__GNUC__) && !defined(__clang__) /* ifunc */
 #define PG_RANDOM_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define PG_RANDOM_CLONES
