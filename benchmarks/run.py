@@ -307,6 +307,67 @@ def bench_manipulation(b):
     elementwise_case(b, f"tile ({side},) float32 ({side}, 1)",
                      lambda xp: (rng.random(side).astype(np.float32),),
                      lambda xp, a: xp.tile(a, (side, 1)), group="manipulation")
+# ------------------------------------------------------------------ cases: random numbers
+
+def bench_random(b):
+    """pygpu.random against NumPy's default_rng (CPU: the figures the issue asks of one core
+    come from OMP_NUM_THREADS=1) and, on a GPU, CuPy's default_rng and torch; the GPU cases
+    also as a fraction of the write bandwidth of a fill of the same size."""
+    import pygpu.random as pr
+    threads = "" if b.on_gpu else f" ({pygpu._core._cpu_threads()} CPU threads)"
+    header(f"random numbers (us per call){threads}")
+    dev = b.device
+    g, npg = pr.default_rng(0), np.random.default_rng(0)
+    cpg = cp.random.default_rng(0) if "cupy" in b.others() else None
+    n = (1 << 26) if b.on_gpu else 10 ** 7
+    if b.quick:
+        n //= 4
+    write_bw = None
+    if b.on_gpu:
+        d = pygpu.empty(n, dtype=np.float32, device=dev)
+        write_bw = n * 4 / b.time(lambda: d.fill(0.0), b.sync) / 1e9
+
+    def case(label, pg, npf, cpf=None, tf=None, nbytes=None):
+        res = {"pygpu": b.time(pg, b.sync), "numpy": b.time(npf, None) if npf else None}
+        if cpf and "cupy" in b.others():
+            res["cupy"] = b.time(cpf, b.others()["cupy"])
+        if tf and "torch" in b.others():
+            res["torch"] = b.time(tf, b.others()["torch"])
+        note = ""
+        if nbytes and write_bw:
+            gbs = nbytes / res["pygpu"] / 1e9
+            note = f"{gbs:.0f} GB/s = {100 * gbs / write_bw:.0f}% of a fill's {write_bw:.0f} GB/s"
+        b.add("random", label, "us", res, note)
+
+    for dtype in (np.float32, np.float64):
+        name = np.dtype(dtype).name
+        out, nout = pygpu.empty(n, dtype=dtype, device=dev), np.empty(n, dtype=dtype)
+        tdt = {np.float32: "float32", np.float64: "float64"}[dtype]
+        case(f"random {name} n={n:.2g}", lambda: g.random(dtype=dtype, out=out),
+             lambda: npg.random(dtype=dtype, out=nout),
+             cpf=(lambda: cpg.random(n, dtype=dtype)) if cpg else None,
+             tf=(lambda: torch.rand(n, dtype=getattr(torch, tdt), device="cuda")) if torch else None,
+             nbytes=n * np.dtype(dtype).itemsize)
+        case(f"standard_normal {name} n={n:.2g}", lambda: g.standard_normal(dtype=dtype, out=out),
+             lambda: npg.standard_normal(dtype=dtype, out=nout),
+             cpf=(lambda: cpg.standard_normal(n, dtype=dtype)) if cpg else None,
+             tf=(lambda: torch.randn(n, dtype=getattr(torch, tdt), device="cuda")) if torch else None,
+             nbytes=n * np.dtype(dtype).itemsize)
+    with dev:
+        case(f"integers(0, 100) int64 n={n:.2g}", lambda: g.integers(0, 100, n), lambda: npg.integers(0, 100, n),
+             cpf=(lambda: cpg.integers(0, 100, n)) if cpg else None,
+             tf=(lambda: torch.randint(0, 100, (n,), device="cuda")) if torch else None, nbytes=n * 8)
+        case(f"standard_exponential float64 n={n:.2g}", lambda: g.standard_exponential(n),
+             lambda: npg.standard_exponential(n), cpf=(lambda: cpg.standard_exponential(n)) if cpg else None)
+        m = n // 10
+        case(f"standard_gamma(2.5) float64 n={m:.2g}", lambda: g.standard_gamma(2.5, m),
+             lambda: npg.standard_gamma(2.5, m), cpf=(lambda: cpg.standard_gamma(2.5, m)) if cpg else None)
+        case(f"poisson(5) n={m:.2g}", lambda: g.poisson(5.0, m), lambda: npg.poisson(5.0, m),
+             cpf=(lambda: cpg.poisson(5.0, m)) if cpg else None)
+        case(f"binomial(1000, 0.3) n={m:.2g}", lambda: g.binomial(1000, 0.3, m), lambda: npg.binomial(1000, 0.3, m),
+             cpf=(lambda: cpg.binomial(1000, 0.3, m)) if cpg else None)
+        k = 10 ** 6 if not b.quick else 10 ** 5
+        case(f"permutation({k:.0e})", lambda: g.permutation(k), lambda: npg.permutation(k))
 
 
 # ------------------------------------------------------------------ cases: linear algebra
@@ -412,7 +473,7 @@ def main():
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
-              ("elementwise", bench_elementwise), ("manipulation", bench_manipulation),
+              ("elementwise", bench_elementwise), ("manipulation", bench_manipulation), ("random", bench_random),
               ("linalg", bench_linalg)]
     for name, fn in groups:
         if args.only and args.only not in name:

@@ -23,6 +23,7 @@ from ._core import (  # noqa: F401
 )
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
+from . import random  # noqa: F401  (pygpu.random)
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
 from ._manipulation import *  # noqa: F401,F403,E402  (stack, split, tile, flip, ...)
 from ._pad import pad  # noqa: F401,E402

@@ -16,6 +16,7 @@ typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
 typedef struct PgBackend PgBackend;
 typedef struct PgPool PgPool;
+typedef struct PgRandomArgs PgRandomArgs; /* kernels/random.h */
 
 /* A device (the object behind pygpu.Device, device.h). Devices are immortal singletons, so C
  * code may hold borrowed pointers to them. */
@@ -58,6 +59,8 @@ struct PgBackend {
      * BLAS for float and complex types (cuBLAS; NumPy's BLAS on the CPU), the integer kernel of
      * kernels/matmul.h for integer and bool types. */
     int (*gemm)(PgDevice *dev, const PgGemmArgs *args, void *stream);
+    /* Fills args->out with a draw of random numbers (kernels/random.h) on `stream`. */
+    int (*random)(PgDevice *dev, const PgRandomArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
      * non_blocking, one that does not. */
@@ -90,6 +93,10 @@ pg_device_check(PgDevice *dev)
     return -1;
 }
 #define PG_DEVICE_CHECK(dev) ((dev)->failed ? pg_device_check(dev) : 0)
+
+/* The entries of the kernel families, each in its own file (backend_<device>_<family>.c). */
+int pg_cpu_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
 
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);

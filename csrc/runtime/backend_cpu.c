@@ -299,6 +299,7 @@ const PgBackend pg_backend_cpu = {
     .memcpy = cpu_memcpy,
     .elementwise = cpu_elementwise,
     .gemm = pg_cpu_gemm,
+    .random = pg_cpu_backend_random,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,
