@@ -29,39 +29,31 @@ launch(PgDevice *dev, const char *name, int64_t blocks, int threads, void **para
     return pg_cuda_launch(dev, "index", name, blocks, threads, params, stream);
 }
 
-int
-pg_cuda_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream)
+static int
+pg_cuda_index_in_context(PgDevice *dev, const PgIndexArgs *a, int op, void *stream)
 {
     if (a->size == 0)
         return 0;
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
     int64_t blocks = (a->size + PG_INDEX_THREADS - 1) / PG_INDEX_THREADS;
     int64_t cap = (int64_t)PG_CUDA_IMPL(dev)->sm_count * 32;
     if (blocks > cap)
         blocks = cap;
     void *params[1] = {(void *)a};
-    int rc = launch(dev, index_kernels[op], blocks, PG_INDEX_THREADS, params, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
+    return launch(dev, index_kernels[op], blocks, PG_INDEX_THREADS, params, stream);
 }
 
-int
-pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
-                int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream)
+PG_CUDA_ENTRY(pg_cuda_index, (PgDevice *dev, const PgIndexArgs *a, int op, void *stream), (dev, a, op, stream))
+
+static int
+pg_cuda_compact_in_context(PgDevice *dev, PgCompactArgs *a, int64_t *count,
+                           int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream)
 {
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
     int64_t n = a->size;
     int64_t nchunks = n > 0 ? (n + PG_COMPACT_CHUNK - 1) / PG_COMPACT_CHUNK : 1;
     a->chunk = PG_COMPACT_CHUNK;
     PgBlock *b = pg_pool_alloc(dev, (size_t)(nchunks + 1) * sizeof(int64_t), PG_MEM_DEVICE, stream);
-    if (b == NULL) {
-        pg_cuda_leave(dev, saved);
+    if (b == NULL)
         return -1;
-    }
     a->counts = (int64_t *)b->ptr;
     int rc = -1;
     int64_t total = 0;
@@ -94,6 +86,10 @@ done:
     /* the pool reuses the block only after the work queued on this stream */
     pg_pool_free(b);
     a->counts = NULL;
-    pg_cuda_leave(dev, saved);
     return rc;
 }
+
+PG_CUDA_ENTRY(pg_cuda_compact,
+              (PgDevice *dev, PgCompactArgs *a, int64_t *count,
+               int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream),
+              (dev, a, count, alloc, ctx, stream))

@@ -117,13 +117,10 @@ done:
 
 static const PgRadixOps cuda_radix_ops = {cuda_radix, cuda_step};
 
-int
-pg_cuda_sort(PgDevice *dev, const PgSortArgs *a, void *stream)
+static int
+pg_cuda_sort_in_context(PgDevice *dev, const PgSortArgs *a, void *stream)
 {
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = pg_radix_sort(dev, &cuda_radix_ops, a, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
+    return pg_radix_sort(dev, &cuda_radix_ops, a, stream);
 }
+
+PG_CUDA_ENTRY(pg_cuda_sort, (PgDevice *dev, const PgSortArgs *a, void *stream), (dev, a, stream))
