@@ -8,6 +8,7 @@ import collections as _collections
 import operator as _operator
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
 from . import _core
 
@@ -240,21 +241,13 @@ def _reduce_axes(a, axis):
     gives the result's trailing part."""
     if axis is None:
         return _core.ravel(a), 0, (1,) * a.ndim
-    axes = axis if isinstance(axis, tuple) else (axis,)
     nd = a.ndim
-    norm = []
-    for ax in axes:
-        ax = _operator.index(ax)
-        if not -nd <= ax < nd:
-            raise _np.exceptions.AxisError(ax, nd)
-        norm.append(ax % nd)
-    if len(set(norm)) != len(norm):
-        raise ValueError("duplicate value in 'axis'")
+    norm = _normalize_axis_tuple(axis, nd)
     kept = tuple(1 if d in norm else a.shape[d] for d in range(nd))
     if len(norm) == 1:
         return a, norm[0], kept
     rest = [d for d in range(nd) if d not in norm]
-    moved = _core.transpose(a, rest + norm)
+    moved = _core.transpose(a, rest + list(norm))
     shape = tuple(a.shape[d] for d in rest) + (-1,)
     return _core.reshape(moved, shape), len(rest), kept
 
