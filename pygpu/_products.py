@@ -316,6 +316,10 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     return _into(out, _sum_last(d, _sum_dtype(d.dtype) if dtype is None else _np.dtype(dtype)))
 
 
+# the NumPy installed decides, as for every other behaviour pygpu mirrors
+_CROSS_ONLY_3D = _np.lib.NumpyVersion(_np.__version__) >= "2.5.0"
+
+
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """numpy.cross: the cross product of (arrays of) 2- or 3-element vectors."""
     a, b = _arrays(a, b)
@@ -323,9 +327,12 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         axisa, axisb, axisc = (axis,) * 3
     a = _core.moveaxis(a, _normalize_axes(axisa, a.ndim)[0] if a.ndim else axisa, -1)
     b = _core.moveaxis(b, _normalize_axes(axisb, b.ndim)[0] if b.ndim else axisb, -1)
-    msg = "incompatible dimensions for cross product\n(dimension must be 2 or 3)"
-    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
-        raise ValueError(msg)
+    if _CROSS_ONLY_3D:  # NumPy 2.5 ended the deprecation of 2-element vectors
+        if a.shape[-1] != 3 or b.shape[-1] != 3:
+            raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+                             f"{a.shape[-1]} and {b.shape[-1]} dimensional instead.")
+    elif a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if a.shape[-1] == 2 or b.shape[-1] == 2:
         _warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
                        "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)

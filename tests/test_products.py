@@ -172,14 +172,17 @@ def test_cross(device):
     check(pygpu.cross(P(a.T, device), P(b.T, device), axisa=0, axisb=0, axisc=0), np.cross(a.T, b.T, axis=0))
     check(pygpu.cross(P(a[0], device), P(b, device)), np.cross(a[0], b))
     check(pygpu.linalg.cross(P(a, device), P(b, device)), np.linalg.cross(a, b))
-    with pytest.warns(DeprecationWarning):
-        got = pygpu.cross(P(a[:, :2], device), P(b, device))
-    with pytest.warns(DeprecationWarning):
-        check(got, np.cross(a[:, :2], b))
-    with pytest.warns(DeprecationWarning):
-        got = pygpu.cross(P(a[:, :2], device), P(b[:, :2], device))
-    with pytest.warns(DeprecationWarning):
-        check(got, np.cross(a[:, :2], b[:, :2]))
+    if np.lib.NumpyVersion(np.__version__) >= "2.5.0":  # 2-element vectors are gone
+        same_error(lambda: np.cross(a[:, :2], b), lambda: pygpu.cross(P(a[:, :2], device), P(b, device)))
+    else:
+        with pytest.warns(DeprecationWarning):
+            got = pygpu.cross(P(a[:, :2], device), P(b, device))
+        with pytest.warns(DeprecationWarning):
+            check(got, np.cross(a[:, :2], b))
+        with pytest.warns(DeprecationWarning):
+            got = pygpu.cross(P(a[:, :2], device), P(b[:, :2], device))
+        with pytest.warns(DeprecationWarning):
+            check(got, np.cross(a[:, :2], b[:, :2]))
     same_error(lambda: np.linalg.cross(a[:, :2], b), lambda: pygpu.linalg.cross(P(a[:, :2], device), P(b, device)))
     check(np.cross(P(a, device), P(b, device)), np.cross(a, b))
 
