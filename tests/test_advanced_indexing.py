@@ -310,7 +310,17 @@ def test_put(device, mode):
         p = pygpu.asarray(x, device=device)
         assert pygpu.put(p, ind, v, mode=mode) is None
         np.put(x, ind, v, mode=mode)
-        assert_array_equal(p, x)
+        got = p.get()
+        if device.kind != "cpu" and len(ind) and len(np.ravel(v)):
+            # clip sends several indices to one place: NumPy keeps the last value; on a GPU which
+            # one wins is unspecified (as in CuPy), but it is one of them and nothing else moves
+            flat = np.clip(np.ravel(ind), 0, 5) if mode == "clip" else np.ravel(ind) % 6
+            vals = np.resize(np.ravel(np.asarray(v, float)), len(flat))
+            for place in set(flat.tolist()):
+                if np.count_nonzero(flat == place) > 1:
+                    assert got.flat[place] in vals[flat == place]
+                    got.flat[place] = x.flat[place]
+        assert_array_equal(got, x)
     p = pygpu.asarray(np.arange(6.0).reshape(2, 3), device=device)
     t = p.T  # a non-contiguous target
     t.put([0, 1], [10, 20])

@@ -298,9 +298,13 @@ def test_bincount(device):
         (lambda: np.bincount(np.zeros((2, 2), int)), lambda: pygpu.bincount(pygpu.zeros((2, 2), "int64"))),
     ]:
         same_error(np_call, pg_call)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        assert_array_equal(pygpu.bincount(pygpu.asarray([1.0, 2.0], device=device)), np.bincount([1.0, 2.0]))
+    if np.lib.NumpyVersion(np.__version__) >= "2.5.0":  # floats are refused since NumPy 2.5
+        same_error(lambda: np.bincount(np.array([1.0, 2.0])),
+                   lambda: pygpu.bincount(pygpu.asarray([1.0, 2.0], device=device)))
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            assert_array_equal(pygpu.bincount(pygpu.asarray([1.0, 2.0], device=device)), np.bincount([1.0, 2.0]))
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8", "float16"])

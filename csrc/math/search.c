@@ -292,6 +292,11 @@ py_bincount(PyObject *m, PyObject *args, PyObject *kwds)
                                              "according to the rule 'safe'");
             goto fail;
         }
+        if (pg_numpy_version >= 20500) { /* the deprecation of NumPy 2.1 has expired */
+            PyErr_Format(PyExc_TypeError, "Cannot cast array data from dtype('%s') to dtype('int64') according to "
+                         "the rule 'safe'", pg_type_info[x->type].name);
+            goto fail;
+        }
         if (PyErr_WarnEx(PyExc_DeprecationWarning,
                          "Non-integer input passed to bincount. In a future version of NumPy, this will be an "
                          "error. (Deprecated NumPy 2.1)",
