@@ -10,6 +10,7 @@
 #ifndef PG_BACKEND_H
 #define PG_BACKEND_H
 #include "core/pg.h"
+#include "kernels/vm_types.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
@@ -53,6 +54,9 @@ struct PgBackend {
     int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
     /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
     int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    /* Runs a vectorize VM program (kernels/vm.h; args->program is in the device's memory) over
+     * prepared operands. */
+    int (*vm_run)(PgDevice *dev, const PgVmArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     int (*stream_create)(PgDevice *dev, void **stream);
     void (*stream_destroy)(PgDevice *dev, void *stream);
@@ -86,6 +90,9 @@ pg_device_check(PgDevice *dev)
 
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
+/* The backends' VM launches (backend_cpu_vm.c, backend_cuda_vm.c). */
+int pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
+int pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
  * an exception (ValueError when the driver does not know the pointer). */

@@ -220,6 +220,7 @@ const PgBackend pg_backend_cpu = {
     .mem_free = cpu_mem_free,
     .memcpy = cpu_memcpy,
     .elementwise = cpu_elementwise,
+    .vm_run = pg_cpu_vm_run,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,

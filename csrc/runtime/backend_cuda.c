@@ -900,6 +900,7 @@ const PgBackend pg_backend_cuda = {
     .mem_free = cuda_mem_free,
     .memcpy = cuda_memcpy,
     .elementwise = cuda_elementwise,
+    .vm_run = pg_cuda_vm_run,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,
