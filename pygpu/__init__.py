@@ -2,13 +2,14 @@
 from . import _core
 from ._core import *  # noqa: F401,F403  (every public name of the C core)
 from ._core import (  # noqa: F401
-    CUDAError, Device, Event, OutOfMemoryError, Stream, ndarray,
+    CompileError, CUDAError, Device, Event, OutOfMemoryError, Stream, ndarray,
     array, asarray, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
     default_device, get_device, synchronize,
 )
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
+from ._vectorize import vectorize  # noqa: F401,E402
 
 __version__ = "0.1.0"
 

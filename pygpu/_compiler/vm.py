@@ -1,0 +1,528 @@
+"""The VM emitter: a typed IR Function to a VmProgram (csrc/kernels/vm.h explains the machine).
+
+Registers are slots of 8 bytes per lane (complex128 takes two). Parameters, locals and constants
+keep one register each for the whole program; expression temporaries are allocated before their
+operands are released, so a result never overlaps an operand it is computed from.
+
+Control flow becomes masks, because every lane of a block runs every instruction it reaches:
+  - the current mask says which lanes execute a statement (None: all lanes of the block);
+  - a variable assigned under a mask gets a masked move, computed values go to temporaries;
+  - if: the branch's mask is current & test (and current & ~test for else); a branch no lane
+    takes is jumped over;
+  - loops: the loop mask loses the lanes whose test fails, that break or return; the loop ends
+    when it is empty. continue removes lanes until the end of the iteration;
+  - return stores the value into the result under the current mask and removes the lanes from
+    every mask after it; lanes that have left a region are removed from its mask after any
+    statement that can exit it.
+Conditional expressions and `and`/`or` are computed eagerly (both sides, then a select) unless a
+side calls a function with loops, which might not end for lanes the condition excludes: those
+are evaluated under masks like an if. Calls of other functions are inlined."""
+import struct
+
+import numpy as np
+
+from .. import _core
+from . import ir, optable
+from . import types as T
+
+_OPCODES = None
+
+
+def opcodes():
+    global _OPCODES
+    if _OPCODES is None:
+        _OPCODES = _core._vm_opcodes()
+    return _OPCODES
+
+
+_INSN = struct.Struct("<5H")
+
+
+class _FuncContext:
+    """An inlined (or the top) function: its result register and the mask of lanes that returned."""
+
+    def __init__(self, ret, ret_type, ret_mask):
+        self.ret = ret
+        self.ret_type = ret_type
+        self.ret_mask = ret_mask
+
+
+class _LoopContext:
+    def __init__(self, brk, cont):
+        self.brk = brk
+        self.cont = cont
+
+
+class Emitter:
+    def __init__(self):
+        self.code = []
+        self.nslots = 0
+        self.free_slots = set()
+        self.consts = {}        # (type, bytes) -> register
+        self.const_list = []    # (register, type number, value)
+        self.var_regs = {}      # Var -> register
+        self.mask = None        # the current mask register, None: every lane
+        self.func = None
+        self.loop = None
+
+    # -------------------------------------------------------------- registers
+
+    def alloc(self, t):
+        """A register for a value of type t (two slots for complex128)."""
+        need = 2 if t.itemsize > 8 else 1
+        for r in sorted(self.free_slots):
+            if need == 1 or (r + 1) in self.free_slots:
+                for k in range(need):
+                    self.free_slots.discard(r + k)
+                return r
+        r = self.nslots
+        self.nslots += need
+        return r
+
+    def release(self, r, t):
+        for k in range(2 if t.itemsize > 8 else 1):
+            self.free_slots.add(r + k)
+
+    def const(self, value, t):
+        if isinstance(value, np.generic):
+            value = value.item()
+        key = (t, np.array(value, dtype=t).tobytes())
+        r = self.consts.get(key)
+        if r is None:  # slots of its own: written once per thread, before the program runs
+            r = self.consts[key] = self.nslots
+            self.nslots += 2 if t.itemsize > 8 else 1
+            self.const_list.append((r, T.NUMBER[t], value))
+        return r
+
+    def var(self, v):
+        r = self.var_regs.get(v)
+        if r is None:
+            r = self.var_regs[v] = self.alloc(v.type)
+        return r
+
+    def allocate_locals(self, fn):
+        """A register for every parameter and local, before any code: a register first written
+        inside a loop must not be one a temporary of the same loop uses."""
+        return [self.var(p) for p in fn.params] + [self.var(v) for v in fn.locals]
+
+    # -------------------------------------------------------------- instructions
+
+    def emit(self, op, dst=0, a=0, b=0, c=0):
+        self.code.append([op, dst, a, b, c])
+        return len(self.code) - 1
+
+    def op(self, name, dst, *args):
+        regs = list(args) + [0] * (3 - len(args))
+        self.emit(opcodes()[name], dst, *regs)
+
+    def move(self, dst, src, t, mask=None):
+        if dst == src:
+            return
+        if mask is None:
+            self.emit(opcodes()["move"], dst, src, 0, t.itemsize)
+        else:
+            self.emit(opcodes()["move_masked"], dst, src, mask, t.itemsize)
+
+    def label(self):
+        return len(self.code)
+
+    def jump_if_none(self, mask):
+        return self.emit(opcodes()["jump_if_none"], 0, mask, 0)
+
+    def jump(self):
+        return self.emit(opcodes()["jump"], 0, 0)
+
+    def patch(self, at, target):
+        insn = self.code[at]
+        if insn[0] == opcodes()["jump"]:
+            insn[2] = target
+        else:
+            insn[3] = target
+
+    # masks
+
+    def mask_and(self, m, test, negate=False):
+        """A new mask register: m & test (m None: every lane), or m & ~test."""
+        r = self.alloc(T.BOOL)
+        if negate:
+            self.op("logical_not_b", r, test)
+            if m is not None:
+                self.op("logical_and_b", r, r, m)
+        elif m is None:
+            self.move(r, test, T.BOOL)
+        else:
+            self.op("logical_and_b", r, m, test)
+        return r
+
+    def all_lanes(self):
+        r = self.alloc(T.BOOL)
+        self.move(r, self.const(True, T.BOOL), T.BOOL)
+        return r
+
+    def no_lanes(self):
+        r = self.alloc(T.BOOL)
+        self.move(r, self.const(False, T.BOOL), T.BOOL)
+        return r
+
+    def remove_exited(self, entry, exits):
+        """entry & ~(every exit mask in exits): the lanes still running in a region."""
+        r = self.alloc(T.BOOL)
+        if entry is None:
+            self.move(r, self.const(True, T.BOOL), T.BOOL)
+        else:
+            self.move(r, entry, T.BOOL)
+        tmp = self.alloc(T.BOOL)
+        for x in exits:
+            self.op("logical_not_b", tmp, x)
+            self.op("logical_and_b", r, r, tmp)
+        self.release(tmp, T.BOOL)
+        return r
+
+    # -------------------------------------------------------------- expressions
+
+    def value(self, e):
+        """(register holding e, whether it is a temporary the caller releases)."""
+        if isinstance(e, ir.Const):
+            return self.const(e.value, e.type), False
+        if isinstance(e, ir.Load):
+            return self.var(e.var), False
+        r = self.alloc(e.type)
+        self.compute(e, r)
+        return r, True
+
+    def done(self, reg_temp, t):
+        r, temp = reg_temp
+        if temp:
+            self.release(r, t)
+
+    def compute(self, e, dst):
+        """Evaluates e into register dst (which no operand of e occupies, unless it is e's own
+        variable, read lane by lane before it is written)."""
+        if isinstance(e, (ir.Const, ir.Load)):
+            self.move(dst, self.value(e)[0], e.type)
+        elif isinstance(e, ir.Op):
+            args = [self.value(a) for a in e.args]
+            self.op(optable.loop_name(e.op, tuple(a.type for a in e.args)), dst, *(r for r, _ in args))
+            for a, rt in zip(e.args, args):
+                self.done(rt, a.type)
+        elif isinstance(e, ir.Cast):
+            v = self.value(e.value)
+            self.emit(opcodes()["cast"], dst, v[0], T.NUMBER[e.value.type], T.NUMBER[e.type])
+            self.done(v, e.value.type)
+        elif isinstance(e, ir.Select):
+            self.select(e.cond, e.a, e.b, dst)
+        elif isinstance(e, ir.IfExp):
+            if ir.calls_with_control_flow(e.a) or ir.calls_with_control_flow(e.b):
+                self.lazy_ifexp(e.cond, e.a, e.b, dst)
+            else:
+                self.select(e.cond, e.a, e.b, dst)
+        elif isinstance(e, ir.BoolOp):
+            self.boolop(e, dst)
+        elif isinstance(e, ir.MakeComplex):
+            re, im = self.value(e.re), self.value(e.im)
+            self.emit(opcodes()["complex"], dst, re[0], im[0], T.NUMBER[e.type])
+            self.done(re, e.re.type)
+            self.done(im, e.im.type)
+        elif isinstance(e, (ir.Real, ir.Imag)):
+            v = self.value(e.value)
+            self.emit(opcodes()["real" if isinstance(e, ir.Real) else "imag"], dst, v[0], 0, T.NUMBER[e.value.type])
+            self.done(v, e.value.type)
+        elif isinstance(e, ir.Call):
+            self.inline(e, dst)
+        else:
+            raise TypeError(f"cannot emit {e!r}")
+
+    def select(self, cond, a, b, dst):
+        c, va, vb = self.value(cond), self.value(a), self.value(b)
+        self.op(optable.loop_name("_where", (T.BOOL, a.type, b.type)), dst, c[0], va[0], vb[0])
+        self.done(c, T.BOOL)
+        self.done(va, a.type)
+        self.done(vb, b.type)
+
+    def lazy_ifexp(self, cond, a, b, dst):
+        """a if cond else b, each side evaluated only for the lanes that take it."""
+        c = self.value(cond)
+        outer = self.mask
+        for side, negate in ((a, False), (b, True)):
+            m = self.mask_and(outer, c[0], negate)
+            skip = self.jump_if_none(m)
+            self.mask = m
+            v = self.value(side)
+            self.move(dst, v[0], side.type, m)
+            self.done(v, side.type)
+            self.mask = outer
+            self.patch(skip, self.label())
+            self.release(m, T.BOOL)
+        self.done(c, T.BOOL)
+
+    def boolop(self, e, dst):
+        lazy = any(ir.calls_with_control_flow(v) for v in e.values[1:])
+        if e.type == T.BOOL and not lazy:
+            name = "logical_and_b" if e.op == "and" else "logical_or_b"
+            first = self.value(e.values[0])
+            acc = self.alloc(T.BOOL)
+            self.move(acc, first[0], T.BOOL)
+            self.done(first, T.BOOL)
+            for v in e.values[1:]:
+                rv = self.value(v)
+                self.op(name, acc, acc, rv[0])
+                self.done(rv, T.BOOL)
+            self.move(dst, acc, T.BOOL)
+            self.release(acc, T.BOOL)
+            return
+        # Python's value semantics: `a and b` is b if a is true else a; `a or b` is a if a is true
+        expr = e.values[-1]
+        for v, test in zip(reversed(e.values[:-1]), reversed(e.tests)):
+            if e.op == "and":
+                expr = ir.IfExp(test, expr, v, e.type)
+            else:
+                expr = ir.IfExp(test, v, expr, e.type)
+        if lazy:
+            self.compute_lazy_chain(expr, dst)
+        else:
+            self.compute(expr, dst)
+
+    def compute_lazy_chain(self, e, dst):
+        if isinstance(e, ir.IfExp):
+            self.lazy_ifexp(e.cond, e.a, e.b, dst)
+        else:
+            self.compute(e, dst)
+
+    def inline(self, call, dst):
+        fn = call.function
+        saved_vars, saved_func, saved_loop = self.var_regs, self.func, self.loop
+        self.var_regs = {}
+        self.allocate_locals(fn)
+        for p, a in zip(fn.params, call.args):  # arguments into the callee's parameters
+            v = self.value(a)
+            self.move(self.var(p), v[0], p.type)
+            self.done(v, a.type)
+        ret_mask = self.no_lanes() if _returns_inside(fn.body) else None
+        self.func = _FuncContext(dst, fn.return_type, ret_mask)
+        self.loop = None
+        self.block(fn.body, self.mask)
+        for v, r in self.var_regs.items():
+            self.release(r, v.type)
+        if ret_mask is not None:
+            self.release(ret_mask, T.BOOL)
+        self.var_regs, self.func, self.loop = saved_vars, saved_func, saved_loop
+
+    # -------------------------------------------------------------- statements
+
+    def exits(self, s):
+        """The masks a statement may add lanes to that matter after it in its block."""
+        kinds = _exit_kinds(s)
+        out = []
+        if "return" in kinds and self.func.ret_mask is not None:
+            out.append(self.func.ret_mask)
+        if self.loop is not None:
+            if "break" in kinds:
+                out.append(self.loop.brk)
+            if "continue" in kinds:
+                out.append(self.loop.cont)
+        return out
+
+    def block(self, stmts, entry):
+        """Statements run by the lanes of mask `entry` (None: all)."""
+        saved = self.mask
+        self.mask = entry
+        owned = []
+        for s in stmts:
+            self.stmt(s)
+            if isinstance(s, (ir.Return, ir.Break, ir.Continue)):
+                break
+            exits = self.exits(s)
+            if exits:
+                m = self.remove_exited(entry, exits)
+                owned.append(m)
+                self.mask = m
+        for m in owned:
+            self.release(m, T.BOOL)
+        self.mask = saved
+
+    def assign(self, var, value):
+        r = self.var(var)
+        if self.mask is None:
+            self.compute(value, r)
+        else:
+            v = self.value(value)
+            self.move(r, v[0], var.type, self.mask)
+            self.done(v, value.type)
+
+    def stmt(self, s):
+        if isinstance(s, ir.Assign):
+            self.assign(s.target, s.value)
+        elif isinstance(s, ir.Return):
+            f = self.func
+            if self.mask is None:
+                self.compute(s.value, f.ret)
+            else:
+                v = self.value(s.value)
+                self.move(f.ret, v[0], f.ret_type, self.mask)
+                self.done(v, s.value.type)
+            if f.ret_mask is not None:
+                if self.mask is None:
+                    self.move(f.ret_mask, self.const(True, T.BOOL), T.BOOL)
+                else:
+                    self.op("logical_or_b", f.ret_mask, f.ret_mask, self.mask)
+        elif isinstance(s, (ir.Break, ir.Continue)):
+            target = self.loop.brk if isinstance(s, ir.Break) else self.loop.cont
+            self.op("logical_or_b", target, target, self.mask)
+        elif isinstance(s, ir.If):
+            self.if_stmt(s)
+        elif isinstance(s, ir.While):
+            self.loop_stmt(s, None)
+        elif isinstance(s, ir.ForRange):
+            self.loop_stmt(s, s)
+        else:
+            raise TypeError(f"cannot emit {s!r}")
+
+    def if_stmt(self, s):
+        outer = self.mask
+        test = self.value(s.test)
+        m = self.mask_and(outer, test[0])
+        skip = self.jump_if_none(m)
+        self.block(s.body, m)
+        self.release(m, T.BOOL)
+        if s.orelse:
+            end_of_then = self.label()
+            m = self.mask_and(outer, test[0], negate=True)
+            self.patch(skip, end_of_then)
+            skip = self.jump_if_none(m)
+            self.block(s.orelse, m)
+            self.release(m, T.BOOL)
+        self.patch(skip, self.label())
+        self.done(test, T.BOOL)
+
+    def loop_stmt(self, s, rng):
+        outer, saved_loop = self.mask, self.loop
+        kinds = _exit_kinds_inside(s.body)
+        brk = self.no_lanes() if "break" in kinds else None
+        cont = self.alloc(T.BOOL) if "continue" in kinds else None
+        if rng is not None:  # the counter, the bound and the step, evaluated once
+            counter, stop, step = (self.alloc(T.INT64) for _ in range(3))
+            self.compute(rng.start, counter)
+            self.compute(rng.stop, stop)
+            self.compute(rng.step, step)
+        lm = self.all_lanes() if outer is None else self.mask_and(None, outer)
+        top = self.label()
+        if rng is None:
+            test = self.value(s.test)
+        else:
+            test = (self.range_test(counter, stop, step, rng.step), True)
+        self.op("logical_and_b", lm, lm, test[0])
+        self.done(test, T.BOOL)
+        leave = self.jump_if_none(lm)
+        if rng is not None:
+            self.move(self.var(rng.var), counter, T.INT64, lm)
+        if cont is not None:
+            self.move(cont, self.const(False, T.BOOL), T.BOOL)
+        self.loop = _LoopContext(brk if brk is not None else 0, cont if cont is not None else 0)
+        self.block(s.body, lm)
+        self.loop = saved_loop
+        gone = [m for m in (brk, self.func.ret_mask if "return" in kinds else None) if m is not None]
+        if gone:
+            tmp = self.alloc(T.BOOL)
+            for m in gone:
+                self.op("logical_not_b", tmp, m)
+                self.op("logical_and_b", lm, lm, tmp)
+            self.release(tmp, T.BOOL)
+        if rng is not None:
+            self.op("add_i64", counter, counter, step)
+        self.patch(self.jump(), top)
+        self.patch(leave, self.label())
+        if s.orelse:  # the lanes that ended the loop without break or return
+            exits = [m for m in (brk, self.func.ret_mask if "return" in kinds else None) if m is not None]
+            m = self.remove_exited(outer, exits) if exits else outer
+            self.block(s.orelse, m)
+            if exits:
+                self.release(m, T.BOOL)
+        self.release(lm, T.BOOL)
+        if brk is not None:
+            self.release(brk, T.BOOL)
+        if cont is not None:
+            self.release(cont, T.BOOL)
+        if rng is not None:
+            for r in (counter, stop, step):
+                self.release(r, T.INT64)
+
+    def range_test(self, counter, stop, step, step_expr):
+        """counter before stop in the step's direction (a new bool register)."""
+        r = self.alloc(T.BOOL)
+        if isinstance(step_expr, ir.Const):
+            self.op("less_i64" if step_expr.value > 0 else "greater_i64", r, counter, stop)
+            return r
+        up, down, pos, neg = (self.alloc(T.BOOL) for _ in range(4))
+        zero = self.const(0, T.INT64)
+        self.op("less_i64", up, counter, stop)
+        self.op("greater_i64", down, counter, stop)
+        self.op("greater_i64", pos, step, zero)
+        self.op("less_i64", neg, step, zero)
+        self.op("logical_and_b", up, up, pos)
+        self.op("logical_and_b", down, down, neg)
+        self.op("logical_or_b", r, up, down)
+        for x in (up, down, pos, neg):
+            self.release(x, T.BOOL)
+        return r
+
+
+def _exit_kinds(s):
+    """'return', 'break', 'continue' that a statement may take, for the block it is in (a loop's
+    own break and continue stay inside it)."""
+    if isinstance(s, ir.Return):
+        return {"return"}
+    if isinstance(s, ir.Break):
+        return {"break"}
+    if isinstance(s, ir.Continue):
+        return {"continue"}
+    if isinstance(s, ir.If):
+        return _exit_kinds_inside(s.body) | _exit_kinds_inside(s.orelse)
+    if isinstance(s, (ir.While, ir.ForRange)):
+        inner = _exit_kinds_inside(s.body) | _exit_kinds_inside(s.orelse)
+        return {"return"} & inner | (_exit_kinds_inside(s.orelse) - {"return"})
+    return set()
+
+
+def _exit_kinds_inside(stmts):
+    out = set()
+    for s in stmts:
+        out |= _exit_kinds(s)
+    return out
+
+
+def _returns_inside(stmts):
+    """True when a return sits inside control flow (so lanes can return at different points)."""
+    for s in stmts:
+        if isinstance(s, ir.If) and "return" in (_exit_kinds_inside(s.body) | _exit_kinds_inside(s.orelse)):
+            return True
+        if isinstance(s, (ir.While, ir.ForRange)) and "return" in _exit_kinds(s):
+            return True
+    return False
+
+
+def emit(fn):
+    """The VmProgram of a typed Function: inputs are its parameters, the output its result."""
+    e = Emitter()
+    params = e.allocate_locals(fn)[:len(fn.params)]
+    ret = e.alloc(fn.return_type)
+    ret_mask = e.no_lanes() if _returns_inside(fn.body) else None
+    e.func = _FuncContext(ret, fn.return_type, ret_mask)
+    e.block(fn.body, None)
+    code = b"".join(_INSN.pack(*insn) for insn in e.code)
+    return _core.VmProgram(code, e.const_list, e.nslots, params, [T.NUMBER[p.type] for p in fn.params], ret,
+                           T.NUMBER[fn.return_type])
+
+
+def listing(fn):
+    """The instructions emit(fn) makes, one per line (for tests and debugging)."""
+    e = Emitter()
+    params = e.allocate_locals(fn)[:len(fn.params)]
+    ret = e.alloc(fn.return_type)
+    ret_mask = e.no_lanes() if _returns_inside(fn.body) else None
+    e.func = _FuncContext(ret, fn.return_type, ret_mask)
+    e.block(fn.body, None)
+    names = {v: k for k, v in opcodes().items()}
+    lines = [f"inputs {params} -> r{ret}; constants " + ", ".join(f"r{r}={v!r}" for r, _, v in e.const_list)]
+    for pc, (op, dst, a, b, c) in enumerate(e.code):
+        lines.append(f"{pc:4d}  {names[op]:18s} r{dst} r{a} r{b} {c}")
+    return "\n".join(lines)
