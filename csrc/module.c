@@ -4,6 +4,7 @@
 #include "array/array.h"
 #include "math/ufunc.h"
 #include "jit/jit.h"
+#include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
@@ -122,8 +123,8 @@ PyInit__core(void)
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_ufunc_module_methods) < 0 ||
-        add_functions(m, pg_cuda_module_methods) < 0 ||
-        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0)
+        add_functions(m, pg_cuda_module_methods) < 0 || add_functions(m, pg_device_module_methods) < 0 ||
+        add_functions(m, pg_ranges_module_methods) < 0 || add_functions(m, pg_kernel_table_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0 || pg_jit_init(m) < 0)
         goto fail;

@@ -153,8 +153,20 @@ pg_array_check_writeable(PgArray *a)
 /* ------------------------------------------------------------------ assignment */
 
 void
+pg_array_note_use(PgArray *a)
+{
+    /* the memory's pool block: the array's own, or its base array's (views never chain) */
+    PgBlock *b = a->block;
+    if (b == NULL && a->base != NULL && PgArray_Check(a->base))
+        b = ((PgArray *)a->base)->block;
+    if (b != NULL)
+        pg_block_use(b, pg_stream_current_handle(a->device));
+}
+
+void
 pg_operand_from_array(PgOperand *op, PgArray *a)
 {
+    pg_array_note_use(a);
     op->data = a->data;
     op->ndim = a->ndim;
     op->shape = a->shape;
@@ -247,6 +259,8 @@ pg_array_assign(PgArray *dst, PgArray *src)
     }
     PgArray *target = stage_dst ? stage_dst : dst;
     size_t nbytes = (size_t)(pg_array_size(src) * PG_ITEMSIZE(src));
+    pg_array_note_use(src);
+    pg_array_note_use(target);
     if (src->device == host) {
         if (transfer(target->device, target->data, src->data, nbytes, PG_COPY_H2D) < 0)
             goto done;

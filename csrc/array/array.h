@@ -83,7 +83,10 @@ PgArray *pg_array_copy(PgArray *a, int type, char order, PgDevice *dev);
 /* Raises when the array is read-only. */
 int pg_array_check_writeable(PgArray *a);
 
-/* The operand of an elementwise launch (runtime/launch.h) for an array. */
+/* Work on a's memory is about to be queued on its device's current stream: tells the pool (the
+ * block then follows that stream; see runtime/memory.h). */
+void pg_array_note_use(PgArray *a);
+/* The operand of an elementwise launch (runtime/launch.h) for an array; notes the use. */
 void pg_operand_from_array(PgOperand *op, PgArray *a);
 
 

@@ -58,7 +58,9 @@ struct PgBackend {
      * prepared operands. */
     int (*vm_run)(PgDevice *dev, const PgVmArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
-    int (*stream_create)(PgDevice *dev, void **stream);
+    /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
+     * non_blocking, one that does not. */
+    int (*stream_create)(PgDevice *dev, int non_blocking, void **stream);
     void (*stream_destroy)(PgDevice *dev, void *stream);
     int (*stream_synchronize)(PgDevice *dev, void *stream);
     int (*stream_query)(PgDevice *dev, void *stream);   /* 1 done, 0 busy, -1 error */
@@ -94,8 +96,9 @@ int pg_cpu_threads(void);
 int pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 int pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 
-/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
- * an exception (ValueError when the driver does not know the pointer). */
-int pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind);
+/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
+ * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception
+ * (ValueError when the driver does not know the pointer). */
+int pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *kind);
 
 #endif

@@ -97,9 +97,10 @@ cpu_nothing(PgDevice *dev)
 
 /* Streams: a distinct non-NULL handle per stream; work is already done when queued. */
 static int
-cpu_stream_create(PgDevice *dev, void **stream)
+cpu_stream_create(PgDevice *dev, int non_blocking, void **stream)
 {
     PG_UNUSED(dev);
+    PG_UNUSED(non_blocking);
     *stream = PyMem_RawMalloc(1);
     if (*stream == NULL) {
         PyErr_NoMemory();

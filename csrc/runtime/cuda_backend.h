@@ -33,8 +33,12 @@ typedef struct {
  * description", attributes .name and .code) and returns -1; a sticky error (illegal address,
  * launch failure, ...) also marks the device failed. dev may be NULL. */
 int pg_cuda_raise(PgDevice *dev, CUresult r, const char *call);
-/* Checks the device and makes its primary context current on the calling thread (0, or -1). */
-int pg_cuda_enter(PgDevice *dev);
+/* Checks the device and makes its primary context current on the calling thread, saving the
+ * thread's previous one (0, or -1 with an exception); pg_cuda_leave puts that one back. Every
+ * entry point of the backend brackets its driver calls with the two, so the current context of
+ * other libraries on the thread is left as they set it. */
+int pg_cuda_enter(PgDevice *dev, CUcontext *saved);
+void pg_cuda_leave(PgDevice *dev, CUcontext saved);
 /* The kernel `name` of the embedded module `module` ("elementwise", ...) on dev: the module is
  * loaded on first use, the function looked up once and cached per device. NULL with an exception
  * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
