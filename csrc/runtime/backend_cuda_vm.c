@@ -7,21 +7,9 @@
 #define PG_VM_CUDA_SLOTS 32     /* PG_VM_GPU_SLOTS of kernels/vm.h */
 #define PG_VM_CUDA_BLOCKS_PER_SM 8
 
-int
-pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
+static int
+vm_run_in_context(PgDevice *dev, const PgVmArgs *args, void *stream)
 {
-    if (args->program == NULL) {
-        PyErr_SetString(PyExc_SystemError, "VM launch without a program");
-        return -1;
-    }
-    if (args->nslots > PG_VM_CUDA_SLOTS) {
-        PyErr_Format(PyExc_ValueError,
-                     "this function needs %d registers; the CUDA interpreter has %d: split it into smaller functions",
-                     (int)args->nslots, PG_VM_CUDA_SLOTS);
-        return -1;
-    }
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUfunction f = pg_cuda_function(dev, "vm", "pg_vm_run");
     if (f == NULL)
         return -1;
@@ -38,4 +26,25 @@ pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
     if (r != CUDA_SUCCESS)
         return pg_cuda_raise(dev, r, "cuLaunchKernel(pg_vm_run)");
     return 0;
+}
+
+int
+pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
+{
+    if (args->program == NULL) {
+        PyErr_SetString(PyExc_SystemError, "VM launch without a program");
+        return -1;
+    }
+    if (args->nslots > PG_VM_CUDA_SLOTS) {
+        PyErr_Format(PyExc_ValueError,
+                     "this function needs %d registers; the CUDA interpreter has %d: split it into smaller functions",
+                     (int)args->nslots, PG_VM_CUDA_SLOTS);
+        return -1;
+    }
+    CUcontext saved;
+    if (pg_cuda_enter(dev, &saved) < 0)
+        return -1;
+    int rc = vm_run_in_context(dev, args, stream);
+    pg_cuda_leave(dev, saved);
+    return rc;
 }
