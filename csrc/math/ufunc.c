@@ -253,6 +253,34 @@ find_loop(PgUfunc *uf, int *types)
     return found;
 }
 
+/* A program ufunc's loop, as NumPy picks among the loops of a user ufunc: the first whose inputs
+ * take each operand, an array or NumPy scalar by safe casting, a Python scalar by its kind (an
+ * int any integer or inexact type, a float any inexact type, a complex a complex type). */
+static int
+weak_fits(int weak, int t)
+{
+    switch (weak) {
+    case PG_WEAK_INT: return PG_IS_INTEGER(t) || PG_IS_FLOAT(t) || PG_IS_COMPLEX(t);
+    case PG_WEAK_FLOAT: return PG_IS_FLOAT(t) || PG_IS_COMPLEX(t);
+    default: return PG_IS_COMPLEX(t);
+    }
+}
+
+static int
+find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
+{
+    for (int j = 0; j < uf->nloops; j++) {
+        const int *lt = loop_types(uf, j);
+        int ok = 1;
+        for (int i = 0; i < uf->nin && ok; i++)
+            ok = ops[i].weak ? weak_fits(ops[i].weak, lt[i])
+                             : types[i] == lt[i] || pg_can_cast(types[i], lt[i], PG_CAST_SAFE);
+        if (ok)
+            return j;
+    }
+    return -1;
+}
+
 /* with dtype=: a loop computing in that dtype (all of its types), else one whose output is it */
 static int
 find_loop_dtype(PgUfunc *uf, const int *types, int dtype, PgCasting casting)
@@ -505,7 +533,11 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             goto done;
         }
     }
-    int k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
+    int k;
+    if (uf->programs && dtype < 0)
+        k = find_program_loop(uf, types, ops);
+    else
+        k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
     if (k < 0 && uf->compiler) {
         /* A lazy program ufunc compiles for the operands' own dtypes: Python scalars take their
          * default dtype (int64, float64, complex128) rather than the other operands' (as

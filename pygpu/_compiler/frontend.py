@@ -245,7 +245,7 @@ class FunctionCompiler:
         """Widens the local's type to take values of type t."""
         old = self.vtypes.get(name)
         new = t if old is None else T.unify(old, t)
-        if new != old:
+        if old is None or new != old:  # (a dtype equals None: float64)
             self.vtypes[name] = new
             self.changed = True
         var = self.var(name)
@@ -303,8 +303,7 @@ class FunctionCompiler:
             if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
                 return []  # a string statement: a comment
             if isinstance(s.value, ast.Call):
-                raise self.error(f"calls whose value is dropped ({ast.unparse(s.value.func)}(...)) are not "
-                                 f"supported in {self.context}: the function must compute a value", s)
+                raise self.unsupported(f"calls whose value is dropped ({ast.unparse(s.value.func)}(...))", s)
             raise self.unsupported("expression statements", s)
         what = _UNSUPPORTED_STMT.get(type(s), f"{type(s).__name__} statements")
         raise self.unsupported(what, s)
@@ -313,7 +312,7 @@ class FunctionCompiler:
         value = self.expr(value_node)
         if self.declared_return is None:
             new = value.type if self.ret_type is None else T.unify(self.ret_type, value.type)
-            if new != self.ret_type:
+            if self.ret_type is None or new != self.ret_type:
                 self.ret_type = new
                 self.changed = True
         return ir.Return(value, self.src.line(s))

@@ -165,7 +165,7 @@ class Emitter:
         return r
 
     def remove_exited(self, entry, exits):
-        """entry & ~(every exit mask in exits): the lanes still running in a region."""
+        """entry & ~(every exit mask in exits): the lanes still running (a new register)."""
         r = self.alloc(T.BOOL)
         if entry is None:
             self.move(r, self.const(True, T.BOOL), T.BOOL)
@@ -290,11 +290,11 @@ class Emitter:
 
     def inline(self, call, dst):
         fn = call.function
+        args = [self.value(a) for a in call.args]  # in the caller's variables
         saved_vars, saved_func, saved_loop = self.var_regs, self.func, self.loop
         self.var_regs = {}
         self.allocate_locals(fn)
-        for p, a in zip(fn.params, call.args):  # arguments into the callee's parameters
-            v = self.value(a)
+        for p, a, v in zip(fn.params, call.args, args):  # into the callee's parameters
             self.move(self.var(p), v[0], p.type)
             self.done(v, a.type)
         ret_mask = self.no_lanes() if _returns_inside(fn.body) else None
@@ -332,8 +332,8 @@ class Emitter:
             if isinstance(s, (ir.Return, ir.Break, ir.Continue)):
                 break
             exits = self.exits(s)
-            if exits:
-                m = self.remove_exited(entry, exits)
+            if exits:  # the lanes that left through s leave the rest of the block
+                m = self.remove_exited(self.mask, exits)
                 owned.append(m)
                 self.mask = m
         for m in owned:
