@@ -860,3 +860,45 @@ def test_vm_program_rejects_bad_bytecode():
         pygpu._core.VmProgram(b"", [], 1, [5], [11], 0, 11)
     with pytest.raises(ValueError, match="constant 0"):
         prog(consts=[(9, 11, 1.0)])
+
+
+# ------------------------------------------------------------------ the CUDA launch, against the fake driver
+
+needs_kernels = pytest.mark.skipif(pygpu._core._build_info()["fatbin_bytes"] == 0,
+                                   reason="this build has no CUDA kernels")
+
+
+@needs_kernels
+def test_mock_cuda_vm_launch(mock_driver):
+    """The VM's CUDA launch: its kernel in the 'vm' module, the grid (256 threads of 4 elements
+    a block, 8 blocks per SM at most), the program copied to the device once, and the register
+    limit refused on the host."""
+    from conftest import run_mock
+    out = run_mock(mock_driver, """
+        import math
+        res = {}
+        f = pygpu.vectorize(["float32(float32)"], target="cuda")(lambda x: np.cos(x) ** 2 + np.sin(x) ** 2)
+        res["target"] = str(f.target)
+        a = pygpu.zeros(10**6, dtype=np.float32, device="cuda:0")
+        b0 = stats()
+        f(a)
+        res["first"] = stats()
+        f(a)
+        res["second"] = stats()
+        f(pygpu.zeros(100, dtype=np.float32, device="cuda:0"))
+        res["small"] = stats()
+        res["before"] = b0
+        src = "lambda x: " + " + ".join(f"x * {i}.5" for i in range(40))
+        big = pygpu.vectorize(["float64(float64)"], target="cuda")(eval(src))
+        res["big"] = error(lambda: big(pygpu.zeros(4, device="cuda:0")))
+        print(json.dumps(res))
+    """)
+    assert out["target"] == "cuda:0"
+    first, second, small, before = out["first"], out["second"], out["small"], out["before"]
+    assert first["last_kernel"] == "pg_vm_run" and first["block"] == 256
+    assert first["grid"] == 32  # 4 SMs * 8 blocks caps ceil(10**6 / 1024)
+    assert small["grid"] == 1
+    assert first["copies"] - before["copies"] == 1     # the program, once
+    assert second["copies"] == first["copies"]
+    assert second["launches"] == first["launches"] + 1
+    assert out["big"]["type"] == "ValueError" and "registers" in out["big"]["msg"], out["big"]

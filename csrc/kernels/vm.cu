@@ -27,7 +27,7 @@ vm_offsets(const PgVmArgs &a, int64_t e, int64_t *off)
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void
 pg_vm_run(const __grid_constant__ PgVmArgs a)
 {
     uint64_t regs[PG_VM_GPU_SLOTS * PG_VM_GPU_LANES];
