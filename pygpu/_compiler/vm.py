@@ -64,6 +64,8 @@ class Emitter:
         self.mask = None        # the current mask register, None: every lane
         self.func = None
         self.loop = None
+        self.memo = None        # common subexpressions of the expression being emitted: key -> register
+        self.repeated = set()   # ... the keys that occur more than once in it
 
     # -------------------------------------------------------------- registers
 
@@ -186,9 +188,40 @@ class Emitter:
             return self.const(e.value, e.type), False
         if isinstance(e, ir.Load):
             return self.var(e.var), False
+        if self.memo is not None:
+            key = _key(e)
+            if key in self.memo:
+                return self.memo[key], False
+            if key in self.repeated:
+                r = self.alloc(e.type)
+                self.compute(e, r)
+                self.memo[key] = r  # released with the expression
+                return r, False
         r = self.alloc(e.type)
         self.compute(e, r)
         return r, True
+
+    def expression(self, e, into=None):
+        """Emits a whole expression (a statement's), computing each repeated pure subexpression
+        once; into: its register, or None for value()'s (register, temporary)."""
+        saved = self.memo, self.repeated
+        counts = {}
+        _count_keys(e, counts)
+        self.repeated = {k for k, n in counts.items() if n > 1}
+        self.memo = {} if self.repeated else None
+        types = {}
+        if self.repeated:
+            _key_types(e, types)
+        if into is None:
+            result = self.value(e)
+        else:
+            self.compute(e, into)
+            result = None
+        if self.memo:
+            for k, r in self.memo.items():
+                self.release(r, types[k])
+        self.memo, self.repeated = saved
+        return result
 
     def done(self, reg_temp, t):
         r, temp = reg_temp
@@ -247,7 +280,10 @@ class Emitter:
             m = self.mask_and(outer, c[0], negate)
             skip = self.jump_if_none(m)
             self.mask = m
+            saved = self.memo, self.repeated
+            self.memo, self.repeated = None, set()  # a skipped side computes nothing to share
             v = self.value(side)
+            self.memo, self.repeated = saved
             self.move(dst, v[0], side.type, m)
             self.done(v, side.type)
             self.mask = outer
@@ -327,9 +363,9 @@ class Emitter:
         saved = self.mask
         self.mask = entry
         owned = []
-        for s in stmts:
+        for i, s in enumerate(stmts):
             self.stmt(s)
-            if isinstance(s, (ir.Return, ir.Break, ir.Continue)):
+            if isinstance(s, (ir.Return, ir.Break, ir.Continue)) or i == len(stmts) - 1:
                 break
             exits = self.exits(s)
             if exits:  # the lanes that left through s leave the rest of the block
@@ -343,9 +379,9 @@ class Emitter:
     def assign(self, var, value):
         r = self.var(var)
         if self.mask is None:
-            self.compute(value, r)
+            self.expression(value, r)
         else:
-            v = self.value(value)
+            v = self.expression(value)
             self.move(r, v[0], var.type, self.mask)
             self.done(v, value.type)
 
@@ -355,9 +391,9 @@ class Emitter:
         elif isinstance(s, ir.Return):
             f = self.func
             if self.mask is None:
-                self.compute(s.value, f.ret)
+                self.expression(s.value, f.ret)
             else:
-                v = self.value(s.value)
+                v = self.expression(s.value)
                 self.move(f.ret, v[0], f.ret_type, self.mask)
                 self.done(v, s.value.type)
             if f.ret_mask is not None:
@@ -379,7 +415,7 @@ class Emitter:
 
     def if_stmt(self, s):
         outer = self.mask
-        test = self.value(s.test)
+        test = self.expression(s.test)
         m = self.mask_and(outer, test[0])
         skip = self.jump_if_none(m)
         self.block(s.body, m)
@@ -401,13 +437,13 @@ class Emitter:
         cont = self.alloc(T.BOOL) if "continue" in kinds else None
         if rng is not None:  # the counter, the bound and the step, evaluated once
             counter, stop, step = (self.alloc(T.INT64) for _ in range(3))
-            self.compute(rng.start, counter)
-            self.compute(rng.stop, stop)
-            self.compute(rng.step, step)
+            self.expression(rng.start, counter)
+            self.expression(rng.stop, stop)
+            self.expression(rng.step, step)
         lm = self.all_lanes() if outer is None else self.mask_and(None, outer)
         top = self.label()
         if rng is None:
-            test = self.value(s.test)
+            test = self.expression(s.test)
         else:
             test = (self.range_test(counter, stop, step, rng.step), True)
         self.op("logical_and_b", lm, lm, test[0])
@@ -464,6 +500,42 @@ class Emitter:
         for x in (up, down, pos, neg):
             self.release(x, T.BOOL)
         return r
+
+
+_PURE = (ir.Op, ir.Cast, ir.Real, ir.Imag, ir.MakeComplex, ir.Select)
+
+
+def _key(e):
+    """A structural key of an expression (equal keys: equal values within one statement)."""
+    if isinstance(e, ir.Const):
+        return ("c", e.type.str, np.array(e.value.item() if isinstance(e.value, np.generic) else e.value,
+                                          dtype=e.type).tobytes())
+    if isinstance(e, ir.Load):
+        return ("v", id(e.var))
+    tag = (type(e).__name__, getattr(e, "op", None), e.type.str)
+    return tag + tuple(_key(c) for c in ir.children(e))
+
+
+def _count_keys(e, counts):
+    """Occurrences of each pure compound subexpression, outside sides evaluated lazily."""
+    if isinstance(e, _PURE):
+        k = _key(e)
+        counts[k] = counts.get(k, 0) + 1
+        if counts[k] > 1:
+            return  # its operands are shared with it
+    if isinstance(e, (ir.IfExp, ir.BoolOp, ir.Call)):
+        if isinstance(e, ir.IfExp):
+            _count_keys(e.cond, counts)
+        return
+    for c in ir.children(e):
+        _count_keys(c, counts)
+
+
+def _key_types(e, types):
+    if isinstance(e, _PURE):
+        types[_key(e)] = e.type
+    for c in ir.children(e):
+        _key_types(c, types)
 
 
 def _exit_kinds(s):
