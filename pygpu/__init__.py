@@ -10,6 +10,7 @@ from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
 from ._vectorize import vectorize  # noqa: F401,E402
+from ._fuse import fuse  # noqa: F401,E402
 
 __version__ = "0.1.0"
 

@@ -58,18 +58,23 @@ def resolve(op, operands):
     """NumPy's loop for op on operands, each a dtype or a Python type (int, float, complex) for a
     weak Python scalar (NEP 50): (input types, output type), computing float16 as float32.
     None when no loop takes them."""
+    r = resolve_numpy(op, operands)
+    return None if r is None else r[:2]
+
+
+def resolve_numpy(op, operands):
+    """resolve(), and the output dtype NumPy gives (float16 where it computes in float16)."""
     npuf = getattr(np, op, None) if not op.startswith("_") else None
     if isinstance(npuf, np.ufunc) and npuf.nin == len(operands):
         try:
             dts = npuf.resolve_dtypes(tuple(operands) + (None,))
         except (TypeError, np.exceptions.DTypePromotionError):
             return None
-        ins, out = tuple(T.compute_type(d) for d in dts[:-1]), T.compute_type(dts[-1])
-        if find(op, ins) is None:
-            return None
-        return ins, find(op, ins)
+        ins = tuple(T.compute_type(d) for d in dts[:-1])
+        out = find(op, ins)
+        return None if out is None else (ins, out, dts[-1])
     # internal ops (clip, angle): NumPy's result type of the operands, for every input
     t = T.compute_type(np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in operands)))
     ins = (t,) * len(operands)
     out = find(op, ins)
-    return (ins, out) if out is not None else None
+    return (ins, out, out) if out is not None else None

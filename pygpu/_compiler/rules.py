@@ -121,17 +121,24 @@ def unary(sym, v):
 def ufunc(op, args, operands):
     """The op-table loop NumPy picks for op on args; operands: each arg's dtype, or its Python
     type when it is a weak Python scalar."""
-    r = optable.resolve(op, operands)
+    return numpy_ufunc(op, args, operands)[0]
+
+
+def numpy_ufunc(op, args, operands):
+    """(ufunc()'s Op, the dtype NumPy gives the result: float16 where the Op computes float32)."""
+    r = optable.resolve_numpy(op, operands)
     if r is None:
         types = ", ".join(str(o if isinstance(o, np.dtype) else o.__name__) for o in operands)
         raise TypingError(f"{op}() is not supported for operands of type {types}")
-    ins, out = r
-    return ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out)
+    ins, out, np_out = r
+    return ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out), np_out
 
 
 def numpy_binary(sym, a, b, operands):
-    if sym == "**" and _int_const(b) and b.value == 2 and not T.is_bool(a.type):
-        return ufunc("square", [a], operands[:1])   # NumPy's x ** 2
+    """(Op, NumPy's result dtype) of a <sym> b on arrays."""
+    if sym == "**" and _int_const(b) and b.value == 2 and not T.is_bool(a.type) \
+            and isinstance(operands[1], type):
+        return numpy_ufunc("square", [a], operands[:1])   # NumPy's x ** 2
     if sym in COMPARE_OPS:
-        return ufunc(COMPARE_OPS[sym], [a, b], operands)
-    return ufunc(BINARY_OPS[sym], [a, b], operands)
+        return numpy_ufunc(COMPARE_OPS[sym], [a, b], operands)
+    return numpy_ufunc(BINARY_OPS[sym], [a, b], operands)

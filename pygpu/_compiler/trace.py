@@ -16,8 +16,9 @@ _UFUNC_ALIASES = {"true_divide": "divide", "where": "_where", "clip": "_clip", "
 class TraceContext:
     """How traced operations are typed: rules 'numba' (vectorize) or 'numpy' (fuse)."""
 
-    def __init__(self, rules_name, context, fn):
+    def __init__(self, rules_name, context, fn, tracer_class=None):
         self.rules = rules_name
+        self.tracer_class = tracer_class or Tracer
         self.context = context
         self.fn = fn
         code = getattr(fn, "__code__", None)
@@ -38,14 +39,15 @@ class TraceContext:
             return ir.Const(value.item(), T.compute_type(t)), T.compute_type(t)
         return ir.Const(value, T.compute_type(t)), (type(value) if not isinstance(value, bool) else T.BOOL)
 
-    def wrap(self, expr):
-        return Tracer(self, expr, expr.type)
+    def wrap(self, expr, dtype=None):
+        """A Tracer of expr; dtype: the dtype NumPy gives the value (float16 computed as float32)."""
+        return self.tracer_class(self, expr, dtype if dtype is not None and self.rules == "numpy" else expr.type)
 
     def binary(self, sym, a, b):
         (ea, oa), (eb, ob) = self.lift(a), self.lift(b)
         try:
             if self.rules == "numpy":
-                return self.wrap(rules.numpy_binary(sym, ea, eb, [oa, ob]))
+                return self.wrap(*rules.numpy_binary(sym, ea, eb, [oa, ob]))
             if sym in rules.COMPARE_OPS:
                 return self.wrap(rules.compare(sym, ea, eb))
             return self.wrap(rules.binary(sym, ea, eb))
@@ -59,7 +61,7 @@ class TraceContext:
                 op = {"-": "negative", "+": "positive", "~": "invert"}[sym]
                 if sym == "~" and T.is_bool(e.type):
                     op = "logical_not"
-                return self.wrap(rules.ufunc(op, [e], [o]))
+                return self.wrap(*rules.numpy_ufunc(op, [e], [o]))
             return self.wrap(rules.unary(sym, e))
         except rules.TypingError as err:
             raise self.error(f"{err} in {self.context}") from None
@@ -70,10 +72,11 @@ class TraceContext:
         if op == "_where":
             cond = rules.truth(exprs[0])
             args = [x if isinstance(x, np.dtype) else x(0) for x in operands[1:]]
-            t = T.compute_type(np.result_type(*args))
-            return self.wrap(ir.Select(cond, rules.cast(exprs[1], t), rules.cast(exprs[2], t), t))
+            dt = np.result_type(*args)
+            t = T.compute_type(dt)
+            return self.wrap(ir.Select(cond, rules.cast(exprs[1], t), rules.cast(exprs[2], t), t), dt)
         try:
-            return self.wrap(rules.ufunc(op, exprs, operands))
+            return self.wrap(*rules.numpy_ufunc(op, exprs, operands))
         except rules.TypingError as e:
             raise self.error(f"{e} in {self.context}") from None
 
