@@ -42,21 +42,55 @@ def _find_lambda(tree, fn, filename, lines=None):
     return found[0] if len(found) == 1 else None
 
 
+def _def_block(fn, code):
+    """(lines, first line number) of a `def` by its indentation, read from linecache: what
+    inspect.getsourcelines finds, without its tokenizer (a first call's few milliseconds). None
+    when the file is not there."""
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    start = code.co_firstlineno - 1
+    if not lines or start >= len(lines):
+        return None
+    i = start
+    while i < len(lines) and lines[i].lstrip().startswith("@"):
+        i += 1
+    if i >= len(lines):
+        return None
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    end = i + 1
+    while end < len(lines):
+        line = lines[end]
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and len(line) - len(line.lstrip()) <= indent:
+            break
+        end += 1
+    return lines[start:end], start + 1
+
+
+def _parse_block(lines):
+    try:
+        return ast.parse(textwrap.dedent("".join(lines)))
+    except SyntaxError:
+        return None
+
+
 def source_of(fn):
     """The Source of fn, or None when Python has no source for it (exec, the REPL, C)."""
     code = getattr(fn, "__code__", None)
     if code is None:
         return None
     filename = code.co_filename
-    try:
-        lines, start = inspect.getsourcelines(fn)
-    except (OSError, TypeError):
-        return None
-    text = textwrap.dedent("".join(lines))
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        tree = None
+    tree = None
+    if fn.__name__ != "<lambda>":
+        block = _def_block(fn, code)
+        if block is not None:
+            lines, start = block
+            tree = _parse_block(lines)
+    if tree is None:
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError):
+            return None
+        tree = _parse_block(lines)
     if fn.__name__ == "<lambda>":
         if tree is not None:
             node = _find_lambda(tree, fn, filename)
