@@ -70,6 +70,9 @@ int64_t pg_array_size(const PgArray *a);
 
 /* dst[...] = src with broadcasting and dtype conversion, across devices too. */
 int pg_array_assign(PgArray *dst, PgArray *src);
+/* True when writing dst could change src's elements before they are read (shared memory in
+ * another layout): the source must then be copied first. */
+int pg_array_may_overlap(PgArray *dst, PgArray *src);
 /* dst[...] = a Python/NumPy scalar converted to dst's type. */
 int pg_array_fill(PgArray *dst, PyObject *value);
 /* dst[...] = a NumPy array (any layout/dtype; broadcast to dst's shape). */

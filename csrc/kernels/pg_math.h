@@ -558,11 +558,15 @@ pg_nextafter_half(float x, float y)
     }                                                                                          \
     PG_DEV_HEAVY C pg_cacosh_##S(C a)                                                                \
     {                                                                                          \
-        /* acosh z = +-i acos z, the sign giving a non-negative real part */                  \
+        /* acosh z = +-i acos z, the sign giving a non-negative real part: + where Im z >= 0.  \
+         * Taken from z, not from the computed real part, whose sign is rounding noise near the \
+         * cut (|0.866+0.5i| = 1 + 1 ulp on the GPU flipped acosh(-0.5) to the wrong branch). */  \
         C w = pg_cacos_##S(a);                                                                 \
         C r = pg_cmuli_##S(w);                                                                 \
-        if (r.re < 0 || (r.re == 0 && signbit(r.re)))                                  \
+        int flip = isnan(a.im) ? (r.re < 0 || (r.re == 0 && signbit(r.re))) : signbit(a.im) != 0; \
+        if (flip)                                                                              \
             r = pg_cneg_##S(r);                                                                \
+        r.re = PG_FN1(fabs, r.re);                                                             \
         return r;                                                                              \
     }                                                                                          \
     PG_DEV_HEAVY C pg_catanh_##S(C a)                                                                \

@@ -68,7 +68,8 @@ array_ufunc(PyObject *args, PyObject *kwds)
     Py_ssize_t nin = PyTuple_GET_SIZE(args) - 2;
     if (uf == NULL || cname[0] == '_' || nin != pg_ufunc_nin(uf)) {
         PyErr_Clear();
-        ret = Py_NewRef(Py_NotImplemented);
+        /* matmul and the other gufuncs pygpu implements in Python */
+        ret = uf == NULL ? pg_array_ufunc_fallback(args, kwds) : Py_NewRef(Py_NotImplemented);
         goto done;
     }
     PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL;

@@ -1,5 +1,6 @@
 /* The runtime layer (csrc/runtime/): devices, caching pools, streams and events, the backends
- * that implement them (CPU, CUDA), the run-time loaders (libcuda), the embedded fatbin and the
+ * that implement them (CPU, CUDA), the run-time loaders (libcuda; cuBLAS and cuSOLVER:
+ * cuda_libs.h, and LAPACK on cuSOLVER: cuda_solver.h), the embedded fatbin and the
  * kernel table, and the launch of an op-table loop. It may use core/ and kernels/, never array/,
  * math/ or jit/.
  *
@@ -16,6 +17,7 @@ typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
 typedef struct PgBackend PgBackend;
 typedef struct PgPool PgPool;
+typedef struct PgRandomArgs PgRandomArgs; /* kernels/random.h */
 
 /* A device (the object behind pygpu.Device, device.h). Devices are immortal singletons, so C
  * code may hold borrowed pointers to them. */
@@ -54,6 +56,12 @@ struct PgBackend {
     int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
     /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
     int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    /* One strided batched matrix product (PgGemmArgs of kernels/kernel_types.h), any dtype:
+     * BLAS for float and complex types (cuBLAS; NumPy's BLAS on the CPU), the integer kernel of
+     * kernels/matmul.h for integer and bool types. */
+    int (*gemm)(PgDevice *dev, const PgGemmArgs *args, void *stream);
+    /* Fills args->out with a draw of random numbers (kernels/random.h) on `stream`. */
+    int (*random)(PgDevice *dev, const PgRandomArgs *args, void *stream);
     /* Runs a vectorize VM program (kernels/vm.h; args->program is in the device's memory) over
      * prepared operands. */
     int (*vm_run)(PgDevice *dev, const PgVmArgs *args, void *stream);
@@ -90,8 +98,15 @@ pg_device_check(PgDevice *dev)
 }
 #define PG_DEVICE_CHECK(dev) ((dev)->failed ? pg_device_check(dev) : 0)
 
+/* The entries of the kernel families, each in its own file (backend_<device>_<family>.c). */
+int pg_cpu_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
+/* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
+ * use it too). Touches no Python state: callers may have released the GIL. */
+void pg_host_copy(char *dst, const char *src, size_t n);
 /* The backends' VM launches (backend_cpu_vm.c, backend_cuda_vm.c). */
 int pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 int pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);

@@ -17,7 +17,6 @@
 #define PG_BLOCKS_PER_SM 32            /* grid-stride loops: more blocks only add scheduling cost */
 #define PG_STAGE_MIN ((size_t)1 << 20) /* pageable copies of at least this size are staged */
 #define PG_STAGE_CHUNK ((size_t)8 << 20)
-#define PG_PARALLEL_MEMCPY_MIN ((size_t)1 << 20)
 
 #define IMPL(dev) PG_CUDA_IMPL(dev)
 
@@ -479,28 +478,6 @@ cuda_mem_free(PgDevice *dev, void *ptr, PgMemKind kind)
     pg_cuda_leave(dev, saved);
 }
 
-/* memcpy, split over a few threads when large: one thread does not saturate memory bandwidth. */
-static void
-host_copy(char *dst, const char *src, size_t n)
-{
-#ifdef _OPENMP
-    int nt = pg_cpu_threads();
-    if (nt > 8)
-        nt = 8;
-    if (nt > 1 && n >= PG_PARALLEL_MEMCPY_MIN) {
-        size_t piece = ((n + (size_t)nt - 1) / (size_t)nt + 4095) & ~(size_t)4095;
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int t = 0; t < nt; t++) {
-            size_t begin = (size_t)t * piece;
-            if (begin < n)
-                memcpy(dst + begin, src + begin, n - begin < piece ? n - begin : piece);
-        }
-        return;
-    }
-#endif
-    memcpy(dst, src, n);
-}
-
 int
 pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *kind)
 {
@@ -596,7 +573,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                 call = "cuEventSynchronize";
                 break;
             }
-            host_copy(c->stage[b], src + off, len);
+            pg_host_copy(c->stage[b], src + off, len);
             if ((r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)(dst + off), (CUdeviceptr)(uintptr_t)c->stage[b],
                                          len, s)) != CUDA_SUCCESS) {
                 call = "cuMemcpyAsync";
@@ -634,7 +611,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                     call = "cuEventSynchronize";
                     break;
                 }
-                host_copy(dst + prev_off, c->stage[prev], prev_len);
+                pg_host_copy(dst + prev_off, c->stage[prev], prev_len);
             }
             if (len == 0)
                 break;
@@ -931,148 +908,20 @@ fail:
  * Each makes the device's context current on the calling thread for its duration and puts the
  * thread's previous context back after (pg_cuda_enter / pg_cuda_leave). */
 
-static int
-cuda_mem_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_mem_alloc_in_context(dev, nbytes, kind, ptr);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_memcpy(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_memcpy_in_context(dev, dst, src, n, kind, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_elementwise_in_context(dev, kernel_id, args, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_synchronize(PgDevice *dev)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_synchronize_in_context(dev);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_stream_create(PgDevice *dev, int non_blocking, void **stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_stream_create_in_context(dev, non_blocking, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_stream_synchronize(PgDevice *dev, void *stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_stream_synchronize_in_context(dev, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_stream_query(PgDevice *dev, void *stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_stream_query_in_context(dev, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_stream_wait_event(PgDevice *dev, void *stream, void *event)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_stream_wait_event_in_context(dev, stream, event);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_event_create(PgDevice *dev, void **event)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_event_create_in_context(dev, event);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_event_record(PgDevice *dev, void *event, void *stream)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_event_record_in_context(dev, event, stream);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_event_synchronize(PgDevice *dev, void *event)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_event_synchronize_in_context(dev, event);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_event_query(PgDevice *dev, void *event)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_event_query_in_context(dev, event);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
-
-static int
-cuda_event_elapsed(PgDevice *dev, void *start, void *end, float *ms)
-{
-    CUcontext saved;
-    if (pg_cuda_enter(dev, &saved) < 0)
-        return -1;
-    int rc = cuda_event_elapsed_in_context(dev, start, end, ms);
-    pg_cuda_leave(dev, saved);
-    return rc;
-}
+#define CUDA_ENTRY(name, params, args) static PG_CUDA_ENTRY(name, params, args)
+CUDA_ENTRY(cuda_mem_alloc, (PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr), (dev, nbytes, kind, ptr))
+CUDA_ENTRY(cuda_memcpy, (PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream), (dev, dst, src, n, kind, stream))
+CUDA_ENTRY(cuda_elementwise, (PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream), (dev, kernel_id, args, stream))
+CUDA_ENTRY(cuda_synchronize, (PgDevice *dev), (dev))
+CUDA_ENTRY(cuda_stream_create, (PgDevice *dev, int non_blocking, void **stream), (dev, non_blocking, stream))
+CUDA_ENTRY(cuda_stream_synchronize, (PgDevice *dev, void *stream), (dev, stream))
+CUDA_ENTRY(cuda_stream_query, (PgDevice *dev, void *stream), (dev, stream))
+CUDA_ENTRY(cuda_stream_wait_event, (PgDevice *dev, void *stream, void *event), (dev, stream, event))
+CUDA_ENTRY(cuda_event_create, (PgDevice *dev, void **event), (dev, event))
+CUDA_ENTRY(cuda_event_record, (PgDevice *dev, void *event, void *stream), (dev, event, stream))
+CUDA_ENTRY(cuda_event_synchronize, (PgDevice *dev, void *event), (dev, event))
+CUDA_ENTRY(cuda_event_query, (PgDevice *dev, void *event), (dev, event))
+CUDA_ENTRY(cuda_event_elapsed, (PgDevice *dev, void *start, void *end, float *ms), (dev, start, end, ms))
 
 static PyObject *
 cuda_properties(PgDevice *dev)
@@ -1093,6 +942,8 @@ const PgBackend pg_backend_cuda = {
     .mem_free = cuda_mem_free,
     .memcpy = cuda_memcpy,
     .elementwise = cuda_elementwise,
+    .gemm = pg_cuda_gemm,
+    .random = pg_cuda_backend_random,
     .vm_run = pg_cuda_vm_run,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,

@@ -39,8 +39,23 @@ int pg_cuda_raise(PgDevice *dev, CUresult r, const char *call);
  * other libraries on the thread is left as they set it. */
 int pg_cuda_enter(PgDevice *dev, CUcontext *saved);
 void pg_cuda_leave(PgDevice *dev, CUcontext saved);
+/* Defines the entry point `int name params` (storage class before it, if any): name##_in_context
+ * called with `args` between pg_cuda_enter and pg_cuda_leave (the first parameter is `dev`). */
+#define PG_CUDA_ENTRY(name, params, args)                   \
+    int name params                                         \
+    {                                                       \
+        CUcontext saved_;                                   \
+        if (pg_cuda_enter(dev, &saved_) < 0)                \
+            return -1;                                      \
+        int rc_ = name##_in_context args;                   \
+        pg_cuda_leave(dev, saved_);                         \
+        return rc_;                                         \
+    }
 /* The kernel `name` of the embedded module `module` ("elementwise", ...) on dev: the module is
  * loaded on first use, the function looked up once and cached per device. NULL with an exception
  * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
 CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name);
+
+/* PgBackend.gemm (gemm_cuda.c): cuBLAS, and the integer kernel of the "matmul" module. */
+int pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream);
 #endif
