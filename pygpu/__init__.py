@@ -35,6 +35,7 @@ from . import linalg  # noqa: F401,E402
 from . import _dispatch  # noqa: F401,E402  (ndarray.__array_function__: NumPy's functions on pygpu arrays)
 from ._vectorize import vectorize  # noqa: F401,E402
 from ._fuse import fuse  # noqa: F401,E402
+from ._vreduce import reduce  # noqa: F401,E402
 
 __version__ = "0.1.0"
 

@@ -81,7 +81,8 @@ def _build(pyfunc, sigs, target, otypes=None, doc=None):
     uf.__doc__ = doc if doc is not None else pyfunc.__doc__
     uf.__module__ = getattr(pyfunc, "__module__", None)
     uf.__qualname__ = getattr(pyfunc, "__qualname__", name)
-    return uf
+    from ._vreduce import attach
+    return attach(uf)  # binary functions: .reduce and .accumulate
 
 
 def vectorize(ftylist_or_function=(), /, *, target=None, identity=None, cache=False, nopython=True,
