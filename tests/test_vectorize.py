@@ -902,3 +902,46 @@ def test_mock_cuda_vm_launch(mock_driver):
     assert second["copies"] == first["copies"]
     assert second["launches"] == first["launches"] + 1
     assert out["big"]["type"] == "ValueError" and "registers" in out["big"]["msg"], out["big"]
+
+
+# ------------------------------------------------------------------ combinations (Hypothesis)
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+
+def piecewise(x, y, k):
+    r = 0.0
+    for i in range(k % 4):
+        if x > y:
+            r += x - i
+        else:
+            r -= y * 0.5
+    return r + k
+
+
+_PIECEWISE = vectorize(piecewise)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shapes=hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=4, max_side=4),
+       dtypes=st.tuples(*[st.sampled_from(["float32", "float64", "int16", "int64", "uint8"])] * 2),
+       transpose=st.booleans(), data=st.data())
+def test_broadcasting_dtypes_layouts(device, shapes, dtypes, transpose, data):
+    shape_x, shape_y, shape_k = shapes.input_shapes
+    x = data.draw(hnp.arrays(dtypes[0], shape_x, elements=st.integers(0, 20)))
+    y = data.draw(hnp.arrays(dtypes[1], shape_y, elements=st.integers(0, 20)))
+    k = data.draw(hnp.arrays("int32", shape_k, elements=st.integers(0, 9)))
+    px = pygpu.asarray(x.T if transpose else x, device=device)
+    if transpose:
+        x = x.T
+        px = pygpu.asarray(np.ascontiguousarray(x.T), device=device).T if x.ndim > 1 else px
+    try:
+        expected = python_eval(piecewise, [x, y, k], np.float64)
+    except ValueError:  # the transposed x no longer broadcasts
+        with pytest.raises(ValueError, match="broadcast"):
+            _PIECEWISE(px, pygpu.asarray(y, device=device), pygpu.asarray(k, device=device))
+        return
+    got = _PIECEWISE(px, pygpu.asarray(y, device=device), pygpu.asarray(k, device=device))
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.get(), expected, rtol=1e-6)
