@@ -7,8 +7,13 @@
 #include <omp.h>
 #endif
 
-#define PG_VM_CPU_LANES 256         /* elements per block of a straight-line program */
-#define PG_VM_CPU_LANES_JUMPS 64    /* ... of a program with branches or loops */
+/* Elements per block: a straight-line program takes the most whose register file fits in
+ * PG_VM_CPU_FILE_BYTES (a core's L2), between 256 and 4096 (the per-block costs amortised); a
+ * program with branches or loops takes few, so lanes that diverge waste little. */
+#define PG_VM_CPU_LANES_MIN 256
+#define PG_VM_CPU_LANES_MAX 4096
+#define PG_VM_CPU_FILE_BYTES (256 * 1024)
+#define PG_VM_CPU_LANES_JUMPS 64
 #define PG_VM_CPU_PARALLEL_MIN 16384 /* fewer elements run on the calling thread */
 #define PG_VM_CPU_CHUNK 4096        /* elements a thread takes at a time from a branching program */
 
@@ -17,7 +22,12 @@ pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
 {
     PG_UNUSED(dev);
     PG_UNUSED(stream);
-    int lanes = (args->flags & PG_VM_HAS_JUMPS) ? PG_VM_CPU_LANES_JUMPS : PG_VM_CPU_LANES;
+    int lanes = PG_VM_CPU_LANES_JUMPS;
+    if (!(args->flags & PG_VM_HAS_JUMPS)) {
+        lanes = PG_VM_CPU_LANES_MAX;
+        while (lanes > PG_VM_CPU_LANES_MIN && (int64_t)args->nslots * lanes * 8 > PG_VM_CPU_FILE_BYTES)
+            lanes /= 2;
+    }
     int64_t n = args->size;
     int nt = n < PG_VM_CPU_PARALLEL_MIN ? 1 : pg_cpu_threads();
     if ((n + lanes - 1) / lanes < nt)
