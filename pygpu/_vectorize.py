@@ -52,7 +52,7 @@ def _signatures(ftylist):
     return list(ftylist)
 
 
-def _build(pyfunc, sigs, target, otypes=None, doc=None):
+def _build(pyfunc, sigs, target, otypes=None, doc=None, identity=None):
     nin = _nin(pyfunc)
     out_type = None
     if otypes is not None:
@@ -81,6 +81,7 @@ def _build(pyfunc, sigs, target, otypes=None, doc=None):
     uf.__doc__ = doc if doc is not None else pyfunc.__doc__
     uf.__module__ = getattr(pyfunc, "__module__", None)
     uf.__qualname__ = getattr(pyfunc, "__qualname__", name)
+    uf._identity = identity if isinstance(identity, (int, float, complex)) else None
     from ._vreduce import attach
     return attach(uf)  # binary functions: .reduce and .accumulate
 
@@ -103,22 +104,23 @@ def vectorize(ftylist_or_function=(), /, *, target=None, identity=None, cache=Fa
     raises pygpu.CompileError there, naming the file and line. target picks the device: 'cpu'
     and 'parallel' the CPU, 'cuda' the GPU (the CPU when there is none), None (the default) the
     operands' device; arrays on another device raise. The result broadcasts, takes out=, dtype=,
-    casting=, NumPy arrays and Python scalars like every pygpu ufunc. cache, nopython and
-    fastmath are accepted for Numba compatibility and change nothing (compiling takes about a
-    millisecond; results are IEEE)."""
+    casting=, NumPy arrays and Python scalars like every pygpu ufunc; a function of two
+    arguments has .reduce and .accumulate, identity (a number) being the value of an empty
+    reduction. cache, nopython and fastmath are accepted for Numba compatibility and change
+    nothing (compiling takes about a millisecond; results are IEEE)."""
     del cache, nopython, fastmath
     if options:
         raise TypeError(f"vectorize() got unexpected keyword argument(s) {', '.join(map(repr, options))}")
-    if identity is not None:
-        raise NotImplementedError("vectorize(identity=...) needs ufunc.reduce, which is not available yet")
+    if identity not in (None, "reorderable") and not isinstance(identity, (int, float, complex)):
+        raise ValueError(f"identity must be a number, 'reorderable' or None, not {identity!r}")
 
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, (str, tuple, list)):
-        return _build(ftylist_or_function, [], target, otypes, doc)
+        return _build(ftylist_or_function, [], target, otypes, doc, identity)
     sigs = _signatures(ftylist_or_function) if ftylist_or_function else []
 
     def decorate(pyfunc):
         if not callable(pyfunc):
             raise TypeError(f"vectorize decorates a function, not {pyfunc!r}")
-        return _build(pyfunc, sigs, target, otypes, doc)
+        return _build(pyfunc, sigs, target, otypes, doc, identity)
 
     return decorate

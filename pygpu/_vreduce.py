@@ -19,10 +19,10 @@ def _as_device_array(arr, device=None):
     return _core.asarray(arr, device=device)
 
 
-def _empty_reduction(uf, shape, initial):
+def _empty_reduction(uf, shape, initial, device):
     if initial is None:
         raise ValueError(f"zero-size array to reduction operation {uf.__name__} which has no identity")
-    return _core.full(shape, initial)
+    return _core.full(shape, initial, device=device)
 
 
 def tree_reduce(uf, arr, axis=0, dtype=None, out=None, keepdims=False, initial=None):
@@ -53,7 +53,8 @@ def tree_reduce(uf, arr, axis=0, dtype=None, out=None, keepdims=False, initial=N
     # the reduced axes in front, merged into one
     work = _core.permute_dims(a, tuple(norm) + tuple(kept)).reshape((n,) + kept_shape)
     if n == 0:
-        result = _empty_reduction(uf, kept_shape, initial)
+        result = _empty_reduction(uf, kept_shape, initial if initial is not None else vars(uf).get("_identity"),
+                                  a.device)
     else:
         leftovers = []
         while work.shape[0] > 1:

@@ -97,3 +97,11 @@ def test_reduce_against_functools_for_a_non_builtin_combiner(device):
 def test_unary_vectorize_has_no_reduce():
     uf = pygpu.vectorize(["f8(f8)"])(lambda x: x)
     assert "reduce" not in vars(uf)
+
+
+def test_identity_is_the_empty_reduction(device):
+    uf = pygpu.vectorize(["int64(int64, int64)"], identity=0)(add)
+    assert_array_equal(uf.reduce(pygpu.zeros((0, 3), dtype=np.int64, device=device), axis=0), np.zeros(3, np.int64))
+    assert pygpu.vectorize(identity="reorderable")(add) is not None
+    with pytest.raises(ValueError, match="identity must be"):
+        pygpu.vectorize(identity="x")(add)
