@@ -340,6 +340,15 @@ def load_function(source, tag):
     return fresh_functions(source, 1, tag)[0]
 
 
+def bench_transcendental(b):
+    """float32 sin, cos, exp, log: on the CPU, vectorised polynomials (kernels/vmath_cpu.c)."""
+    header("float32 transcendental ufuncs (us per call)")
+    n = (1 << 26 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(0).random(n, dtype=np.float32) * 10 + np.float32(0.1)
+    for name in ("sin", "cos", "exp", "log"):
+        elementwise_case(b, f"{name} float32 n={n:.0e}", lambda xp: (x,), lambda xp, v: getattr(xp, name)(v), 8 * n)
+
+
 def bench_vectorize(b):
     header("vectorize and fuse (us per call)")
     dev = b.device
@@ -695,7 +704,7 @@ def main():
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
               ("elementwise", bench_elementwise), ("manipulation", bench_manipulation), ("random", bench_random),
               ("linalg", bench_linalg), ("sort", bench_sort), ("indexing", bench_indexing),
-              ("vectorize", bench_vectorize)]
+              ("transcendental", bench_transcendental), ("vectorize", bench_vectorize)]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue
