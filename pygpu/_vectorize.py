@@ -2,8 +2,6 @@
 to a VM program (pygpu/_compiler) that precompiled interpreter kernels run in one pass."""
 import inspect
 
-import numpy as np
-
 from . import _core
 from ._compiler import compile_program
 from ._compiler import types as T

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 import pygpu
-from conftest import assert_array_equal
 
 
 def selu(x):

@@ -81,10 +81,6 @@ if hasattr(ast, "TryStar"):
     _UNSUPPORTED_STMT[ast.TryStar] = "try statements"
 
 
-def _is_pygpu_module(value):
-    return isinstance(value, pytypes.ModuleType) and (value.__name__ == "pygpu" or value.__name__.startswith("pygpu."))
-
-
 def _ufunc_name(value):
     """The op-table op of a NumPy or pygpu ufunc, or None."""
     from .. import _core
@@ -110,21 +106,6 @@ def _dtype_constructor(value):
 def _is_user_function(value):
     return isinstance(value, pytypes.FunctionType) or (
         hasattr(value, "py_func") and isinstance(value.py_func, pytypes.FunctionType))
-
-
-class _Callee:
-    """A value that names something callable (resolved from a global, closure or attribute)."""
-
-    def __init__(self, kind, value, name):
-        self.kind = kind      # 'math', 'cmath', 'ufunc', 'dtype', 'builtin', 'user', 'numpy-fn'
-        self.value = value
-        self.name = name
-
-
-class _Module:
-    def __init__(self, kind, module):
-        self.kind = kind      # 'math', 'cmath', 'numpy', 'pygpu'
-        self.module = module
 
 
 _NUMPY_FUNCTIONS = ("where", "round", "around", "real", "imag", "conj", "conjugate", "angle", "clip")
