@@ -188,18 +188,54 @@ class Emitter:
             return self.const(e.value, e.type), False
         if isinstance(e, ir.Load):
             return self.var(e.var), False
+        memo_key = None
         if self.memo is not None:
             key = _key(e)
             if key in self.memo:
                 return self.memo[key], False
             if key in self.repeated:
-                r = self.alloc(e.type)
-                self.compute(e, r)
-                self.memo[key] = r  # released with the expression
-                return r, False
+                memo_key = key
+        if memo_key is None and _one_instruction(e):
+            return self.one_instruction(e), True
         r = self.alloc(e.type)
         self.compute(e, r)
+        if memo_key is not None:
+            self.memo[memo_key] = r  # released with the expression
+            return r, False
         return r, True
+
+    def one_instruction(self, e):
+        """A node computed by one instruction into a new temporary: its operands first, then the
+        result in the register of an operand temporary at least as wide (read lane by lane
+        before it is written there), else a fresh one; so a chain of operations reuses a few
+        registers instead of holding one per level."""
+        kids = ir.children(e) if not isinstance(e, (ir.Select, ir.IfExp)) else (e.cond, e.a, e.b)
+        args = [self.value(k) for k in kids]
+        dst = None
+        for (r, temp), k in zip(args, kids):
+            if temp and dst is None and k.type.itemsize >= e.type.itemsize:
+                dst = r
+        if dst is None:
+            dst = self.alloc(e.type)
+        self.instruction(e, dst, [r for r, _ in args])
+        for (r, temp), k in zip(args, kids):
+            if temp and r != dst:
+                self.release(r, k.type)
+        return dst
+
+    def instruction(self, e, dst, regs):
+        """The one instruction of a node _one_instruction() takes, its operands in regs."""
+        if isinstance(e, ir.Op):
+            self.op(optable.loop_name(e.op, tuple(a.type for a in e.args)), dst, *regs)
+        elif isinstance(e, ir.Cast):
+            self.emit(opcodes()["cast"], dst, regs[0], T.NUMBER[e.value.type], T.NUMBER[e.type])
+        elif isinstance(e, (ir.Select, ir.IfExp)):
+            self.op(optable.loop_name("_where", (T.BOOL, e.a.type, e.b.type)), dst, *regs)
+        elif isinstance(e, ir.MakeComplex):
+            self.emit(opcodes()["complex"], dst, regs[0], regs[1], T.NUMBER[e.type])
+        else:  # Real, Imag
+            self.emit(opcodes()["real" if isinstance(e, ir.Real) else "imag"], dst, regs[0], 0,
+                      T.NUMBER[e.value.type])
 
     def expression(self, e, into=None):
         """Emits a whole expression (a statement's), computing each repeated pure subexpression
@@ -233,44 +269,20 @@ class Emitter:
         variable, read lane by lane before it is written)."""
         if isinstance(e, (ir.Const, ir.Load)):
             self.move(dst, self.value(e)[0], e.type)
-        elif isinstance(e, ir.Op):
-            args = [self.value(a) for a in e.args]
-            self.op(optable.loop_name(e.op, tuple(a.type for a in e.args)), dst, *(r for r, _ in args))
-            for a, rt in zip(e.args, args):
-                self.done(rt, a.type)
-        elif isinstance(e, ir.Cast):
-            v = self.value(e.value)
-            self.emit(opcodes()["cast"], dst, v[0], T.NUMBER[e.value.type], T.NUMBER[e.type])
-            self.done(v, e.value.type)
-        elif isinstance(e, ir.Select):
-            self.select(e.cond, e.a, e.b, dst)
+        elif _one_instruction(e):
+            kids = ir.children(e) if not isinstance(e, (ir.Select, ir.IfExp)) else (e.cond, e.a, e.b)
+            args = [self.value(k) for k in kids]
+            self.instruction(e, dst, [r for r, _ in args])
+            for k, rt in zip(kids, args):
+                self.done(rt, k.type)
         elif isinstance(e, ir.IfExp):
-            if ir.calls_with_control_flow(e.a) or ir.calls_with_control_flow(e.b):
-                self.lazy_ifexp(e.cond, e.a, e.b, dst)
-            else:
-                self.select(e.cond, e.a, e.b, dst)
+            self.lazy_ifexp(e.cond, e.a, e.b, dst)
         elif isinstance(e, ir.BoolOp):
             self.boolop(e, dst)
-        elif isinstance(e, ir.MakeComplex):
-            re, im = self.value(e.re), self.value(e.im)
-            self.emit(opcodes()["complex"], dst, re[0], im[0], T.NUMBER[e.type])
-            self.done(re, e.re.type)
-            self.done(im, e.im.type)
-        elif isinstance(e, (ir.Real, ir.Imag)):
-            v = self.value(e.value)
-            self.emit(opcodes()["real" if isinstance(e, ir.Real) else "imag"], dst, v[0], 0, T.NUMBER[e.value.type])
-            self.done(v, e.value.type)
         elif isinstance(e, ir.Call):
             self.inline(e, dst)
         else:
             raise TypeError(f"cannot emit {e!r}")
-
-    def select(self, cond, a, b, dst):
-        c, va, vb = self.value(cond), self.value(a), self.value(b)
-        self.op(optable.loop_name("_where", (T.BOOL, a.type, b.type)), dst, c[0], va[0], vb[0])
-        self.done(c, T.BOOL)
-        self.done(va, a.type)
-        self.done(vb, b.type)
 
     def lazy_ifexp(self, cond, a, b, dst):
         """a if cond else b, each side evaluated only for the lanes that take it."""
@@ -503,6 +515,14 @@ class Emitter:
 
 
 _PURE = (ir.Op, ir.Cast, ir.Real, ir.Imag, ir.MakeComplex, ir.Select)
+
+
+def _one_instruction(e):
+    """True when e is computed by one instruction from its operands (an IfExp too, unless a side
+    calls a function with loops: then it needs masks)."""
+    if isinstance(e, _PURE):
+        return True
+    return isinstance(e, ir.IfExp) and not (ir.calls_with_control_flow(e.a) or ir.calls_with_control_flow(e.b))
 
 
 def _key(e):
