@@ -945,3 +945,12 @@ def test_broadcasting_dtypes_layouts(device, shapes, dtypes, transpose, data):
     got = _PIECEWISE(px, pygpu.asarray(y, device=device), pygpu.asarray(k, device=device))
     assert got.shape == expected.shape
     np.testing.assert_allclose(got.get(), expected, rtol=1e-6)
+
+
+def test_programs_fit_the_cuda_register_file():
+    """The CUDA interpreter has 32 register slots a thread (kernels/vm.h, PG_VM_GPU_SLOTS): the
+    emitter reuses temporaries, so the functions here (long sums, loops, calls) fit."""
+    from pygpu._compiler import compile_program
+    for pyfunc, types, _ in CASES + [(mandel, ["f8", "f8", "i4"], None)]:
+        program, _ = compile_program(pyfunc, [np.dtype(t) for t in types])
+        assert program.info["slots"] <= 32, (pyfunc.__name__, program.info)
