@@ -232,7 +232,16 @@ def has_operators():
         return False
 
 
-def elementwise_case(b, label, make, expr, nbytes=None):
+def other_time(b, fn, lib):
+    """Seconds per call of another library's version, or None where it has no such function (torch
+    has no pad, ...): a comparison to skip, not a failed run."""
+    try:
+        return b.time(fn, b.others()[lib])
+    except (AttributeError, TypeError, NotImplementedError):
+        return None
+
+
+def elementwise_case(b, label, make, expr, nbytes=None, group="elementwise"):
     """make(xp, n-arrays) -> inputs; expr(xp, *inputs) -> result. Times pygpu, numpy and others."""
     dev = b.device
     res = {}
@@ -243,15 +252,15 @@ def elementwise_case(b, label, make, expr, nbytes=None):
     res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
     if "cupy" in b.others():
         cin = [cp.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
-        res["cupy"] = b.time(lambda: expr(cp, *cin), b.others()["cupy"])
+        res["cupy"] = other_time(b, lambda: expr(cp, *cin), "cupy")
     if "torch" in b.others():
         tin = [torch.as_tensor(x, device="cuda") if isinstance(x, np.ndarray) else x for x in inputs]
-        res["torch"] = b.time(lambda: expr(torch, *tin), b.others()["torch"])
+        res["torch"] = other_time(b, lambda: expr(torch, *tin), "torch")
     note = ""
     if nbytes and b.on_gpu and getattr(b, "copy_bandwidth", None):
         gbs = nbytes / res["pygpu"] / 1e9
         note = f"{gbs:.0f} GB/s = {100 * gbs / b.copy_bandwidth:.0f}% of copy"
-    b.add("elementwise", label, "us", res, note)
+    b.add(group, label, "us", res, note)
 
 
 def bench_elementwise(b):
@@ -288,6 +297,401 @@ def bench_elementwise(b):
                      lambda xp, a, c: a + c)
 
 
+# ------------------------------------------------------------------ cases: user functions
+
+numba = optional("numba")
+numexpr = optional("numexpr")
+
+COS2_SIN2 = """
+import math
+def f(x):
+    return math.cos(x) ** 2 + math.sin(x) ** 2
+"""
+
+MANDEL = """
+def f(x, y, max_iters):
+    c = complex(x, y)
+    z = 0.0j
+    for i in range(max_iters):
+        z = z * z + c
+        if (z.real * z.real + z.imag * z.imag) >= 4:
+            return i
+    return max_iters
+"""
+
+
+def fresh_functions(source, count, tag):
+    """count new function objects f (new code objects too) from modules written to a temporary
+    folder: each compiles from scratch, as a new function in a notebook cell does."""
+    import importlib.util
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="pygpu-bench-")
+    fns = []
+    for i in range(count):
+        path = os.path.join(folder, f"{tag}_{i}.py")
+        with open(path, "w") as fh:
+            fh.write(source + f"\n# {i}\n")
+        spec = importlib.util.spec_from_file_location(f"{tag}_{i}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        fns.append(mod.f)
+    return fns
+
+
+def load_function(source, tag):
+    return fresh_functions(source, 1, tag)[0]
+
+
+def bench_transcendental(b):
+    """float32 sin, cos, exp, log: on the CPU, vectorised polynomials (kernels/vmath_cpu.c)."""
+    header("float32 transcendental ufuncs (us per call)")
+    n = (1 << 26 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(0).random(n, dtype=np.float32) * 10 + np.float32(0.1)
+    for name in ("sin", "cos", "exp", "log"):
+        elementwise_case(b, f"{name} float32 n={n:.0e}", lambda xp: (x,), lambda xp, v: getattr(xp, name)(v), 8 * n)
+
+
+def bench_vectorize(b):
+    header("vectorize and fuse (us per call)")
+    dev = b.device
+    target = "cuda" if b.on_gpu else "cpu"
+    numba_target = "cuda" if b.on_gpu else "parallel"
+    sync = b.sync
+
+    # first call of a new function: compile + run on 10 elements
+    x10 = np.linspace(0, 1, 10, dtype=np.float32)
+    with dev:
+        d10 = pygpu.asarray(x10)
+    pygpu.vectorize(["float32(float32)"], target=target)(load_function(COS2_SIN2, "warm"))(d10)
+    times = []
+    for f in fresh_functions(COS2_SIN2, 3 if b.quick else 10, "pg"):
+        t0 = time.perf_counter()
+        r = pygpu.vectorize(["float32(float32)"], target=target)(f)(d10)
+        if sync:
+            sync()
+        times.append(time.perf_counter() - t0)
+        del r
+    res = {"pygpu": statistics.median(times)}
+    note = ""
+    if numba is not None and (numba_target != "cuda" or numba_cuda is not None):
+        ntimes = []
+        for f in fresh_functions(COS2_SIN2, 2 if b.quick else 3, "nb"):
+            t0 = time.perf_counter()
+            numba.vectorize(["float32(float32)"], target=numba_target)(f)(x10)
+            ntimes.append(time.perf_counter() - t0)
+        res["numba"] = statistics.median(ntimes)
+        note = f"numba @vectorize(target='{numba_target}')"
+    b.add("vectorize", "first call of a new @vectorize (10 elements)", "us", res, note)
+
+    # cos(x)**2 + sin(x)**2 in float32: the fused function against the unfused expression
+    n = (10 ** 8 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(0).random(n, dtype=np.float32)
+    with dev:
+        dx = pygpu.asarray(x)
+    f = pygpu.vectorize(["float32(float32)"], target=target)(load_function(COS2_SIN2, "steady"))
+    res = {"pygpu": b.time(lambda: f(dx), sync),
+           "numpy": b.time(lambda: np.cos(x) ** 2 + np.sin(x) ** 2, None)}
+    notes = []
+    if numexpr is not None and not b.on_gpu:
+        t = b.time(lambda: numexpr.evaluate("cos(x)**2 + sin(x)**2", local_dict={"x": x}), None)
+        res["numexpr"] = t
+        notes.append(f"numexpr {t * 1e6:.0f} us: {t / res['pygpu']:.2f}x")
+    if "cupy" in b.others():
+        cx = cp.asarray(x)
+        res["cupy"] = b.time(lambda: cp.cos(cx) ** 2 + cp.sin(cx) ** 2, b.others()["cupy"])
+    if numba is not None and (not b.on_gpu or numba_cuda is not None):
+        nf = numba.vectorize(["float32(float32)"], target=numba_target)(load_function(COS2_SIN2, "nbsteady"))
+        if b.on_gpu:
+            nx = numba_cuda.to_device(x)
+            res["numba"] = b.time(lambda: nf(nx), numba_cuda.synchronize)
+        else:
+            res["numba"] = b.time(lambda: nf(x), None)
+    if b.on_gpu and getattr(b, "copy_bandwidth", None):
+        gbs = 8 * n / res["pygpu"] / 1e9
+        notes.append(f"{gbs:.0f} GB/s = {100 * gbs / b.copy_bandwidth:.0f}% of copy")
+    notes.append("numpy/cupy: unfused")
+    b.add("vectorize", f"vectorize cos(x)**2+sin(x)**2 f32 n={n:.0e}", "us", res, "; ".join(notes))
+
+    # Mandelbrot, 1024 x 1024, 100 iterations
+    side = 256 if b.quick else 1024
+    xs = np.linspace(-2, 1, side)[None, :]
+    ys = np.linspace(-1.5, 1.5, side)[:, None]
+    xb, yb = (np.ascontiguousarray(v) for v in np.broadcast_arrays(xs, ys))
+    with dev:
+        px, py = pygpu.asarray(xb), pygpu.asarray(yb)
+    mf = pygpu.vectorize(["int32(float64, float64, int32)"], target=target)(load_function(MANDEL, "mandel"))
+    res = {"pygpu": b.time(lambda: mf(px, py, 100), sync)}
+    if numba is not None and (not b.on_gpu or numba_cuda is not None):
+        nm = numba.vectorize(["int32(float64, float64, int32)"], target=numba_target)(load_function(MANDEL, "nbm"))
+        if b.on_gpu:
+            nx, ny = numba_cuda.to_device(xb), numba_cuda.to_device(yb)
+            res["numba"] = b.time(lambda: nm(nx, ny, 100), numba_cuda.synchronize)
+        else:
+            res["numba"] = b.time(lambda: nm(xb, yb, 100), None)
+    b.add("vectorize", f"Mandelbrot {side}x{side}, 100 iterations", "us", res,
+          f"numba @vectorize(target='{numba_target}')")
+
+    # SELU with where, fused
+    n = (10 ** 8 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    with dev:
+        dx = pygpu.asarray(x)
+    selu = pygpu.fuse(lambda v: 1.0507 * pygpu.where(v > 0, v, 1.6733 * (pygpu.exp(v) - 1)))
+    res = {"pygpu": b.time(lambda: selu(dx), sync),
+           "numpy": b.time(lambda: 1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1)), None)}
+    if "cupy" in b.others():
+        cx = cp.asarray(x)
+        cselu = cp.fuse(lambda v: 1.0507 * cp.where(v > 0, v, 1.6733 * (cp.exp(v) - 1)))
+        res["cupy"] = b.time(lambda: cselu(cx), b.others()["cupy"])
+    b.add("vectorize", f"fuse SELU f32 n={n:.0e}", "us", res, "numpy unfused; cupy.fuse")
+
+# ------------------------------------------------------------------ cases: sorting and indexing
+
+def library_case(b, group, label, make, run, note=""):
+    """make(xp) -> inputs (NumPy arrays are moved to each library's device); run(xp, *inputs)."""
+    dev = b.device
+    inputs = make()
+    res = {"numpy": b.time(lambda: run(np, *inputs), None)}
+    with dev:
+        pin = [pygpu.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
+    res["pygpu"] = b.time(lambda: run(pygpu, *pin), b.sync)
+    if "cupy" in b.others():
+        cin = [cp.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
+        res["cupy"] = b.time(lambda: run(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others() and getattr(run, "torch", True):
+        tin = [torch.as_tensor(x, device="cuda") if isinstance(x, np.ndarray) else x for x in inputs]
+        try:
+            res["torch"] = b.time(lambda: run(torch, *tin), b.others()["torch"])
+        except Exception:
+            pass
+    b.add(group, label, "us", res, note)
+    return res
+
+
+def bench_sort(b):
+    header("sorting and searching (us per call)")
+    rng = np.random.default_rng(0)
+    n = (1 << 26) if b.on_gpu else 10 ** 6
+    if b.quick and b.on_gpu:
+        n = 1 << 24
+    res = library_case(b, "sort", f"sort float32 n={n:.2e}", lambda: (rng.random(n, dtype=np.float32),),
+                       lambda xp, x: xp.sort(x),
+                       "target: >= 0.95x numpy (CPU), >= 0.90x cupy (CUDA)")
+    if b.on_gpu:
+        print(f"   keys/s: pygpu {n / res['pygpu'] / 1e9:.2f} G" +
+              (f", cupy {n / res['cupy'] / 1e9:.2f} G" if res.get("cupy") else ""))
+    library_case(b, "sort", f"argsort float32 n={n:.2e}", lambda: (rng.random(n, dtype=np.float32),),
+                 lambda xp, x: xp.argsort(x))
+    library_case(b, "sort", f"sort float64 n={n:.2e}", lambda: (rng.random(n),), lambda xp, x: xp.sort(x))
+    rows = 1000 if not b.on_gpu else 8192
+    library_case(b, "sort", f"sort rows ({rows}, 1000) float32", lambda: (rng.random((rows, 1000), dtype=np.float32),),
+                 lambda xp, x: xp.sort(x, axis=-1))
+    m = n // 10
+    library_case(b, "sort", f"searchsorted {m:.0e} values into {n:.0e}",
+                 lambda: (np.sort(rng.random(n)), rng.random(m)),
+                 lambda xp, a, v: xp.searchsorted(a, v))
+    unique = lambda xp, x: xp.unique(x)  # noqa: E731
+    unique.torch = False
+    library_case(b, "sort", f"unique int64 n={n:.0e}", lambda: (rng.integers(0, n // 100, n),), unique)
+
+
+def bench_indexing(b):
+    header("advanced indexing (us per call)")
+    rng = np.random.default_rng(0)
+    n = (1 << 26) if b.on_gpu else 10 ** 6
+    if b.quick and b.on_gpu:
+        n = 1 << 24
+    target = "target: >= 0.8x numpy (CPU)"
+    library_case(b, "indexing", f"x[mask] float32 n={n:.0e} (half true)",
+                 lambda: (rng.random(n, dtype=np.float32), rng.random(n) < 0.5), lambda xp, x, m: x[m],
+                 target + ", faster than cupy (CUDA)")
+    library_case(b, "indexing", f"x[idx] float32 n={n:.0e} (random int64)",
+                 lambda: (rng.random(n, dtype=np.float32), rng.integers(0, n, n)), lambda xp, x, i: x[i], target)
+    setmask = lambda xp, x, m: x.__setitem__(m, 0)  # noqa: E731
+    library_case(b, "indexing", f"x[mask] = 0 float32 n={n:.0e}",
+                 lambda: (rng.random(n, dtype=np.float32), rng.random(n) < 0.5), setmask)
+    setidx = lambda xp, x, i, v: x.__setitem__(i, v)  # noqa: E731
+    library_case(b, "indexing", f"x[idx] = v float32 n={n:.0e} (permutation)",
+                 lambda: (rng.random(n, dtype=np.float32), rng.permutation(n), rng.random(n, dtype=np.float32)),
+                 setidx)
+    nz = lambda xp, x: xp.nonzero(x)  # noqa: E731
+    library_case(b, "indexing", f"nonzero bool n={n:.0e}", lambda: (rng.random(n) < 0.5,), nz)
+
+# ------------------------------------------------------------------ cases: array manipulation
+
+def bench_manipulation(b):
+    header("manipulation (us per call)")
+    rng = np.random.default_rng(0)
+    n = 10 ** 6
+    for dtype in (np.float32, np.float64):
+        isz = np.dtype(dtype).itemsize
+        elementwise_case(b, f"concatenate 2 x {n:.0e} {np.dtype(dtype).name}",
+                         lambda xp: (rng.random(n).astype(dtype), rng.random(n).astype(dtype)),
+                         lambda xp, a, c: xp.concatenate((a, c)), 4 * n * isz, group="manipulation")
+    side = 1000
+    elementwise_case(b, f"stack 4 x ({side},{side}) float32 axis=1",
+                     lambda xp: tuple(rng.random((side, side)).astype(np.float32) for _ in range(4)),
+                     lambda xp, *a: xp.stack(a, axis=1), 8 * side * side * 4, group="manipulation")
+    elementwise_case(b, f"pad ({side},{side}) float32 by 16, reflect",
+                     lambda xp: (rng.random((side, side)).astype(np.float32),),
+                     lambda xp, a: xp.pad(a, 16, mode="reflect"), group="manipulation")
+    elementwise_case(b, f"tile ({side},) float32 ({side}, 1)",
+                     lambda xp: (rng.random(side).astype(np.float32),),
+                     lambda xp, a: xp.tile(a, (side, 1)), group="manipulation")
+# ------------------------------------------------------------------ cases: random numbers
+
+def bench_random(b):
+    """pygpu.random against NumPy's default_rng (CPU: the figures the issue asks of one core
+    come from OMP_NUM_THREADS=1) and, on a GPU, CuPy's default_rng and torch; the GPU cases
+    also as a fraction of the write bandwidth of a fill of the same size."""
+    import pygpu.random as pr
+    threads = "" if b.on_gpu else f" ({pygpu._core._cpu_threads()} CPU threads)"
+    header(f"random numbers (us per call){threads}")
+    dev = b.device
+    g, npg = pr.default_rng(0), np.random.default_rng(0)
+    cpg = cp.random.default_rng(0) if "cupy" in b.others() else None
+    n = (1 << 26) if b.on_gpu else 10 ** 7
+    if b.quick:
+        n //= 4
+    write_bw = None
+    if b.on_gpu:
+        d = pygpu.empty(n, dtype=np.float32, device=dev)
+        write_bw = n * 4 / b.time(lambda: d.fill(0.0), b.sync) / 1e9
+
+    def case(label, pg, npf, cpf=None, tf=None, nbytes=None):
+        res = {"pygpu": b.time(pg, b.sync), "numpy": b.time(npf, None) if npf else None}
+        if cpf and "cupy" in b.others():
+            res["cupy"] = b.time(cpf, b.others()["cupy"])
+        if tf and "torch" in b.others():
+            res["torch"] = b.time(tf, b.others()["torch"])
+        note = ""
+        if nbytes and write_bw:
+            gbs = nbytes / res["pygpu"] / 1e9
+            note = f"{gbs:.0f} GB/s = {100 * gbs / write_bw:.0f}% of a fill's {write_bw:.0f} GB/s"
+        b.add("random", label, "us", res, note)
+
+    for dtype in (np.float32, np.float64):
+        name = np.dtype(dtype).name
+        out, nout = pygpu.empty(n, dtype=dtype, device=dev), np.empty(n, dtype=dtype)
+        tdt = {np.float32: "float32", np.float64: "float64"}[dtype]
+        case(f"random {name} n={n:.2g}", lambda: g.random(dtype=dtype, out=out),
+             lambda: npg.random(dtype=dtype, out=nout),
+             cpf=(lambda: cpg.random(n, dtype=dtype)) if cpg else None,
+             tf=(lambda: torch.rand(n, dtype=getattr(torch, tdt), device="cuda")) if torch else None,
+             nbytes=n * np.dtype(dtype).itemsize)
+        case(f"standard_normal {name} n={n:.2g}", lambda: g.standard_normal(dtype=dtype, out=out),
+             lambda: npg.standard_normal(dtype=dtype, out=nout),
+             cpf=(lambda: cpg.standard_normal(n, dtype=dtype)) if cpg else None,
+             tf=(lambda: torch.randn(n, dtype=getattr(torch, tdt), device="cuda")) if torch else None,
+             nbytes=n * np.dtype(dtype).itemsize)
+    with dev:
+        case(f"integers(0, 100) int64 n={n:.2g}", lambda: g.integers(0, 100, n), lambda: npg.integers(0, 100, n),
+             cpf=(lambda: cpg.integers(0, 100, n)) if cpg else None,
+             tf=(lambda: torch.randint(0, 100, (n,), device="cuda")) if torch else None, nbytes=n * 8)
+        case(f"standard_exponential float64 n={n:.2g}", lambda: g.standard_exponential(n),
+             lambda: npg.standard_exponential(n), cpf=(lambda: cpg.standard_exponential(n)) if cpg else None)
+        m = n // 10
+        case(f"standard_gamma(2.5) float64 n={m:.2g}", lambda: g.standard_gamma(2.5, m),
+             lambda: npg.standard_gamma(2.5, m), cpf=(lambda: cpg.standard_gamma(2.5, m)) if cpg else None)
+        case(f"poisson(5) n={m:.2g}", lambda: g.poisson(5.0, m), lambda: npg.poisson(5.0, m),
+             cpf=(lambda: cpg.poisson(5.0, m)) if cpg else None)
+        case(f"binomial(1000, 0.3) n={m:.2g}", lambda: g.binomial(1000, 0.3, m), lambda: npg.binomial(1000, 0.3, m),
+             cpf=(lambda: cpg.binomial(1000, 0.3, m)) if cpg else None)
+        k = 10 ** 6 if not b.quick else 10 ** 5
+        case(f"permutation({k:.0e})", lambda: g.permutation(k), lambda: npg.permutation(k))
+
+
+# ------------------------------------------------------------------ cases: linear algebra
+
+# FP32 and FP64 fused multiply-adds per clock per SM (CUDA cores, not tensor cores), for the peak
+# a GFLOP/s figure is set against; compute capabilities not listed get no peak.
+FMA_PER_SM = {(7, 0): (64, 32), (8, 0): (64, 32), (9, 0): (128, 64), (10, 0): (128, 64)}
+
+
+def gpu_peak_gflops(b, dtype):
+    if not b.on_gpu:
+        return None
+    p = b.device.properties()
+    fma = FMA_PER_SM.get(tuple(p.get("compute_capability", ())))
+    if fma is None:
+        return None
+    per_sm = fma[1] if np.dtype(dtype) in (np.float64, np.complex128) else fma[0]
+    return 2 * per_sm * p["multiprocessors"] * p["clock_rate_khz"] * 1e3 / 1e9
+
+
+def linalg_case(b, label, make, expr, flops=None, dtype=np.float64, heavy=False):
+    """make() -> NumPy inputs; expr(xp, *inputs) runs the case with xp = numpy, pygpu, cupy, torch.
+    A heavy case (seconds a call on a GPU) is timed over fewer batches, without NumPy on a GPU."""
+    dev = b.device
+    inputs = make()
+    t = (lambda fn, sync: timeit(fn, sync, repeat=3, quick=b.quick)) if heavy else b.time
+    res = {"numpy": None if heavy and b.on_gpu else t(lambda: expr(np, *inputs), None)}
+    with dev:
+        pin = [pygpu.asarray(x) for x in inputs]
+    res["pygpu"] = t(lambda: expr(pygpu, *pin), b.sync)
+    if "cupy" in b.others():
+        cin = [cp.asarray(x) for x in inputs]
+        res["cupy"] = t(lambda: expr(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others():
+        tin = [torch.as_tensor(x, device="cuda") for x in inputs]
+        res["torch"] = t(lambda: expr(torch, *tin), b.others()["torch"])
+    note = ""
+    if flops:
+        gflops = flops / res["pygpu"] / 1e9
+        peak = gpu_peak_gflops(b, dtype)
+        # cuBLAS runs float64 on the tensor cores of sm_80+, which can pass the CUDA-core peak
+        note = f"{gflops:.0f} GFLOP/s" + (f" (CUDA-core {np.dtype(dtype).name} peak {peak:.0f})" if peak else "")
+    b.add("linalg", label, "us", res, note)
+
+
+def _la(xp):
+    return xp.linalg
+
+
+def bench_linalg(b):
+    header("linear algebra (us per call)")
+    rng = np.random.default_rng(0)
+    f64, f32 = np.float64, np.float32
+    # the seeds: a @ b, cp.dot(x, y), jnp.dot(x, x.T), a batch of matrix-vector products
+    m, k, n = 1024, 2048, 512
+    linalg_case(b, "matmul f64 1024x2048 @ 2048x512", lambda: (rng.random((m, k)), rng.random((k, n))),
+                lambda xp, x, y: x @ y, 2 * m * k * n)
+    linalg_case(b, "dot f64 1000x1000", lambda: (rng.random((1000, 1000)), rng.random((1000, 1000))),
+                lambda xp, x, y: xp.matmul(x, y) if xp is torch else xp.dot(x, y), 2e9)
+    side = 3000 if (b.on_gpu and not b.quick) else 1000
+    linalg_case(b, f"dot(x, x.T) f32 {side}x{side}", lambda: (rng.random((side, side), dtype=f32),),
+                lambda xp, x: xp.matmul(x, x.T) if xp is torch else xp.dot(x, x.T), 2 * side ** 3, f32,
+                heavy=side > 1000)
+    batch = 10000
+    linalg_case(b, f"batched matvec f32 {batch} x (16x16 @ 16)",
+                lambda: (rng.random((batch, 16, 16), dtype=f32), rng.random((batch, 16, 1), dtype=f32)),
+                lambda xp, x, v: x @ v, 2 * batch * 256, f32)
+    linalg_case(b, f"batched matmul f32 {batch} x 16x16 @ 16x16",
+                lambda: (rng.random((batch, 16, 16), dtype=f32), rng.random((batch, 16, 16), dtype=f32)),
+                lambda xp, x, y: x @ y, 2 * batch * 16 ** 3, f32)
+    if b.on_gpu:
+        s = 4096 if b.quick else 8192
+        linalg_case(b, f"matmul f32 {s}^3", lambda: (rng.random((s, s), dtype=f32), rng.random((s, s), dtype=f32)),
+                    lambda xp, x, y: x @ y, 2 * s ** 3, f32, heavy=True)
+    linalg_case(b, "einsum bij,bjk->bik f64 64x64x64", lambda: (rng.random((64, 64, 64)), rng.random((64, 64, 64))),
+                lambda xp, x, y: xp.einsum("bij,bjk->bik", x, y), 2 * 64 ** 4)
+    s = 4096 if (b.on_gpu and not b.quick) else 1000
+    spd = lambda n, dt: (lambda a: (a @ a.T + n * np.eye(n)).astype(dt))(rng.random((n, n)))  # noqa: E731
+    linalg_case(b, f"linalg.solve f64 {s}x{s}", lambda: (spd(s, f64), rng.random((s,))),
+                lambda xp, x, y: _la(xp).solve(x, y), 2 / 3 * s ** 3, heavy=s > 1000)
+    linalg_case(b, f"linalg.cholesky f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).cholesky(x),
+                s ** 3 / 3, heavy=s > 1000)
+    s = 2000 if (b.on_gpu and not b.quick) else 500
+    linalg_case(b, f"linalg.svd f32 {s}x{s}", lambda: (rng.random((s, s), dtype=f32),),
+                lambda xp, x: _la(xp).svd(x), None, f32, heavy=True)
+    s = 1000 if not b.quick else 300
+    linalg_case(b, f"linalg.qr f64 {s}x{s}", lambda: (rng.random((s, s)),), lambda xp, x: _la(xp).qr(x))
+    linalg_case(b, f"linalg.inv f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).inv(x), 2 * s ** 3)
+    linalg_case(b, f"linalg.eigh f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).eigh(x))
+    linalg_case(b, "per-call overhead: 4x4 @ 4x4 f64", lambda: (rng.random((4, 4)), rng.random((4, 4))),
+                lambda xp, x, y: x @ y)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default=None, help="pygpu device (default: the default device)")
@@ -300,7 +704,9 @@ def main():
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
-              ("elementwise", bench_elementwise)]
+              ("elementwise", bench_elementwise), ("manipulation", bench_manipulation), ("random", bench_random),
+              ("linalg", bench_linalg), ("sort", bench_sort), ("indexing", bench_indexing),
+              ("transcendental", bench_transcendental), ("vectorize", bench_vectorize)]
     groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
     for name, fn in groups:
         if args.only and args.only not in name:

@@ -49,12 +49,16 @@ pg_array_new(PgDevice *dev, int type, int ndim, const int64_t *shape, char order
     if (PG_DEVICE_CHECK(dev) < 0)
         return NULL;
     int64_t size = pg_shape_size(ndim, shape);
+    int64_t isz = pg_type_info[type].itemsize;
     if (size < 0)
         return NULL;
+    if (size > INT64_MAX / isz) {
+        pg_too_big_error();
+        return NULL;
+    }
     PgArray *a = array_alloc(ndim);
     if (a == NULL)
         return NULL;
-    int64_t isz = pg_type_info[type].itemsize;
     memcpy(a->shape, shape, (size_t)ndim * sizeof(int64_t));
     pg_fill_strides(ndim, shape, isz, order == 'F' ? 'F' : 'C', a->strides);
     a->type = type;
@@ -173,6 +177,42 @@ pg_operand_from_array(PgOperand *op, PgArray *a)
     op->strides = a->strides;
     op->type = a->type;
     op->scalar[0] = op->scalar[1] = 0;
+}
+
+/* The bytes an array's elements span, [*lo, *hi); empty arrays span nothing. */
+static int
+byte_extent(PgArray *a, uintptr_t *lo, uintptr_t *hi)
+{
+    intptr_t low = 0, high = (intptr_t)PG_ITEMSIZE(a);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] == 0)
+            return 0;
+        intptr_t off = (intptr_t)((a->shape[d] - 1) * a->strides[d]);
+        if (off < 0)
+            low += off;
+        else
+            high += off;
+    }
+    *lo = (uintptr_t)a->data + (uintptr_t)low;
+    *hi = (uintptr_t)a->data + (uintptr_t)high;
+    return 1;
+}
+
+/* True when writing dst could change src's elements before they are read: their memory overlaps
+ * and the layouts are not the very same (an element-for-element copy onto itself is safe). */
+int
+pg_array_may_overlap(PgArray *dst, PgArray *src)
+{
+    if (dst->device != src->device)
+        return 0;
+    if (dst->data == src->data && dst->type == src->type && dst->ndim == src->ndim &&
+        memcmp(dst->shape, src->shape, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
+        memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim) == 0)
+        return 0;
+    uintptr_t dlo, dhi, slo, shi;
+    if (!byte_extent(dst, &dlo, &dhi) || !byte_extent(src, &slo, &shi))
+        return 0;
+    return dlo < shi && slo < dhi;
 }
 
 static int same_shape(PgArray *a, PgArray *b);
@@ -789,13 +829,61 @@ merge_getset(PyGetSetDef *const *tables, int n)
     return all;
 }
 
+/* The method tables of ndarray: this layer's, then those the layers above add. */
+static PyMethodDef *method_tables[16] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
+                                         pg_array_methods_number, pg_array_methods_advanced,
+                                         pg_array_methods_takeput};
+static int n_method_tables = 6;
+
+int
+pg_array_add_methods(PyMethodDef *table)
+{
+    if (n_method_tables == (int)(sizeof method_tables / sizeof method_tables[0])) {
+        PyErr_SetString(PyExc_SystemError, "too many ndarray method tables");
+        return -1;
+    }
+    method_tables[n_method_tables++] = table;
+    return 0;
+}
+
+/* _add_methods(mapping): installs Python functions as methods of ndarray, for the parts of it
+ * written in Python (__array_function__, repeat, trace, ...). A name ndarray already has is
+ * refused, so that a Python method never silently replaces a C one. */
+static PyObject *
+py_add_methods(PyObject *m, PyObject *methods)
+{
+    PG_UNUSED(m);
+    if (!PyDict_Check(methods)) {
+        PyErr_SetString(PyExc_TypeError, "_add_methods takes a dict of name -> function");
+        return NULL;
+    }
+    PyObject *dict = PgArray_Type.tp_dict, *name, *func;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(methods, &pos, &name, &func)) {
+        int has = PyDict_Contains(dict, name);
+        if (has < 0)
+            return NULL;
+        if (has) {
+            PyErr_Format(PyExc_ValueError, "ndarray already has an attribute %R", name);
+            return NULL;
+        }
+        if (PyDict_SetItem(dict, name, func) < 0)
+            return NULL;
+    }
+    PyType_Modified(&PgArray_Type);
+    Py_RETURN_NONE;
+}
+
+PyMethodDef pg_array_module_methods[] = {
+    {"_add_methods", py_add_methods, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 int
 pg_array_type_init(PyObject *module)
 {
-    PyMethodDef *const methods[] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
-                                    pg_array_methods_number};
     PyGetSetDef *const getsets[] = {pg_array_getset_core, pg_array_getset_views, pg_array_getset_interop};
-    PgArray_Type.tp_methods = merge_methods(methods, 4);
+    PgArray_Type.tp_methods = merge_methods(method_tables, n_method_tables);
     PgArray_Type.tp_getset = merge_getset(getsets, 3);
     if (PgArray_Type.tp_methods == NULL || PgArray_Type.tp_getset == NULL)
         return -1;

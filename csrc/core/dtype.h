@@ -21,6 +21,8 @@ extern const PgTypeInfo pg_type_info[PG_NTYPES];
 #define PG_IS_COMPLEX(t) ((t) >= PG_COMPLEX64)
 
 int pg_dtype_init(void);                          /* caches the numpy.dtype of each PgType */
+/* The NumPy pygpu runs with, as major * 10000 + minor * 100 + micro (20502 for 2.5.2). */
+extern int pg_numpy_version;
 PyArray_Descr *pg_type_descr(PgType t);           /* borrowed reference */
 /* PgType of a numpy dtype; -1 with TypeError set when pygpu does not support it. */
 int pg_type_from_descr(PyArray_Descr *d);
@@ -28,6 +30,9 @@ int pg_type_from_descr(PyArray_Descr *d);
 int pg_type_from_object(PyObject *obj, int deflt);
 
 PgType pg_promote_types(PgType a, PgType b);      /* numpy.promote_types */
+/* numpy.result_type of a set of dtypes (bit t set for PgType t; not empty): NumPy's n-ary rule,
+ * which is not promote_types folded. */
+int pg_result_type_of_set(unsigned types);
 /* numpy.can_cast for casting = "no", "equiv", "safe", "same_kind", "unsafe". */
 typedef enum { PG_CAST_NO, PG_CAST_EQUIV, PG_CAST_SAFE, PG_CAST_SAME_KIND, PG_CAST_UNSAFE } PgCasting;
 int pg_can_cast(PgType from, PgType to, PgCasting casting);

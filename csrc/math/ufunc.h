@@ -1,7 +1,7 @@
 /* The math layer (csrc/math/): NumPy's math on arrays. ufunc objects made from the op table
  * (kernels/ops.def: it lives with the kernels, which are built from it and include nothing
- * above kernels/), ndarray's operators, and to come: reductions and scans, sorting and
- * searching, linear algebra, random. It may use array/, runtime/, core/ and kernels/; nothing
+ * above kernels/), ndarray's operators, linear algebra (linalg.h), and to come: reductions and
+ * scans, sorting and searching, random. It may use array/, runtime/, core/ and kernels/; nothing
  * below it includes from here.
  *
  * This header: pygpu.ufunc, elementwise operations from the op table with NumPy 2 type
@@ -11,6 +11,14 @@
 #include "array/number.h"
 
 typedef struct PgUfunc PgUfunc;
+
+/* Most operands of a ufunc call: the VM's (15 inputs and the output); op-table loops have at
+ * most PG_MAXARGS. */
+#define PG_UFUNC_MAXARGS PG_VM_MAXARGS
+
+/* The launch of a program loop (a ufunc made by pygpu.vectorize): set by jit/ at module init,
+ * since math/ cannot include jit/. Runs `program` over the operands (inputs, then the output). */
+extern int (*pg_program_launch)(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops);
 
 /* ufunc flags */
 enum {
@@ -25,6 +33,12 @@ enum {
  * Py_NotImplemented (new ref) when `notimpl` is set and an operand is of an unsupported type. */
 PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, int dtype, PgCasting casting,
                          int notimpl);
+/* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
+ * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
+int pg_parse_out(PyObject *outobj, PgArray **out);
+/* NumPy's casting error of ufunc uf (a pygpu.ufunc or a numpy.ufunc: its __name__ is in the
+ * message) for input `index` (or output, input 0) cast from `from` to `to`. */
+void pg_raise_casting(PyObject *uf, int input, int index, int from, int to, PgCasting casting);
 /* A ufunc of the op table by name (borrowed), or NULL (no exception). */
 PgUfunc *pg_ufunc_lookup(const char *name);
 int pg_ufunc_nin(PgUfunc *uf);
@@ -46,4 +60,6 @@ int pg_math_init(PyObject *module);
 int pg_operators_init(void);
 /* where, clip (operators.c) */
 extern PyMethodDef pg_math_module_methods[];
+/* _program_ufunc (ufunc.c) */
+extern PyMethodDef pg_ufunc_module_methods[];
 #endif

@@ -1,5 +1,6 @@
 /* The runtime layer (csrc/runtime/): devices, caching pools, streams and events, the backends
- * that implement them (CPU, CUDA), the run-time loaders (libcuda), the embedded fatbin and the
+ * that implement them (CPU, CUDA), the run-time loaders (libcuda; cuBLAS and cuSOLVER:
+ * cuda_libs.h, and LAPACK on cuSOLVER: cuda_solver.h), the embedded fatbin and the
  * kernel table, and the launch of an op-table loop. It may use core/ and kernels/, never array/,
  * math/ or jit/.
  *
@@ -10,12 +11,17 @@
 #ifndef PG_BACKEND_H
 #define PG_BACKEND_H
 #include "core/pg.h"
+#include "core/shape.h"
+#include "kernels/index.h"
+#include "kernels/search.h"
+#include "kernels/vm_types.h"
 #include "kernels/cpu_kernel_abi.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
 typedef struct PgBackend PgBackend;
 typedef struct PgPool PgPool;
+typedef struct PgRandomArgs PgRandomArgs; /* kernels/random.h */
 
 /* A device (the object behind pygpu.Device, device.h). Devices are immortal singletons, so C
  * code may hold borrowed pointers to them. */
@@ -41,6 +47,19 @@ typedef enum {
 
 typedef enum { PG_COPY_H2D, PG_COPY_D2H, PG_COPY_D2D } PgCopyKind;
 
+/* A sort along the last axis: each row of the keys (all of one shape, ndim >= 1) sorted on its
+ * own. One key for sort/argsort/partition; several for lexsort, the last one primary. */
+enum { PG_SORT_INDICES = 0x1, PG_SORT_DESCENDING = 0x2, PG_SORT_STABLE = 0x4 };
+typedef struct {
+    int ndim;
+    const int64_t *shape;
+    int nkeys;
+    const PgOperand *keys;  /* data, type and strides of each key (any layout) */
+    char *out;              /* C-contiguous of that shape: the sorted values, or int64 indices */
+    int flags;              /* PG_SORT_* */
+    int nkth;               /* partition: these positions of each row must hold their sorted */
+    const int64_t *kth;     /* values, the rest on their sides (a full sort does); 0: sort */
+} PgSortArgs;
 /* User kernels (jit/): a launch's shape, and what a backend knows of a kernel it loaded. */
 typedef struct {
     unsigned int grid[3], block[3];
@@ -81,6 +100,15 @@ struct PgBackend {
     int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
     /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
     int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    /* One strided batched matrix product (PgGemmArgs of kernels/kernel_types.h), any dtype:
+     * BLAS for float and complex types (cuBLAS; NumPy's BLAS on the CPU), the integer kernel of
+     * kernels/matmul.h for integer and bool types. */
+    int (*gemm)(PgDevice *dev, const PgGemmArgs *args, void *stream);
+    /* Fills args->out with a draw of random numbers (kernels/random.h) on `stream`. */
+    int (*random)(PgDevice *dev, const PgRandomArgs *args, void *stream);
+    /* Runs a vectorize VM program (kernels/vm.h; args->program is in the device's memory) over
+     * prepared operands. */
+    int (*vm_run)(PgDevice *dev, const PgVmArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
      * non_blocking, one that does not. */
@@ -95,6 +123,24 @@ struct PgBackend {
     int (*event_synchronize)(PgDevice *dev, void *event);
     int (*event_query)(PgDevice *dev, void *event);     /* 1 done, 0 busy, -1 error */
     int (*event_elapsed)(PgDevice *dev, void *start, void *end, float *ms);
+    /* Gather/scatter through index arrays (kernels/index.h), op a PgIndexOp, over a->size
+     * elements. An out-of-bounds index sets *a->err, a flag in the device's memory that the
+     * caller zeroes before and reads after (runtime/indexing.h does both). */
+    int (*index)(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
+    /* Compaction of a mask's true elements (kernels/index.h), a->op a PgCompactOp. Counts them
+     * into *count (waiting for the device); then for VALUES and INDICES calls alloc(ctx, *count,
+     * a), which sets a->out (or returns -1), and writes the output; RANK writes a->out, given.
+     * a->chunk and a->counts are the backend's to set. */
+    int (*compact)(PgDevice *dev, PgCompactArgs *a, int64_t *count,
+                   int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
+    /* Sorts (or partitions) a->keys along their last axis into a->out. */
+    int (*sort)(PgDevice *dev, const PgSortArgs *a, void *stream);
+    /* Binary searches (kernels/search.h) of s->size values. A sorter index out of range sets
+     * *s->err, a flag in device memory that the caller zeroes and reads. */
+    int (*search)(PgDevice *dev, const PgSearchArgs *s, void *stream);
+    /* Counts into bins, or the minimum and maximum keys (kernels/search.h), into h->out, which
+     * the caller initialises (zeros; [~0, 0] for the min/max). */
+    int (*histogram)(PgDevice *dev, const PgHistArgs *h, void *stream);
     /* A dict of the device's properties for the device report: name, memory, ... */
     PyObject *(*properties)(PgDevice *dev);
     /* User modules (jit/). module_load takes a CUDA image (cubin, PTX or fatbin; PTX text
@@ -138,11 +184,18 @@ pg_device_check(PgDevice *dev)
 }
 #define PG_DEVICE_CHECK(dev) ((dev)->failed ? pg_device_check(dev) : 0)
 
+/* The entries of the kernel families, each in its own file (backend_<device>_<family>.c). */
+int pg_cpu_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
 /* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
  * use it too). Touches no Python state: callers may have released the GIL. */
 void pg_host_copy(char *dst, const char *src, size_t n);
+/* The backends' VM launches (backend_cpu_vm.c, backend_cuda_vm.c). */
+int pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
+int pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
  * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception

@@ -1,6 +1,6 @@
 /* The CPU backend: host memory, synchronous streams, and the elementwise loops of
  * kernels/kernels_cpu.c run inline when small and split over OpenMP threads when large. */
-#include "runtime/backend.h"
+#include "runtime/cpu_backend.h"
 #include "runtime/kernel_table.h"
 #include "core/shape.h"
 #include "kernels/elementwise.h"
@@ -12,9 +12,7 @@
 #endif
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
-
-/* Below this many elements a loop runs on the calling thread: waking the team costs more. */
-#define PG_CPU_PARALLEL_MIN 65536
+int pg_cpu_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cpu.c */
 
 static int
 cpu_mem_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr)
@@ -86,16 +84,60 @@ pg_cpu_threads(void)
 #endif
 }
 
+/* Shortest row worth a call of the contiguous loop of its own. */
+#define PG_CPU_MIN_ROW 16
+
+/* Rows [r0, r1) of a loop whose array operands are contiguous along the innermost merged axis
+ * and stored as the loop's types: each row runs the loop's contiguous path (typed, vectorised)
+ * on arguments pointing at it, where the strided path would gather and scatter through buffers.
+ * The contiguous path reads only data, types and scalars. `i` restarts at each row, so this is
+ * for loops of at most two inputs, whose expressions do not use it (the index fills have three). */
+static void
+run_rows(PgCpuLoop loop, const PgLoopArgs *args, int64_t r0, int64_t r1)
+{
+    PgLoopArgs row = *args;
+    int nd = args->ndim, na = args->nargs;
+    int64_t len = args->shape[nd - 1];
+    for (int64_t r = r0; r < r1; r++) {
+        int64_t rest = r;
+        for (int k = 0; k < na; k++)
+            row.data[k] = args->data[k];
+        for (int d = nd - 2; d >= 0; d--) {
+            int64_t idx = rest % args->shape[d];
+            rest /= args->shape[d];
+            for (int k = 0; k < na; k++)
+                if (row.data[k])
+                    row.data[k] += idx * args->strides[k][d];
+        }
+        loop(&row, 1, 0, len);
+    }
+}
+
+/* Units [begin, end) of a launch: elements, or rows when rows is set. */
+static void
+run_units(PgCpuLoop loop, const PgLoopArgs *args, int contiguous, int rows, int64_t begin, int64_t end)
+{
+    if (rows)
+        run_rows(loop, args, begin, end);
+    else
+        loop(args, contiguous, begin, end);
+}
+
 static int
 cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream)
 {
     PG_UNUSED(dev);
     PG_UNUSED(stream);
     PgCpuLoop loop = pg_cpu_loops[kernel_id];
-    int contiguous = pg_loop_is_contiguous(args, pg_kernels[kernel_id].types);
-    int64_t n = args->size;
+    const int *types = pg_kernels[kernel_id].types;
+    int contiguous = pg_loop_is_contiguous(args, types);
+    int64_t n = args->size, units = n;
+    int rows = !contiguous && args->nargs <= 3 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
+               pg_loop_rows_contiguous(args, types);
+    if (rows)
+        units = n / args->shape[args->ndim - 1];
     if (n < PG_CPU_PARALLEL_MIN || pg_cpu_threads() == 1) {
-        loop(args, contiguous, 0, n);
+        run_units(loop, args, contiguous, rows, 0, units);
         return 0;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -103,16 +145,18 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
 #pragma omp parallel
     {
         int nt = omp_get_num_threads(), t = omp_get_thread_num();
-        /* chunks aligned to 16 elements keep vector loops and cache lines whole */
-        int64_t chunk = ((n + nt - 1) / nt + 15) & ~(int64_t)15;
+        /* chunks of elements aligned to 16 keep vector loops and cache lines whole */
+        int64_t chunk = (units + nt - 1) / nt;
+        if (!rows)
+            chunk = (chunk + 15) & ~(int64_t)15;
         int64_t begin = chunk * t, end = begin + chunk;
-        if (end > n)
-            end = n;
+        if (end > units)
+            end = units;
         if (begin < end)
-            loop(args, contiguous, begin, end);
+            run_units(loop, args, contiguous, rows, begin, end);
     }
 #else
-    loop(args, contiguous, 0, n);
+    run_units(loop, args, contiguous, rows, 0, units);
 #endif
     Py_END_ALLOW_THREADS
     return 0;
@@ -251,6 +295,9 @@ const PgBackend pg_backend_cpu = {
     .mem_free = cpu_mem_free,
     .memcpy = cpu_memcpy,
     .elementwise = cpu_elementwise,
+    .gemm = pg_cpu_gemm,
+    .random = pg_cpu_backend_random,
+    .vm_run = pg_cpu_vm_run,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,
@@ -264,6 +311,11 @@ const PgBackend pg_backend_cpu = {
     .event_query = cpu_done,
     .event_elapsed = cpu_event_elapsed,
     .properties = cpu_properties,
+    .index = pg_cpu_index,
+    .compact = pg_cpu_compact,
+    .sort = pg_cpu_sort,
+    .search = pg_cpu_search,
+    .histogram = pg_cpu_histogram,
     .module_load = pg_cpu_module_load,
     .module_unload = pg_cpu_module_unload,
     .kernel_get = pg_cpu_kernel_get,

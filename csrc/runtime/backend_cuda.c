@@ -908,16 +908,7 @@ fail:
  * Each makes the device's context current on the calling thread for its duration and puts the
  * thread's previous context back after (pg_cuda_enter / pg_cuda_leave). */
 
-#define CUDA_ENTRY(name, params, args)                      \
-    static int name params                                  \
-    {                                                       \
-        CUcontext saved_;                                   \
-        if (pg_cuda_enter(dev, &saved_) < 0)                \
-            return -1;                                      \
-        int rc_ = name##_in_context args;                   \
-        pg_cuda_leave(dev, saved_);                         \
-        return rc_;                                         \
-    }
+#define CUDA_ENTRY(name, params, args) static PG_CUDA_ENTRY(name, params, args)
 CUDA_ENTRY(cuda_mem_alloc, (PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr), (dev, nbytes, kind, ptr))
 CUDA_ENTRY(cuda_memcpy, (PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream), (dev, dst, src, n, kind, stream))
 CUDA_ENTRY(cuda_elementwise, (PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream), (dev, kernel_id, args, stream))
@@ -951,6 +942,9 @@ const PgBackend pg_backend_cuda = {
     .mem_free = cuda_mem_free,
     .memcpy = cuda_memcpy,
     .elementwise = cuda_elementwise,
+    .gemm = pg_cuda_gemm,
+    .random = pg_cuda_backend_random,
+    .vm_run = pg_cuda_vm_run,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,
@@ -964,6 +958,11 @@ const PgBackend pg_backend_cuda = {
     .event_query = cuda_event_query,
     .event_elapsed = cuda_event_elapsed,
     .properties = cuda_properties,
+    .index = pg_cuda_index,
+    .compact = pg_cuda_compact,
+    .sort = pg_cuda_sort,
+    .search = pg_cuda_search,
+    .histogram = pg_cuda_histogram,
     .module_load = pg_cuda_module_load,
     .module_unload = pg_cuda_module_unload,
     .kernel_get = pg_cuda_kernel_get,

@@ -39,8 +39,38 @@ int pg_cuda_raise(PgDevice *dev, CUresult r, const char *call);
  * other libraries on the thread is left as they set it. */
 int pg_cuda_enter(PgDevice *dev, CUcontext *saved);
 void pg_cuda_leave(PgDevice *dev, CUcontext saved);
+/* Defines the entry point `int name params` (storage class before it, if any): name##_in_context
+ * called with `args` between pg_cuda_enter and pg_cuda_leave (the first parameter is `dev`). */
+#define PG_CUDA_ENTRY(name, params, args)                   \
+    int name params                                         \
+    {                                                       \
+        CUcontext saved_;                                   \
+        if (pg_cuda_enter(dev, &saved_) < 0)                \
+            return -1;                                      \
+        int rc_ = name##_in_context args;                   \
+        pg_cuda_leave(dev, saved_);                         \
+        return rc_;                                         \
+    }
 /* The kernel `name` of the embedded module `module` ("elementwise", ...) on dev: the module is
  * loaded on first use, the function looked up once and cached per device. NULL with an exception
  * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
 CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name);
+
+/* PgBackend.gemm (gemm_cuda.c): cuBLAS, and the integer kernel of the "matmul" module. */
+int pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream);
+
+/* Launches module/name over a 1-d grid of `blocks` blocks of `threads` on stream, with dev's
+ * context current (0, or -1 with CUDAError naming the kernel). */
+int pg_cuda_launch(PgDevice *dev, const char *module, const char *name, int64_t blocks, int threads, void **params,
+                   void *stream);
+
+/* backend_cuda_index.c */
+int pg_cuda_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
+int pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
+                    int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
+/* backend_cuda_sort.c */
+int pg_cuda_sort(PgDevice *dev, const PgSortArgs *a, void *stream);
+/* backend_cuda_search.c */
+int pg_cuda_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
+int pg_cuda_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);
 #endif

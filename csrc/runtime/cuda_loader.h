@@ -7,6 +7,7 @@
 #ifndef PG_CUDA_LOADER_H
 #define PG_CUDA_LOADER_H
 #include <stddef.h>
+#include <stdint.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -189,8 +190,8 @@ extern PgCudaDriver pg_cu;
 int pg_cuda_load(const char **reason);
 
 /* One symbol of a run-time loaded library: its exported name, a fallback name or NULL, and where
- * in the library's table its pointer goes. Later libraries (libcublas, libnvrtc) get their own
- * X-macro list, table and loader function built on pg_dl_load_table. */
+ * in the library's table its pointer goes. Later libraries (cuBLAS and cuSOLVER: cuda_libs.h;
+ * libnvrtc) get their own X-macro list, table and loader function built on these. */
 typedef struct {
     const char *name;
     const char *fallback;
@@ -202,5 +203,9 @@ typedef struct {
  * handle, or NULL with a message in err. */
 void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsyms, void *table,
                        char *err, size_t errsize);
+/* Fills `table` from the symbols of an open library (named libname in the message). 0, or -1 with
+ * "<libname> lacks <symbol>" in err. */
+int pg_dl_resolve(void *handle, const char *libname, const PgDlSymbol *syms, size_t nsyms, void *table, char *err,
+                  size_t errsize);
 
 #endif
