@@ -22,6 +22,13 @@ nvrtc_raise(nvrtcResult r, const char *call)
     return -1;
 }
 
+static PyObject *
+nvrtc_error(nvrtcResult r, const char *call)
+{
+    nvrtc_raise(r, call);
+    return NULL;
+}
+
 /* _nvrtc_load(paths): loads the first of the candidate libraries that works; its path. */
 static PyObject *
 py_nvrtc_load(PyObject *m, PyObject *paths)
@@ -68,7 +75,7 @@ py_nvrtc_version(PyObject *m, PyObject *unused)
     int major = 0, minor = 0;
     nvrtcResult r = pg_nvrtc.nvrtcVersion(&major, &minor);
     if (r != NVRTC_SUCCESS)
-        return nvrtc_raise(r, "nvrtcVersion"), NULL;
+        return nvrtc_error(r, "nvrtcVersion");
     return Py_BuildValue("(ii)", major, minor);
 }
 
@@ -85,7 +92,7 @@ py_nvrtc_supported_archs(PyObject *m, PyObject *unused)
     int n = 0;
     nvrtcResult r = pg_nvrtc.nvrtcGetNumSupportedArchs(&n);
     if (r != NVRTC_SUCCESS)
-        return nvrtc_raise(r, "nvrtcGetNumSupportedArchs"), NULL;
+        return nvrtc_error(r, "nvrtcGetNumSupportedArchs");
     int *archs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(int));
     if (archs == NULL)
         return PyErr_NoMemory();
@@ -143,20 +150,20 @@ program_image(nvrtcProgram prog, const char **kind)
         nvrtcResult r = pg_nvrtc.nvrtcGetCUBIN(prog, PyBytes_AS_STRING(img));
         if (r != NVRTC_SUCCESS) {
             Py_DECREF(img);
-            return nvrtc_raise(r, "nvrtcGetCUBIN"), NULL;
+            return nvrtc_error(r, "nvrtcGetCUBIN");
         }
         *kind = "cubin";
         return img;
     }
     nvrtcResult r = pg_nvrtc.nvrtcGetPTXSize(prog, &size);
     if (r != NVRTC_SUCCESS)
-        return nvrtc_raise(r, "nvrtcGetPTXSize"), NULL;
+        return nvrtc_error(r, "nvrtcGetPTXSize");
     PyObject *img = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (img == NULL)
         return NULL;
     if ((r = pg_nvrtc.nvrtcGetPTX(prog, PyBytes_AS_STRING(img))) != NVRTC_SUCCESS) {
         Py_DECREF(img);
-        return nvrtc_raise(r, "nvrtcGetPTX"), NULL;
+        return nvrtc_error(r, "nvrtcGetPTX");
     }
     /* the size counts the terminating NUL: the module loader adds its own */
     if (size > 0 && PyBytes_AS_STRING(img)[size - 1] == 0)

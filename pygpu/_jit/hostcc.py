@@ -36,18 +36,17 @@ _EXPORTS_FILE = "<pygpu exports>"
 
 @functools.lru_cache(maxsize=None)
 def compiler():
-    """(path, identity) of the host C++ compiler; CompileError saying so when there is none."""
+    """(path, identity) of the host C++ compiler; CompileError saying so when there is none. The
+    identity (the real path, size and time of the binary) keys the cache without running it."""
     explicit = os.environ.get("PYGPU_CXX")
     candidates = [explicit] if explicit else ["c++", "g++", "clang++"]
     for name in candidates:
         found = shutil.which(name)
         if found is None:
             continue
-        try:
-            version = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=60).stdout
-        except (OSError, subprocess.SubprocessError):
-            continue
-        return found, version.strip().splitlines()[0] if version.strip() else found
+        real = os.path.realpath(found)
+        st = os.stat(real)
+        return found, "%s %d %d" % (real, st.st_size, st.st_mtime_ns)
     raise CompileError(
         "pygpu runs CUDA C kernels on the CPU by compiling them with the host's C++ compiler, and found none "
         "(looked for %s): install one (e.g. `apt-get install g++`), name it with PYGPU_CXX, or run on a CUDA "
