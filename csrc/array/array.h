@@ -67,6 +67,10 @@ PgArray *pg_array_wrap(PgDevice *dev, PgMemKind kind, char *data, int type, int 
                        const int64_t *strides, PyObject *owner, int writeable);
 void pg_array_update_flags(PgArray *a);
 int64_t pg_array_size(const PgArray *a);
+/* 1 when the byte ranges the two arrays span on one device intersect (empty arrays span none). */
+int pg_array_bytes_overlap(const PgArray *a, const PgArray *b);
+/* Adds methods to ndarray after its type is ready (the math layer's reductions). 0 or -1. */
+int pg_array_add_methods(PyMethodDef *methods);
 
 /* dst[...] = src with broadcasting and dtype conversion, across devices too. */
 int pg_array_assign(PgArray *dst, PgArray *src);

@@ -7,6 +7,7 @@
  * casting is used. The result of that search is cached per ufunc for the common case of all
  * inputs of one dtype. Scalars travel to the kernel by value, converted to the loop's type. */
 #include "math/ufunc.h"
+#include "math/reduction.h"
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
@@ -248,31 +249,13 @@ find_loop_dtype(PgUfunc *uf, const int *types, int dtype, PgCasting casting)
 
 /* ------------------------------------------------------------------ memory overlap */
 
-static void
-byte_range(PgArray *a, char **lo, char **hi)
-{
-    char *l = a->data, *h = a->data + PG_ITEMSIZE(a);
-    for (int i = 0; i < a->ndim; i++) {
-        int64_t ext = (a->shape[i] - 1) * a->strides[i];
-        if (ext < 0)
-            l += ext;
-        else
-            h += ext;
-    }
-    *lo = l;
-    *hi = h;
-}
-
 /* 1 when input `in` shares memory with `out` other than element-for-element */
 static int
 needs_buffer(PgArray *in, PgArray *out)
 {
     if (in->device != out->device)
         return 0;
-    char *l1, *h1, *l2, *h2;
-    byte_range(in, &l1, &h1);
-    byte_range(out, &l2, &h2);
-    if (h1 <= l2 || h2 <= l1)
+    if (!pg_array_bytes_overlap(in, out))
         return 0;
     if (in->data == out->data && in->ndim == out->ndim && PG_ITEMSIZE(in) == PG_ITEMSIZE(out) &&
         memcmp(in->shape, out->shape, sizeof(int64_t) * (size_t)in->ndim) == 0 &&
@@ -283,8 +266,8 @@ needs_buffer(PgArray *in, PgArray *out)
 
 /* ------------------------------------------------------------------ apply */
 
-static int
-different_devices(PgDevice *a, PgDevice *b)
+int
+pg_raise_different_devices(PgDevice *a, PgDevice *b)
 {
     PyErr_Format(PyExc_ValueError,
                  "operands are on different devices (%S and %S); move them with .to_device() first",
@@ -334,7 +317,7 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             if (dev == NULL)
                 dev = ops[i].arr->device;
             else if (ops[i].arr->device != dev) {
-                different_devices(dev, ops[i].arr->device);
+                pg_raise_different_devices(dev, ops[i].arr->device);
                 goto done;
             }
         }
@@ -612,11 +595,19 @@ ufunc_get_types(PyObject *self, void *c)
     return list;
 }
 
+/* NumPy's identities of the ufuncs that reduce with one */
 static PyObject *
 ufunc_get_identity(PyObject *self, void *c)
 {
-    PG_UNUSED(self);
     PG_UNUSED(c);
+    static const struct { const char *name; int value; int is_bool; } ids[] = {
+        {"add", 0, 0}, {"multiply", 1, 0}, {"logical_and", 1, 1}, {"logical_or", 0, 1}, {"logical_xor", 0, 1},
+        {"bitwise_and", -1, 0}, {"bitwise_or", 0, 0}, {"bitwise_xor", 0, 0},
+    };
+    PgUfunc *uf = (PgUfunc *)self;
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (PyUnicode_CompareWithASCIIString(uf->name, ids[i].name) == 0)
+            return ids[i].is_bool ? PyBool_FromLong(ids[i].value) : PyLong_FromLong(ids[i].value);
     Py_RETURN_NONE;
 }
 
@@ -627,7 +618,7 @@ static PyGetSetDef ufunc_getset[] = {
     {"nargs", ufunc_get_nargs, NULL, "Number of arguments (inputs + outputs).", NULL},
     {"ntypes", ufunc_get_ntypes, NULL, "Number of loops.", NULL},
     {"types", ufunc_get_types, NULL, "The loops as NumPy type strings ('ff->f'), in search order.", NULL},
-    {"identity", ufunc_get_identity, NULL, "None (reductions live elsewhere).", NULL},
+    {"identity", ufunc_get_identity, NULL, "The value of an empty reduction (NumPy's), or None.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -643,6 +634,7 @@ static PyTypeObject PgUfunc_Type = {
     .tp_doc = "An elementwise function over pygpu arrays (as numpy.ufunc): f(*inputs, out=None, dtype=None, "
               "casting='same_kind').",
     .tp_getset = ufunc_getset,
+    .tp_methods = pg_ufunc_methods,
 };
 
 PgUfunc *
@@ -658,6 +650,12 @@ int
 pg_ufunc_nin(PgUfunc *uf)
 {
     return uf->nin;
+}
+
+const char *
+pg_ufunc_name(PgUfunc *uf)
+{
+    return PyUnicode_AsUTF8(uf->name);
 }
 
 /* NumPy and array API names for the same ufunc object */
@@ -759,5 +757,7 @@ pg_math_init(PyObject *module)
             return -1;
         }
     }
+    if (pg_reductions_init(module) < 0)
+        return -1;
     return pg_operators_init();
 }

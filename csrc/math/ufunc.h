@@ -25,6 +25,10 @@ enum {
  * Py_NotImplemented (new ref) when `notimpl` is set and an operand is of an unsupported type. */
 PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, int dtype, PgCasting casting,
                          int notimpl);
+/* ValueError for operands on different devices; returns -1. */
+int pg_raise_different_devices(PgDevice *a, PgDevice *b);
+/* The ufunc's name ("add"). */
+const char *pg_ufunc_name(PgUfunc *uf);
 /* A ufunc of the op table by name (borrowed), or NULL (no exception). */
 PgUfunc *pg_ufunc_lookup(const char *name);
 int pg_ufunc_nin(PgUfunc *uf);

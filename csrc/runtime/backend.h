@@ -10,6 +10,7 @@
 #ifndef PG_BACKEND_H
 #define PG_BACKEND_H
 #include "core/pg.h"
+#include "kernels/reduce_types.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
@@ -53,6 +54,14 @@ struct PgBackend {
     int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
     /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
     int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    /* The reduction family (kernels/reduce.h) over prepared layouts (core/reduce_shape.h), by
+     * reducer id (kernels/reduce_ids.h); the backend chooses the schedule (the last fields of
+     * PgReduceArgs, the chunks of PgScanArgs) and any workspace. scan, reduceat and ufunc_at take
+     * the op reducers only. */
+    int (*reduce)(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+    int (*scan)(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+    int (*reduceat)(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+    int (*ufunc_at)(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     int (*stream_create)(PgDevice *dev, void **stream);
     void (*stream_destroy)(PgDevice *dev, void *stream);
@@ -86,6 +95,16 @@ pg_device_check(PgDevice *dev)
 
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
+
+/* The reduction family's entries of each backend (backend_cpu_reduce.c, backend_cuda_reduce.c). */
+int pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+int pg_cpu_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+int pg_cpu_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+int pg_cpu_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
+int pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+int pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+int pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+int pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
  * an exception (ValueError when the driver does not know the pointer). */
