@@ -9,6 +9,7 @@ from ._core import (  # noqa: F401
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
+from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
 
 __version__ = "0.1.0"
 
