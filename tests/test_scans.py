@@ -195,8 +195,11 @@ def test_at_errors(device):
     with pytest.raises(ValueError, match="second operand"):
         pygpu.add.at(d, [0], None)
     same_error(lambda: np.add.at(x.copy(), [0.5], 1), lambda: pygpu.add.at(d, [0.5], 1))
-    same_error(lambda: np.add.at(np.zeros(3, np.uint8), [0], 300),
-               lambda: pygpu.add.at(pygpu.zeros(3, dtype=np.uint8, device=device), [0], 300))
+    u = np.zeros(3, np.uint8)
+    np.add.at(u, [0], 300)  # NumPy wraps rather than raising
+    du = pygpu.zeros(3, dtype=np.uint8, device=device)
+    pygpu.add.at(du, [0], 300)
+    compare(du, u)
     with pytest.raises(IndexError):
         pygpu.add.at(d, slice(None), 1)
     with pytest.raises(TypeError):

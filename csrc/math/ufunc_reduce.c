@@ -83,16 +83,18 @@ ufunc_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     return res;
 }
 
-/* obj as a C-contiguous int64 NumPy array on the host (a pygpu array is copied back) */
+/* obj as a C-contiguous int64 NumPy array on the host (a pygpu array is copied back); `strict`:
+ * only integer arrays, as indices (reduceat casts any number, as NumPy does) */
 static PyArrayObject *
-host_indices(PyObject *obj, int mindepth, int maxdepth)
+host_indices(PyObject *obj, int mindepth, int maxdepth, int strict)
 {
-    PyObject *host = PgArray_Check(obj) ? pg_array_to_numpy((PgArray *)obj) : Py_NewRef(obj);
+    PyObject *host = PgArray_Check(obj) ? pg_array_to_numpy((PgArray *)obj) : PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
     if (host == NULL)
         return NULL;
-    if (PyArray_Check(host) && !PyArray_ISINTEGER((PyArrayObject *)host) && !PyArray_ISBOOL((PyArrayObject *)host)) {
+    if (strict && PyArray_SIZE((PyArrayObject *)host) > 0 && !PyArray_ISINTEGER((PyArrayObject *)host)) {
         Py_DECREF(host);
-        PyErr_SetString(PyExc_IndexError, "arrays used as indices must be of integer (or boolean) type");
+        PyErr_SetString(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+                                          "and integer or boolean arrays are valid indices");
         return NULL;
     }
     PyArray_Descr *i64 = PyArray_DescrFromType(NPY_INT64);
@@ -166,7 +168,7 @@ ufunc_reduceat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
         pg_axis_error(0, 0, NULL);
         goto done;
     }
-    idx = host_indices(s[1], 1, 1);
+    idx = host_indices(s[1], 1, 1, 0);
     if (idx == NULL)
         goto done;
     const int64_t n = x->shape[axis], m = PyArray_DIM(idx, 0);
@@ -223,7 +225,8 @@ done:
     return ret;
 }
 
-/* The dtype b takes next to the target's dtype t (NEP 50 for Python scalars): -1 on error. */
+/* The dtype b takes next to the target's dtype t (NEP 50 for Python scalars; an int out of t's
+ * range widens instead of raising: NumPy's at casts the result back unsafely): -1 on error. */
 static int
 operand_type(PyObject *b, int t)
 {
@@ -233,7 +236,7 @@ operand_type(PyObject *b, int t)
         return PG_BOOL;
     if (PyLong_Check(b) || PyFloat_Check(b) || PyComplex_Check(b)) {
         int weak = PyLong_Check(b) ? PG_WEAK_INT : PyFloat_Check(b) ? PG_WEAK_FLOAT : PG_WEAK_COMPLEX;
-        return pg_weak_scalar_type(weak, b, t, 0);
+        return pg_weak_scalar_type(weak, b, t, 1);
     }
     PyObject *host = PyArray_FromAny(b, NULL, 0, 0, 0, NULL);
     if (host == NULL)
@@ -302,7 +305,7 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     if (hosts == NULL)
         goto done;
     for (Py_ssize_t j = 0; j < k; j++) {
-        PyArrayObject *h = host_indices(PyTuple_GET_ITEM(items, j), 0, 0);
+        PyArrayObject *h = host_indices(PyTuple_GET_ITEM(items, j), 0, 0, 1);
         if (h == NULL) {
             Py_DECREF(hosts);
             goto done;
