@@ -422,8 +422,8 @@ def test_large_arrays(device, shape, axis, name):
     if name == "cumsum" and (axis is None or isinstance(axis, tuple)):
         axis = -1 if axis is None else axis[0]
     # a scan's running sum is computed in parts (one per thread): a few ulp of the sum, not of
-    # each prefix near zero
-    scale = 1e4 if name == "cumsum" else 1.0
+    # each prefix near zero; NumPy's own var of 2e5 elements is off by ~1e-12 (pygpu's by less)
+    scale = {"cumsum": 1e4, "var": 1e2}.get(name, 1.0)
     for v in (x, np.ascontiguousarray(x.T).T):
         d = to_device(v, device)
         compare(getattr(pygpu, name)(d, axis=axis), getattr(np, name)(v, axis=axis), scale)

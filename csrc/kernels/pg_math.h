@@ -152,8 +152,9 @@ PG_UNSIGNED_HELPERS(u64)
         }                                                                                      \
         return mod;                                                                            \
     }                                                                                          \
-    PG_DEV T pg_maximum(T a, T b) { return (a > b || a != a) ? a : b; } /* equal: b, as NumPy */                       \
-    PG_DEV T pg_minimum(T a, T b) { return (a < b || a != a) ? a : b; }                       \
+    /* NaN propagates; equal: b, as NumPy. Written as selects without || so loops vectorise. */ \
+    PG_DEV T pg_maximum(T a, T b) { return b != b ? b : !(a <= b) ? a : b; }                  \
+    PG_DEV T pg_minimum(T a, T b) { return b != b ? b : !(a >= b) ? a : b; }                  \
     PG_DEV T pg_sign(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }         \
     PG_DEV T pg_logaddexp(T a, T b)                                                            \
     {                                                                                          \

@@ -135,6 +135,7 @@
         return v;                                                                            \
     }                                                                                        \
     PG_RDEV pg_t_##S pg_rcomb_##NAME(pg_t_##S x, pg_t_##S y) { return pg_op_##NAME(x, y); } \
+    PG_RDEV pg_t_##S pg_rnext_##NAME(pg_t_##S x, pg_t_##S y) { return pg_op_##NAME(x, y); } \
     PG_RDEV pg_t_##S pg_rtyped_##NAME(pg_s_##S x, int64_t r)                                 \
     {                                                                                        \
         (void)r;                                                                             \
@@ -204,6 +205,13 @@
             return y;                                                                        \
         return x;                                                                            \
     }                                                                                        \
+    /* y comes after every element of x (a sequential fold): no index ties to break */      \
+    PG_RDEV pg_racc_##NAME pg_rnext_##NAME(pg_racc_##NAME x, pg_racc_##NAME y)               \
+    {                                                                                        \
+        if (x.i < 0 || (y.i >= 0 && !PG_RISNAN_##S(x.v) && (PG_RISNAN_##S(y.v) || PG_RBEFORE_##S(CMP, y.v, x.v)))) \
+            return y;                                                                        \
+        return x;                                                                            \
+    }                                                                                        \
     PG_RDEV void pg_rstore_##NAME(const PgReduceArgs *a, char *p, pg_racc_##NAME e)          \
     {                                                                                        \
         pg_store_i64(p, a->out_type, e.i);                                                   \
@@ -256,6 +264,10 @@
         e.mean = PG_RAXPY_##S(x.mean, d, f);                                                 \
         e.m2 = x.m2 + y.m2 + PG_RABS2_##S(d) * ((pg_t_##R)x.n * f);                          \
         return e;                                                                            \
+    }                                                                                        \
+    PG_RDEV pg_racc_##NAME pg_rnext_##NAME(pg_racc_##NAME x, pg_racc_##NAME y)               \
+    {                                                                                        \
+        return pg_rcomb_##NAME(x, y);                                                        \
     }                                                                                        \
     PG_RDEV void pg_rstore_##NAME(const PgReduceArgs *a, char *p, pg_racc_##NAME e)          \
     {                                                                                        \
@@ -483,12 +495,12 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
                         pg_s_##S x[8];                                                       \
                         _Pragma("unroll") for (int k = 0; k < 8; k++) x[k] = p[(r + k * L) * st]; \
                         _Pragma("unroll") for (int k = 0; k < 8; k += 2) {                   \
-                            acc = pg_rcomb_##NAME(acc, pg_rtyped_##NAME(x[k], r + k * L));   \
-                            a1 = pg_rcomb_##NAME(a1, pg_rtyped_##NAME(x[k + 1], r + (k + 1) * L)); \
+                            acc = pg_rnext_##NAME(acc, pg_rtyped_##NAME(x[k], r + k * L));   \
+                            a1 = pg_rnext_##NAME(a1, pg_rtyped_##NAME(x[k + 1], r + (k + 1) * L)); \
                         }                                                                    \
                     }                                                                        \
                     for (; r < re; r += L)                                                   \
-                        a1 = pg_rcomb_##NAME(a1, pg_rtyped_##NAME(p[r * st], r));            \
+                        a1 = pg_rnext_##NAME(a1, pg_rtyped_##NAME(p[r * st], r));            \
                     acc = pg_rcomb_##NAME(acc, a1);                                          \
                 } else {                                                                     \
                     pg_racc_##NAME v;                                                        \
@@ -498,7 +510,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
                         if (a.mask && !a.mask[mb + mo])                                      \
                             continue;                                                        \
                         if (pg_rload_##NAME(ap, a.in + ib + io, r, &v))                      \
-                            acc = pg_rcomb_##NAME(acc, v);                                   \
+                            acc = pg_rnext_##NAME(acc, v);                                   \
                     }                                                                        \
                 }                                                                            \
             }                                                                                \
@@ -620,34 +632,30 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
 #else
 /* ---------------------------------------------------------------- CPU functions */
 /* The functions of each reducer: see PgCpuReduce and its kin in reduce_types.h. */
+#include <stdlib.h>
 #define PG_RPW 128 /* pairwise leaf (NumPy's PW_BLOCKSIZE) */
-#define PG_RCOLS 256 /* outputs accumulated side by side along an outer reduction */
+#define PG_RCOLS 4096 /* outputs accumulated side by side along an outer reduction */
 
-/* Folds n elements ELEM(NAME, i) into OUT with 8 accumulators, merged pairwise (NumPy's leaf). */
+/* Folds n elements ELEM(NAME, i), in order, into OUT: 8 interleaved chains merged pairwise
+ * (NumPy's leaf), written as loops over the chains so that the compiler vectorises them. */
 #define PG_RFOLD8(NAME, ELEM, n, OUT)                                                       \
     do {                                                                                     \
         if ((n) < 8) {                                                                       \
             for (int64_t i = 0; i < (n); i++)                                                \
-                OUT = pg_rcomb_##NAME(OUT, ELEM(NAME, i));                                         \
+                OUT = pg_rcomb_##NAME(OUT, ELEM(NAME, i));                                   \
             break;                                                                           \
         }                                                                                    \
-        pg_racc_##NAME q0 = ELEM(NAME, 0), q1 = ELEM(NAME, 1), q2 = ELEM(NAME, 2), q3 = ELEM(NAME, 3);               \
-        pg_racc_##NAME q4 = ELEM(NAME, 4), q5 = ELEM(NAME, 5), q6 = ELEM(NAME, 6), q7 = ELEM(NAME, 7);               \
+        pg_racc_##NAME q_[8];                                                                \
+        for (int j = 0; j < 8; j++)                                                          \
+            q_[j] = ELEM(NAME, j);                                                           \
         int64_t i = 8;                                                                       \
-        for (; i + 8 <= (n); i += 8) {                                                       \
-            q0 = pg_rcomb_##NAME(q0, ELEM(NAME, i));                                               \
-            q1 = pg_rcomb_##NAME(q1, ELEM(NAME, i + 1));                                           \
-            q2 = pg_rcomb_##NAME(q2, ELEM(NAME, i + 2));                                           \
-            q3 = pg_rcomb_##NAME(q3, ELEM(NAME, i + 3));                                           \
-            q4 = pg_rcomb_##NAME(q4, ELEM(NAME, i + 4));                                           \
-            q5 = pg_rcomb_##NAME(q5, ELEM(NAME, i + 5));                                           \
-            q6 = pg_rcomb_##NAME(q6, ELEM(NAME, i + 6));                                           \
-            q7 = pg_rcomb_##NAME(q7, ELEM(NAME, i + 7));                                           \
-        }                                                                                    \
-        pg_racc_##NAME s_ = pg_rcomb_##NAME(pg_rcomb_##NAME(pg_rcomb_##NAME(q0, q1), pg_rcomb_##NAME(q2, q3)), \
-                                            pg_rcomb_##NAME(pg_rcomb_##NAME(q4, q5), pg_rcomb_##NAME(q6, q7))); \
+        for (; i + 8 <= (n); i += 8)                                                         \
+            for (int j = 0; j < 8; j++)                                                      \
+                q_[j] = pg_rnext_##NAME(q_[j], ELEM(NAME, i + j));                           \
+        pg_racc_##NAME s_ = pg_rcomb_##NAME(pg_rcomb_##NAME(pg_rcomb_##NAME(q_[0], q_[1]), pg_rcomb_##NAME(q_[2], q_[3])), \
+                                            pg_rcomb_##NAME(pg_rcomb_##NAME(q_[4], q_[5]), pg_rcomb_##NAME(q_[6], q_[7]))); \
         for (; i < (n); i++)                                                                 \
-            s_ = pg_rcomb_##NAME(s_, ELEM(NAME, i));                                               \
+            s_ = pg_rcomb_##NAME(s_, ELEM(NAME, i));                                         \
         OUT = pg_rcomb_##NAME(OUT, s_);                                                      \
     } while (0)
 
@@ -677,28 +685,140 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
         }                                                                                    \
     } while (0)
 
-#define PG_REDUCE_CPU(NAME, S)                                                              \
-    /* a pairwise leaf: n <= PG_RPW reduced elements from r0, input/mask bases ib/mb */      \
-    static pg_racc_##NAME pg_rleaf_##NAME(const PgReduceArgs *a, int64_t ib, int64_t mb, int64_t r0, int64_t n) \
-    {                                                                                        \
-        pg_racc_##NAME acc = pg_rident_##NAME(a);                                            \
-        if (a->typed && a->nred <= 1) {                                                      \
-            const pg_s_##S *p = (const pg_s_##S *)(a->in + ib);                              \
-            const int64_t st = a->nred ? a->red_in[0] / (int64_t)sizeof(pg_s_##S) : 0;      \
-            if (st == 1)                                                                     \
-                PG_RFOLD8(NAME, PG_RE_CONTIG, n, acc);                                       \
-            else                                                                             \
-                PG_RFOLD8(NAME, PG_RE_STRIDED, n, acc);                                      \
-            return acc;                                                                      \
+/* Folds n >= 1 plain values v[i] with the exact op FN (maximum, minimum) into OUT: 8 chains, so
+ * that the compiler vectorises them. */
+#define PG_VFOLD8(T, FN, v, n, OUT)                                                         \
+    do {                                                                                     \
+        int64_t i = 0;                                                                       \
+        if ((n) >= 8) {                                                                      \
+            T q_[8];                                                                         \
+            for (int j = 0; j < 8; j++)                                                      \
+                q_[j] = (v)[j];                                                              \
+            for (i = 8; i + 8 <= (n); i += 8)                                                \
+                for (int j = 0; j < 8; j++)                                                  \
+                    q_[j] = FN(q_[j], (v)[i + j]);                                           \
+            OUT = FN(FN(FN(q_[0], q_[1]), FN(q_[2], q_[3])), FN(FN(q_[4], q_[5]), FN(q_[6], q_[7]))); \
+        } else {                                                                             \
+            OUT = (v)[0];                                                                    \
+            i = 1;                                                                           \
         }                                                                                    \
-        pg_racc_##NAME buf[PG_RPW];                                                          \
-        const pg_racc_##NAME id = acc;                                                       \
+        for (; i < (n); i++)                                                                 \
+            OUT = FN(OUT, (v)[i]);                                                           \
+    } while (0)
+
+/* pg_rblock_NAME(v, r0, n, acc): acc merged with n plain values v[0..n) (reduced indices r0...),
+ * the fast path of the CPU leaves, per kind of reducer. */
+#define PG_RE_V(NAME, i) (v[i])
+#define PG_RBLOCK_OP(NAME, S)                                                               \
+    static inline pg_t_##S pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_t_##S acc) \
+    {                                                                                        \
+        (void)r0;                                                                            \
+        PG_RFOLD8(NAME, PG_RE_V, n, acc);                                                    \
+        return acc;                                                                          \
+    }
+/* the best value by the op's own maximum/minimum (vectorised; NaN propagates), then its first
+ * position (the first NaN when it is NaN) */
+#define PG_RARGOP_GT maximum
+#define PG_RARGOP_LT minimum
+#define PG_RCAT3(a, b, c) PG_RCAT3_(a, b, c)
+#define PG_RCAT3_(a, b, c) a##b##c
+#define PG_RARGFN(CMP, S) PG_RCAT3(pg_op_, PG_RARGOP_##CMP, _##S)
+#define PG_REQV_REAL(x, y) ((x) == (y))
+#define PG_REQV_CPLX(x, y) ((x).re == (y).re && (x).im == (y).im)
+#define PG_REQV_i64 PG_REQV_REAL
+#define PG_REQV_u64 PG_REQV_REAL
+#define PG_REQV_f32 PG_REQV_REAL
+#define PG_REQV_f64 PG_REQV_REAL
+#define PG_REQV_c64 PG_REQV_CPLX
+#define PG_REQV_c128 PG_REQV_CPLX
+#define PG_RBLOCK_ARG(NAME, S, CMP)                                                         \
+    static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
+    {                                                                                        \
+        if (n <= 0)                                                                          \
+            return acc;                                                                      \
+        pg_racc_##NAME e;                                                                    \
+        PG_VFOLD8(pg_t_##S, PG_RARGFN(CMP, S), v, n, e.v);                                   \
+        int64_t k = 0;                                                                       \
+        if (PG_RISNAN_##S(e.v))                                                              \
+            while (!PG_RISNAN_##S(v[k]))                                                     \
+                k++;                                                                         \
+        else                                                                                 \
+            while (!PG_REQV_##S(v[k], e.v))                                                  \
+                k++;                                                                         \
+        e.i = r0 + k;                                                                        \
+        return pg_rcomb_##NAME(acc, e);                                                      \
+    }
+/* exact two passes over the block (mean, then squared deviations), merged as Chan */
+#define PG_RBLOCK_MOMENTS(NAME, S, R)                                                       \
+    static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
+    {                                                                                        \
+        (void)r0;                                                                            \
+        if (n <= 0)                                                                          \
+            return acc;                                                                      \
+        pg_t_##S sum = PG_RZERO_##S;                                                         \
+        PG_RFOLD8(add_##S, PG_RE_V, n, sum);                                                 \
+        pg_racc_##NAME e;                                                                    \
+        e.n = n;                                                                             \
+        e.mean = PG_RAXPY_##S(PG_RZERO_##S, sum, (pg_t_##R)1 / (pg_t_##R)n);                 \
+        pg_t_##R m[4] = {0, 0, 0, 0};                                                        \
+        int64_t i = 0;                                                                       \
+        for (; i + 4 <= n; i += 4)                                                           \
+            for (int j = 0; j < 4; j++)                                                      \
+                m[j] += PG_RABS2_##S(PG_RSUB_##S(v[i + j], e.mean));                         \
+        for (; i < n; i++)                                                                   \
+            m[0] += PG_RABS2_##S(PG_RSUB_##S(v[i], e.mean));                                 \
+        e.m2 = (m[0] + m[1]) + (m[2] + m[3]);                                                \
+        return pg_rcomb_##NAME(acc, e);                                                      \
+    }
+
+/* The three pieces of a reduction's CPU function: leaves of up to PG_RPW elements loaded into
+ * plain values (typed in place, or converted by the gathers of elementwise.h) and folded by the
+ * block, or element by element when a mask or NaN skipping decides which count; pairwise
+ * recursion over leaves; runs of outputs side by side along an outer reduced axis. */
+#define PG_RPLAIN(a) (!(a)->mask && !((a)->flags & (PG_RED_SKIPNAN | PG_RED_NONZERO)))
+/* outputs [o0, o1) of an outer reduction, in runs of up to `cols` along the innermost kept axis
+ * (in pg_cpu_reduce_NAME: acc, vbuf, cols, parts) */
+#define PG_RCOLS_RUN(NAME)                                                                  \
+    for (int64_t o = o0; o < o1;) {                                                          \
+        int64_t m = row - o % row;                                                           \
+        if (m > o1 - o)                                                                      \
+            m = o1 - o;                                                                      \
+        if (m > cols)                                                                        \
+            m = cols;                                                                        \
+        pg_rcols_##NAME(a, o, m, r0, r1, acc, vbuf);                                         \
+        for (int64_t j = 0; j < m; j++) {                                                    \
+            if (parts) {                                                                     \
+                parts[o + j - o0] = acc[j];                                                  \
+            } else {                                                                         \
+                int64_t ib_, ob_, mb_;                                                       \
+                pg_rkeep_offsets(a, o + j, &ib_, &ob_, &mb_);                                \
+                pg_rstore_##NAME(a, a->out + ob_, acc[j]);                                   \
+            }                                                                                \
+        }                                                                                    \
+        o += m;                                                                              \
+    }
+/* Leaves out of line keep the recursion's frames small. */
+#define PG_RLEAF_FN static __attribute__((noinline))
+#define PG_REDUCE_CPU(NAME, S)                                                              \
+    PG_RLEAF_FN pg_racc_##NAME pg_rleaf_##NAME(const PgReduceArgs *a, int64_t ib, int64_t mb, int64_t r0, int64_t n) \
+    {                                                                                        \
+        const pg_racc_##NAME id = pg_rident_##NAME(a);                                       \
+        if (PG_RPLAIN(a) && a->nred <= 1) {                                                  \
+            const int64_t st = a->nred ? a->red_in[0] : 0;                                   \
+            const char *p = a->in + ib + r0 * st;                                            \
+            if (a->in_type == PG_TYPE_##S && st == (int64_t)sizeof(pg_t_##S))                \
+                return pg_rblock_##NAME((const pg_t_##S *)p, r0, n, id);                     \
+            pg_t_##S v[PG_RPW];                                                              \
+            pg_gather_##S(p, st, a->in_type, v, n);                                          \
+            return pg_rblock_##NAME(v, r0, n, id);                                           \
+        }                                                                                    \
+        pg_racc_##NAME buf[PG_RPW], acc = id;                                                \
         PG_RWALK(a, r0, n, {                                                                 \
             pg_racc_##NAME v;                                                                \
             int ok = !a->mask || a->mask[mb + mo];                                           \
             buf[r - r0] = ok && pg_rload_##NAME(a, a->in + ib + io, r, &v) ? v : id;         \
         });                                                                                  \
-        PG_RFOLD8(NAME, PG_RE_BUF, n, acc);                                           \
+        PG_RFOLD8(NAME, PG_RE_BUF, n, acc);                                                  \
         return acc;                                                                          \
     }                                                                                        \
     static pg_racc_##NAME pg_rpair_##NAME(const PgReduceArgs *a, int64_t ib, int64_t mb, int64_t r0, int64_t n) \
@@ -707,11 +827,14 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
             return pg_rleaf_##NAME(a, ib, mb, r0, n);                                        \
         int64_t h = n / 2;                                                                   \
         h -= h % 8;                                                                          \
-        return pg_rcomb_##NAME(pg_rpair_##NAME(a, ib, mb, r0, h), pg_rpair_##NAME(a, ib, mb, r0 + h, n - h)); \
+        /* the first half first: memory in order (arguments may be evaluated right to left) */ \
+        pg_racc_##NAME first = pg_rpair_##NAME(a, ib, mb, r0, h);                            \
+        return pg_rcomb_##NAME(first, pg_rpair_##NAME(a, ib, mb, r0 + h, n - h));            \
     }                                                                                        \
-    /* outputs [o, o + m) of one run along the innermost kept axis, over [r0, r1) */         \
+    /* outputs [o, o + m) of one run along the innermost kept axis, over [r0, r1); vbuf holds   \
+     * m plain values */                                                                     \
     static void pg_rcols_##NAME(const PgReduceArgs *a, int64_t o, int64_t m, int64_t r0, int64_t r1, \
-                                pg_racc_##NAME *acc)                                         \
+                                pg_racc_##NAME *acc, pg_t_##S *vbuf)                          \
     {                                                                                        \
         int64_t ib, ob, mb;                                                                  \
         pg_rkeep_offsets(a, o, &ib, &ob, &mb);                                               \
@@ -721,12 +844,18 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
             acc[j] = id;                                                                     \
         if (r1 <= r0)                                                                        \
             return;                                                                          \
-        if (a->typed && ks == (int64_t)sizeof(pg_s_##S)) {                                   \
+        if (PG_RPLAIN(a)) {                                                                  \
+            const int typed = a->in_type == PG_TYPE_##S && ks == (int64_t)sizeof(pg_t_##S);  \
             PG_RWALK(a, r0, r1 - r0, {                                                       \
-                const pg_s_##S *p = (const pg_s_##S *)(a->in + ib + io);                     \
+                const char *row = a->in + ib + io;                                           \
+                const pg_t_##S *v = (const pg_t_##S *)row;                                   \
                 (void)mo;                                                                    \
+                if (!typed) {                                                                \
+                    pg_gather_##S(row, ks, a->in_type, vbuf, m);                             \
+                    v = vbuf;                                                                \
+                }                                                                            \
                 for (int64_t j = 0; j < m; j++)                                              \
-                    acc[j] = pg_rcomb_##NAME(acc[j], pg_rtyped_##NAME(p[j], r));             \
+                    acc[j] = pg_rnext_##NAME(acc[j], pg_rtyped_##NAME(v[j], r));             \
             });                                                                              \
             return;                                                                          \
         }                                                                                    \
@@ -736,7 +865,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
                 if (a->mask && !a->mask[mb + mo + j * km])                                   \
                     continue;                                                                \
                 if (pg_rload_##NAME(a, a->in + ib + io + j * ks, r, &v))                     \
-                    acc[j] = pg_rcomb_##NAME(acc[j], v);                                     \
+                    acc[j] = pg_rnext_##NAME(acc[j], v);                                     \
             }                                                                                \
         });                                                                                  \
     }                                                                                        \
@@ -745,26 +874,24 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
     {                                                                                        \
         pg_racc_##NAME *parts = (pg_racc_##NAME *)part;                                      \
         if (a->outer && a->nkeep > 0) {                                                      \
-            pg_racc_##NAME acc[PG_RCOLS];                                                    \
             const int64_t row = a->keep_shape[a->nkeep - 1];                                 \
-            for (int64_t o = o0; o < o1;) {                                                  \
-                int64_t m = row - o % row;                                                   \
-                if (m > o1 - o)                                                              \
-                    m = o1 - o;                                                              \
-                if (m > PG_RCOLS)                                                            \
-                    m = PG_RCOLS;                                                            \
-                pg_rcols_##NAME(a, o, m, r0, r1, acc);                                       \
-                for (int64_t j = 0; j < m; j++) {                                            \
-                    if (parts) {                                                             \
-                        parts[o + j - o0] = acc[j];                                          \
-                    } else {                                                                 \
-                        int64_t ib, ob, mb;                                                  \
-                        pg_rkeep_offsets(a, o + j, &ib, &ob, &mb);                           \
-                        pg_rstore_##NAME(a, a->out + ob, acc[j]);                            \
-                    }                                                                        \
-                }                                                                            \
-                o += m;                                                                      \
+            int64_t cols = row < PG_RCOLS ? row : PG_RCOLS;                                  \
+            pg_racc_##NAME *acc = (pg_racc_##NAME *)malloc((size_t)cols * sizeof(pg_racc_##NAME)); \
+            pg_t_##S *vbuf = (pg_t_##S *)malloc((size_t)cols * sizeof(pg_t_##S));            \
+            if (acc == NULL || vbuf == NULL) { /* out of memory: one column at a time */     \
+                free(acc);                                                                   \
+                free(vbuf);                                                                  \
+                pg_racc_##NAME acc1;                                                         \
+                pg_t_##S v1;                                                                 \
+                acc = &acc1;                                                                 \
+                vbuf = &v1;                                                                  \
+                cols = 1;                                                                    \
+                PG_RCOLS_RUN(NAME);                                                          \
+                return;                                                                      \
             }                                                                                \
+            PG_RCOLS_RUN(NAME);                                                              \
+            free(acc);                                                                       \
+            free(vbuf);                                                                      \
             return;                                                                          \
         }                                                                                    \
         for (int64_t o = o0; o < o1; o++) {                                                  \
@@ -791,9 +918,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
         }                                                                                    \
     }
 
-/* the elements of a leaf: typed contiguous, typed strided, gathered */
-#define PG_RE_CONTIG(NAME, i) pg_rtyped_##NAME(p[r0 + (i)], r0 + (i))
-#define PG_RE_STRIDED(NAME, i) pg_rtyped_##NAME(p[(r0 + (i)) * st], r0 + (i))
+/* the elements of a leaf loaded one by one */
 #define PG_RE_BUF(NAME, i) buf[i]
 #define PG_SE_CONTIG(NAME, i) (p[i]) /* accumulator types load as they are stored */
 
@@ -848,26 +973,36 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
             pg_t_##S acc = cin ? cin[j - j0] : id;                                           \
             const char *pi = a->in + ib;                                                     \
             char *po = a->out + ob;                                                          \
+            const int typed_in = a->in_type == PG_TYPE_##S && a->in_step == (int64_t)sizeof(pg_t_##S); \
             if (tot) {                                                                       \
-                if (a->typed && a->in_step == (int64_t)sizeof(pg_s_##S)) {                   \
-                    const pg_s_##S *p = (const pg_s_##S *)pi + i0;                           \
-                    PG_RFOLD8(NAME, PG_SE_CONTIG, i1 - i0, acc);                             \
-                } else {                                                                     \
-                    for (int64_t i = i0; i < i1; i++)                                        \
-                        acc = pg_rcomb_##NAME(acc, pg_load_##S(pi + i * a->in_step, a->in_type)); \
+                for (int64_t i = i0; i < i1; i += PG_RPW) {                                  \
+                    int64_t m = i1 - i < PG_RPW ? i1 - i : PG_RPW;                           \
+                    pg_t_##S vb[PG_RPW];                                                     \
+                    const pg_t_##S *v = (const pg_t_##S *)(pi + i * a->in_step);             \
+                    if (!typed_in) {                                                         \
+                        pg_gather_##S(pi + i * a->in_step, a->in_step, a->in_type, vb, m);   \
+                        v = vb;                                                              \
+                    }                                                                        \
+                    acc = pg_rblock_##NAME(v, i, m, acc);                                    \
                 }                                                                            \
                 tot[j - j0] = acc;                                                           \
-            } else if (a->typed && a->in_step == (int64_t)sizeof(pg_s_##S) && a->out_step == a->in_step) { \
+            } else if (a->typed && typed_in && a->out_step == a->in_step) {                  \
                 const pg_s_##S *x = (const pg_s_##S *)pi;                                    \
                 pg_s_##S *y = (pg_s_##S *)po;                                                \
                 for (int64_t i = i0; i < i1; i++) {                                          \
                     acc = pg_rcomb_##NAME(acc, PG_TO_COMPUTE_##S(x[i]));                     \
                     y[i] = PG_TO_STORAGE_##S(acc);                                           \
                 }                                                                            \
-            } else {                                                                         \
-                for (int64_t i = i0; i < i1; i++) {                                          \
-                    acc = pg_rcomb_##NAME(acc, pg_load_##S(pi + i * a->in_step, a->in_type)); \
-                    pg_store_##S(po + i * a->out_step, a->out_type, acc);                    \
+            } else { /* converted in blocks as they are loaded and stored */                 \
+                for (int64_t i = i0; i < i1; i += PG_RPW) {                                  \
+                    int64_t m = i1 - i < PG_RPW ? i1 - i : PG_RPW;                           \
+                    pg_t_##S vb[PG_RPW];                                                     \
+                    pg_gather_##S(pi + i * a->in_step, a->in_step, a->in_type, vb, m);       \
+                    for (int64_t k = 0; k < m; k++) {                                        \
+                        acc = pg_rcomb_##NAME(acc, vb[k]);                                   \
+                        vb[k] = acc;                                                         \
+                    }                                                                        \
+                    pg_scatter_##S(po + i * a->out_step, a->out_step, a->out_type, vb, m);   \
                 }                                                                            \
             }                                                                                \
         }                                                                                    \

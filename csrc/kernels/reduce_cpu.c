@@ -4,9 +4,9 @@
 #include "reduce.h"
 #include "reduce_ids.h"
 
-#define PG_RED_OP(NAME, S) PG_REDUCE_CPU(NAME, S)
-#define PG_RED_ARG(NAME, S, CMP) PG_REDUCE_CPU(NAME, S)
-#define PG_RED_MOMENTS(NAME, S, R) PG_REDUCE_CPU(NAME, S)
+#define PG_RED_OP(NAME, S) PG_RBLOCK_OP(NAME, S) PG_REDUCE_CPU(NAME, S)
+#define PG_RED_ARG(NAME, S, CMP) PG_RBLOCK_ARG(NAME, S, CMP) PG_REDUCE_CPU(NAME, S)
+#define PG_RED_MOMENTS(NAME, S, R) PG_RBLOCK_MOMENTS(NAME, S, R) PG_REDUCE_CPU(NAME, S)
 #include "reduce.def"
 #undef PG_RED_OP
 #undef PG_RED_ARG

@@ -406,7 +406,7 @@ pg_reduce_array(PyObject *xobj, const PgReduceRequest *req)
         else
             nout *= x->shape[i];
     }
-    if (nred == 0 && nout > 0 && no_identity && !p.initial) {
+    if (nred == 0 && no_identity && !p.initial) { /* even when the output is empty too, as NumPy */
         if (is_arg)
             PyErr_Format(PyExc_ValueError, "attempt to get %s of an empty sequence", p.opname);
         else

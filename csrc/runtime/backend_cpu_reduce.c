@@ -1,6 +1,7 @@
 /* The CPU side of the reduction family: the functions of kernels/reduce_cpu*.c split over OpenMP
- * threads. A reduction splits its outputs between the threads when there are enough of them, and
- * otherwise the reduced range (each thread a part, merged in order afterwards); a scan splits its
+ * threads. A reduction splits its reduced range between the threads (each thread a part, merged
+ * in order afterwards) when the outputs are few or the reduced axis is outer (whole rows read in
+ * order), and its outputs otherwise; a scan splits its
  * rows, or a few long rows in parts: each part's total first, the totals scanned, then each part
  * scanned from the total before it. */
 #include "runtime/backend.h"
@@ -16,6 +17,8 @@
 #define PG_CPU_REDUCE_MIN 32768
 /* Parts of a reduced range or a scanned row start at multiples of this (pairwise leaves). */
 #define PG_CPU_PART_ALIGN 128
+/* The most bytes of partial accumulators a reduction split by reduced range may take. */
+#define PG_CPU_PARTS_MAX ((size_t)16 << 20)
 
 /* [begin, end) of part t of n items split in nt parts aligned to `align` */
 static void
@@ -46,7 +49,12 @@ pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
         fn(a, 0, nout, 0, nred, NULL);
         return 0;
     }
-    if (nout >= 4 * (int64_t)nt || nred < (int64_t)nt * PG_CPU_PART_ALIGN) {
+    size_t acc = (size_t)pg_reducers[reducer].acc_size;
+    /* along an outer reduced axis, parts of the reduced range read memory in order (each thread
+     * whole rows); otherwise parts of the outputs, when there are enough of them */
+    int split_reduced = a->outer ? nred >= 8 * (int64_t)nt && (size_t)nout * acc * (size_t)nt <= PG_CPU_PARTS_MAX
+                                 : nout < 4 * (int64_t)nt && nred >= (int64_t)nt * PG_CPU_PART_ALIGN;
+    if (!split_reduced) {
         Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel num_threads(nt)
         {
@@ -58,8 +66,7 @@ pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
         Py_END_ALLOW_THREADS
         return 0;
     }
-    /* few outputs, long reductions: each thread a part of every output's range */
-    size_t acc = (size_t)pg_reducers[reducer].acc_size;
+    /* each thread a part of every output's reduced range, merged in order */
     char *parts = PyMem_RawMalloc((size_t)nt * (size_t)nout * acc);
     if (parts == NULL) {
         PyErr_NoMemory();
@@ -68,11 +75,13 @@ pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
     Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel num_threads(nt)
     {
-        int t = omp_get_thread_num();
-        int64_t r0, r1;
-        part_range(nred, t, nt, PG_CPU_PART_ALIGN, &r0, &r1);
-        /* an empty part still writes its (empty) accumulators */
-        fn(a, 0, nout, r0, r1, parts + (size_t)t * (size_t)nout * acc);
+        /* every part is computed even if the team is smaller than asked */
+        for (int k = omp_get_thread_num(); k < nt; k += omp_get_num_threads()) {
+            int64_t r0, r1;
+            part_range(nred, k, nt, PG_CPU_PART_ALIGN, &r0, &r1);
+            /* an empty part still writes its (empty) accumulators */
+            fn(a, 0, nout, r0, r1, parts + (size_t)k * (size_t)nout * acc);
+        }
     }
     pg_cpu_reducer_finish[reducer](a, parts, nt, 0, nout);
     Py_END_ALLOW_THREADS
@@ -126,16 +135,20 @@ pg_cpu_scan(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
     Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel num_threads(nt)
     {
-        int k = omp_get_thread_num();
         int64_t i0, i1;
-        part_range(n, k, nt, PG_CPU_PART_ALIGN, &i0, &i1);
-        fn(a, 0, nrows, i0, i1, NULL, totals + (size_t)k * (size_t)nrows * acc);
+        for (int k = omp_get_thread_num(); k < nt; k += omp_get_num_threads()) {
+            part_range(n, k, nt, PG_CPU_PART_ALIGN, &i0, &i1);
+            fn(a, 0, nrows, i0, i1, NULL, totals + (size_t)k * (size_t)nrows * acc);
+        }
 #pragma omp barrier
 #pragma omp single
         fn(&t, 0, nrows, 0, nt, NULL, NULL);
         /* part k starts from the (inclusive) scan of the totals before it */
-        if (i0 < i1)
-            fn(a, 0, nrows, i0, i1, k ? totals + (size_t)(k - 1) * (size_t)nrows * acc : NULL, NULL);
+        for (int k = omp_get_thread_num(); k < nt; k += omp_get_num_threads()) {
+            part_range(n, k, nt, PG_CPU_PART_ALIGN, &i0, &i1);
+            if (i0 < i1)
+                fn(a, 0, nrows, i0, i1, k ? totals + (size_t)(k - 1) * (size_t)nrows * acc : NULL, NULL);
+        }
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(totals);
