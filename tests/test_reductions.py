@@ -522,3 +522,55 @@ def test_hypothesis_shapes_axes_layouts(case, dt, name, keepdims):
         same_error(lambda: getattr(np, name)(x, axis=axis, **kw), lambda: getattr(pygpu, name)(d, axis=axis, **kw))
         return
     compare(getattr(pygpu, name)(d, axis=axis, **kw), expected)
+
+
+# ------------------------------------------------------------------ the CUDA launches (mock driver)
+
+from test_cuda_backend import mock_driver, needs_kernels, run_mock  # noqa: E402,F401
+
+
+@needs_kernels
+def test_mock_reduction_launch_configuration(mock_driver):  # noqa: F811
+    """The host side of the CUDA reductions against the mock driver (4 SMs: 32 resident blocks
+    wanted): which kernels run, how many launches, their grids. The mock runs no kernel."""
+    out = run_mock(mock_driver, """
+        res = {}
+        def launches(fn):
+            before = stats()
+            fn()
+            after = stats()
+            return {"n": after["launches"] - before["launches"], "kernel": after["last_kernel"],
+                    "grid": after["grid"], "block": after["block"]}
+        x = pygpu.zeros(10**6, dtype=np.float32, device="cuda:0")
+        y = pygpu.zeros((64, 1000), dtype=np.float64, device="cuda:0")
+        z = pygpu.zeros((4096, 8), dtype=np.int32, device="cuda:0")
+        res["sum"] = launches(lambda: pygpu.sum(x))
+        res["small"] = launches(lambda: pygpu.sum(x[:100]))
+        res["argmin"] = launches(lambda: pygpu.argmin(y, axis=1))
+        res["outer"] = launches(lambda: pygpu.max(y, axis=0))
+        res["var"] = launches(lambda: pygpu.var(y.T, axis=1))
+        res["cumsum"] = launches(lambda: pygpu.cumsum(x))
+        res["cumsum_rows"] = launches(lambda: pygpu.cumsum(z, axis=1))
+        res["reduceat"] = launches(lambda: pygpu.add.reduceat(x, [0, 10, 500]))
+        res["at"] = launches(lambda: pygpu.add.at(y, [0, 1, 0], 1.0))
+        res["at_serial"] = launches(lambda: pygpu.multiply.at(pygpu.zeros(4, dtype=np.complex128, device="cuda:0"),
+                                                             [0, 0], 2.0))
+        print(json.dumps(res))
+    """)
+    # a long full reduction: 32 partial blocks, then one block merges them
+    assert out["sum"] == {"n": 2, "kernel": "reduce_add_f32", "grid": 1, "block": 256}
+    assert out["small"]["n"] == 1 and out["small"]["grid"] == 1
+    # 64 rows of 1000: 128 lanes a row, two rows a block, enough blocks without a split
+    assert out["argmin"] == {"n": 1, "kernel": "reduce_argmin_f64", "grid": 32, "block": 256}
+    # 1000 outputs along the fast axis, 32 to a block (32 blocks): no split either
+    assert out["outer"]["n"] == 1 and out["outer"]["kernel"] == "reduce_maximum_f64"
+    assert out["outer"]["grid"] == 32
+    assert out["var"]["kernel"] == "reduce_moments_f64"
+    # one long row: chunk totals, their scan, the chunks
+    assert out["cumsum"] == {"n": 3, "kernel": "rscan_add_f32", "grid": 32, "block": 256}
+    # short rows: a thread each (the sums of int32 are int64)
+    assert out["cumsum_rows"] == {"n": 1, "kernel": "rscan_add_i64", "grid": 16, "block": 256}
+    assert out["reduceat"]["kernel"] == "rseg_add_f32" and out["reduceat"]["grid"] == 1
+    # 3 indices x 1000 trailing elements: a thread each (atomic additions; b is converted first)
+    assert out["at"]["kernel"] == "rat_add_f64" and out["at"]["grid"] == 12
+    assert out["at_serial"]["kernel"] == "rat_multiply_c128" and out["at_serial"]["grid"] == 1
