@@ -292,54 +292,47 @@
 
 /* ------------------------------------------------------------------ shared index arithmetic */
 
+/* Byte offsets of flat index i over the dimensions shape[0..nd) (innermost last) for three
+ * strides arrays (s2 may be NULL). */
+PG_RDEV void
+pg_roffsets(int nd, const int64_t *shape, const int64_t *s0, const int64_t *s1, const int64_t *s2, int64_t i,
+            int64_t *o0, int64_t *o1, int64_t *o2)
+{
+    int64_t a = 0, b = 0, c = 0;
+    for (int d = nd - 1; d >= 0; d--) {
+        int64_t q = i / shape[d], j = i - q * shape[d];
+        a += j * s0[d];
+        b += j * s1[d];
+        if (s2)
+            c += j * s2[d];
+        i = q;
+    }
+    *o0 = a;
+    *o1 = b;
+    *o2 = c;
+}
+
 /* Byte offsets of output o in the input, the output and the mask. */
 PG_RDEV void
 pg_rkeep_offsets(const PgReduceArgs *a, int64_t o, int64_t *in, int64_t *out, int64_t *mask)
 {
-    int64_t i = 0, u = 0, m = 0;
-    for (int d = a->nkeep - 1; d >= 0; d--) {
-        int64_t n = a->keep_shape[d];
-        int64_t q = o / n, j = o - q * n;
-        i += j * a->keep_in[d];
-        u += j * a->keep_out[d];
-        m += j * a->keep_mask[d];
-        o = q;
-    }
-    *in = i;
-    *out = u;
-    *mask = m;
+    pg_roffsets(a->nkeep, a->keep_shape, a->keep_in, a->keep_out, a->keep_mask, o, in, out, mask);
 }
 
 /* Byte offsets of reduced element r in the input and the mask. */
 PG_RDEV void
 pg_rred_offsets(const PgReduceArgs *a, int64_t r, int64_t *in, int64_t *mask)
 {
-    int64_t i = 0, m = 0;
-    for (int d = a->nred - 1; d >= 0; d--) {
-        int64_t n = a->red_shape[d];
-        int64_t q = r / n, j = r - q * n;
-        i += j * a->red_in[d];
-        m += j * a->red_mask[d];
-        r = q;
-    }
-    *in = i;
-    *mask = m;
+    int64_t unused;
+    pg_roffsets(a->nred, a->red_shape, a->red_in, a->red_mask, NULL, r, in, mask, &unused);
 }
 
 /* Byte offsets of row j of a scan in the input and the output. */
 PG_RDEV void
 pg_scan_row_offsets(const PgScanArgs *a, int64_t j, int64_t *in, int64_t *out)
 {
-    int64_t i = 0, u = 0;
-    for (int d = a->nkeep - 1; d >= 0; d--) {
-        int64_t n = a->keep_shape[d];
-        int64_t q = j / n, k = j - q * n;
-        i += k * a->keep_in[d];
-        u += k * a->keep_out[d];
-        j = q;
-    }
-    *in = i;
-    *out = u;
+    int64_t unused;
+    pg_roffsets(a->nkeep, a->keep_shape, a->keep_in, a->keep_out, NULL, j, in, out, &unused);
 }
 
 /* Byte offset of trailing element t of ufunc.at. */

@@ -217,20 +217,10 @@ typedef struct {
     const char *opname; /* for messages */
 } Plan;
 
-/* The result array of x reduced over `reduced`: out when given and usable, else a new one;
- * *target is where the kernel writes (a temporary when out needs a cast or overlaps an input). */
-static int
-prepare_output(PgArray *x, PgArray *mask, const char *reduced, int keepdims, PyObject *outobj, int rt,
-               const char *opname, PgArray **result, PgArray **target)
+int
+pg_reduction_output(PgArray *x, PgArray *also, PyObject *outobj, int rt, int nd, const int64_t *shape,
+                    const char *opname, PgArray **result, PgArray **target)
 {
-    int64_t shape[PG_MAXDIMS];
-    int nd = 0;
-    for (int i = 0; i < x->ndim; i++) {
-        if (!reduced[i])
-            shape[nd++] = x->shape[i];
-        else if (keepdims)
-            shape[nd++] = 1;
-    }
     if (outobj == NULL || outobj == Py_None) {
         *result = pg_array_new(x->device, rt, nd, shape, 'C', PG_MEM_DEVICE);
         *target = (PgArray *)Py_XNewRef((PyObject *)*result);
@@ -264,7 +254,7 @@ prepare_output(PgArray *x, PgArray *mask, const char *reduced, int keepdims, PyO
     if (pg_array_check_writeable(out) < 0)
         return -1;
     *result = (PgArray *)Py_NewRef(outobj);
-    if (out->type == rt && !pg_array_bytes_overlap(out, x) && !(mask && pg_array_bytes_overlap(out, mask))) {
+    if (out->type == rt && !pg_array_bytes_overlap(out, x) && !(also && pg_array_bytes_overlap(out, also))) {
         *target = (PgArray *)Py_NewRef(outobj);
         return 0;
     }
@@ -281,7 +271,15 @@ run_reduction(PgArray *x, const char *reduced, int keepdims, PyObject *outobj, c
     PgReduceArgs a;
     const PgReducerInfo *ri = &pg_reducers[p->reducer];
 
-    if (prepare_output(x, p->mask, reduced, keepdims, outobj, p->rt, p->opname, &result, &target) < 0)
+    int64_t shape[PG_MAXDIMS];
+    int nd = 0;
+    for (int i = 0; i < x->ndim; i++) {
+        if (!reduced[i])
+            shape[nd++] = x->shape[i];
+        else if (keepdims)
+            shape[nd++] = 1;
+    }
+    if (pg_reduction_output(x, p->mask, outobj, p->rt, nd, shape, p->opname, &result, &target) < 0)
         goto done;
     for (int i = 0, j = 0; i < x->ndim; i++) {
         if (!reduced[i]) {

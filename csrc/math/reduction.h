@@ -43,6 +43,12 @@ PgArray *pg_reduce_with_loop(int loop, PgArray *x, const char *reduced, int keep
 PyObject *pg_scan_array(PyObject *x, PgRedOp op, PyObject *axis, int dtype, PyObject *out, int include_initial,
                         const char *fname);
 
+/* The array a reduction or scan of x writes: out when given (checked as NumPy does: a pygpu array
+ * on x's device, writeable, of this shape), else a new array of dtype rt. *target is where the
+ * kernel writes: out itself, or a new array of rt when out's dtype differs or it overlaps x or
+ * `also` (another input, or NULL). opname names the operation in errors. 0, or -1. */
+int pg_reduction_output(PgArray *x, PgArray *also, PyObject *outobj, int rt, int nd, const int64_t *shape,
+                        const char *opname, PgArray **result, PgArray **target);
 /* The ufunc's reduction op, or -1 when it has none (not one of add, multiply, maximum, ...). */
 int pg_reduce_op_of_ufunc(const char *name);
 /* The name NumPy uses for op in its messages ("maximum", "fmax", "argmax", ...). */

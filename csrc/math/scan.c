@@ -78,37 +78,7 @@ pg_scan_array(PyObject *xobj, PgRedOp op, PyObject *axisobj, int dtype, PyObject
     int64_t shape[PG_MAXDIMS];
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     shape[axis] += include_initial;
-    if (outobj != NULL && outobj != Py_None) {
-        if (!PgArray_Check(outobj)) {
-            PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
-                         Py_TYPE(outobj)->tp_name);
-            goto done;
-        }
-        PgArray *out = (PgArray *)outobj;
-        if (out->device != x->device) {
-            pg_raise_different_devices(x->device, out->device);
-            goto done;
-        }
-        if (out->ndim != x->ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)x->ndim) != 0) {
-            PyObject *found = pg_shape_repr(out->ndim, out->shape), *expected = pg_shape_repr(x->ndim, shape);
-            if (found && expected)
-                PyErr_Format(PyExc_ValueError, "%s: out has shape %U, expected %U", fname, found, expected);
-            Py_XDECREF(found);
-            Py_XDECREF(expected);
-            goto done;
-        }
-        if (pg_array_check_writeable(out) < 0)
-            goto done;
-        result = (PgArray *)Py_NewRef(outobj);
-        if (out->type == rt && !pg_array_bytes_overlap(out, x))
-            target = (PgArray *)Py_NewRef(outobj);
-    } else {
-        result = pg_array_new(x->device, rt, x->ndim, shape, 'C', PG_MEM_DEVICE);
-        if (result == NULL)
-            goto done;
-        target = (PgArray *)Py_NewRef(result);
-    }
-    if (target == NULL && (target = pg_array_new(x->device, rt, x->ndim, shape, 'C', PG_MEM_DEVICE)) == NULL)
+    if (pg_reduction_output(x, NULL, outobj, rt, x->ndim, shape, pg_reduce_op_name(op), &result, &target) < 0)
         goto done;
     if (include_initial) { /* the identity first, the scan after it */
         int64_t one[PG_MAXDIMS];

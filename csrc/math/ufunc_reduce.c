@@ -103,43 +103,6 @@ host_indices(PyObject *obj, int mindepth, int maxdepth, int strict)
     return (PyArrayObject *)r;
 }
 
-/* The result of a method: out when given (a temporary of dtype rt when out's dtype differs or it
- * overlaps x), else a new array of rt; shape nd/shape. */
-static int
-method_output(PgArray *x, PyObject *outobj, int rt, int nd, const int64_t *shape, PgArray **result, PgArray **target)
-{
-    if (outobj == NULL || outobj == Py_None) {
-        *result = pg_array_new(x->device, rt, nd, shape, 'C', PG_MEM_DEVICE);
-        *target = (PgArray *)Py_XNewRef((PyObject *)*result);
-        return *result ? 0 : -1;
-    }
-    if (!PgArray_Check(outobj)) {
-        PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
-                     Py_TYPE(outobj)->tp_name);
-        return -1;
-    }
-    PgArray *out = (PgArray *)outobj;
-    if (out->device != x->device)
-        return pg_raise_different_devices(x->device, out->device);
-    if (out->ndim != nd || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)nd) != 0) {
-        PyObject *found = pg_shape_repr(out->ndim, out->shape), *expected = pg_shape_repr(nd, shape);
-        if (found && expected)
-            PyErr_Format(PyExc_ValueError, "out has shape %U, expected %U", found, expected);
-        Py_XDECREF(found);
-        Py_XDECREF(expected);
-        return -1;
-    }
-    if (pg_array_check_writeable(out) < 0)
-        return -1;
-    *result = (PgArray *)Py_NewRef(outobj);
-    if (out->type == rt && !pg_array_bytes_overlap(out, x)) {
-        *target = (PgArray *)Py_NewRef(outobj);
-        return 0;
-    }
-    *target = pg_array_new(x->device, rt, nd, shape, 'C', PG_MEM_DEVICE);
-    return *target ? 0 : -1;
-}
-
 static PyObject *
 ufunc_reduceat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -197,7 +160,7 @@ ufunc_reduceat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     shape[axis] = m;
     PyObject *out = s[4] && PyTuple_Check(s[4]) && PyTuple_GET_SIZE(s[4]) == 1 ? PyTuple_GET_ITEM(s[4], 0) : s[4];
-    if (method_output(x, out, rt, x->ndim, shape, &result, &target) < 0)
+    if (pg_reduction_output(x, NULL, out, rt, x->ndim, shape, pg_reduce_op_name(op), &result, &target) < 0)
         goto done;
     seg = pg_array_from_numpy(bounds, x->device, PG_INT64);
     if (seg == NULL)
