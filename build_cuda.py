@@ -5,7 +5,8 @@ generates csrc/runtime/fatbin.c, which embeds them all in the extension.
   add theirs). The CUDA backend loads a module on a device the first time one of its kernels is
   needed (runtime/fatbin.h). Modules compile in parallel, and each is cached on its own, so an
   edit of one family's kernels re-runs nvcc for that module only.
-- nvcc is looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then /usr/local/cuda/bin.
+- nvcc is $PYGPU_NVCC, else looked up on PATH, then in $CUDA_HOME/bin (or $CUDA_PATH/bin), then
+  /usr/local/cuda/bin. The driver must be at least the toolkit's major version (CUDA 13: R580+).
   Without it, or with PYGPU_NO_CUDA=1, fatbin.c embeds nothing and the extension is CPU-only.
 - Each fatbin holds SASS for sm_75 sm_80 sm_90 and the newer families this nvcc supports
   (sm_100, sm_120, ...), plus PTX of the newest for GPUs that come later. sm_86 and sm_89 GPUs
@@ -34,8 +35,12 @@ KERNEL_DIR = os.path.join(HERE, "csrc", "kernels")
 
 # SASS always built when the toolkit supports it; newer families (sm_X0, X >= 10) are added below.
 BASE_ARCHS = [75, 80, 90, 100, 120]
-NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--threads", "0", "-Xfatbin", "-compress-all"]
+# --fmad=false: no contraction of a*b+c into fma, so the kernels round as the CPU build does
+# (linspace's floor and complex z * conj(z) differed); code that wants an fma says fma()
+NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--fmad=false", "--threads", "0", "-Xfatbin", "-compress-all"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+# an extern "C" kernel as nvcc's preprocessor writes it (attributes such as launch_bounds may follow)
+KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+(\w+)\s*\(')
 
 
 def log(msg):
@@ -43,7 +48,13 @@ def log(msg):
 
 
 def find_nvcc():
-    """The nvcc path, or None."""
+    """The nvcc path, or None. PYGPU_NVCC names one explicitly (e.g. a CUDA 12 toolkit's, so that
+    the kernels run on 12.x drivers: a fatbin from CUDA 13 needs a 13.x driver)."""
+    explicit = os.environ.get("PYGPU_NVCC")
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            raise RuntimeError(f"PYGPU_NVCC={explicit} is not an executable nvcc")
+        return explicit
     found = shutil.which("nvcc")
     if found:
         return found
@@ -147,8 +158,20 @@ def cache_key(source, flags, version_text):
     return h.hexdigest()
 
 
+def kernel_names(nvcc, source):
+    """The extern "C" kernels a .cu file defines, read from nvcc's preprocessor output: the names
+    the backend may look up in the module (tests hold the kernel tables against them)."""
+    proc = subprocess.run([nvcc, "-E", "-std=c++17", "-x", "cu", source], cwd=HERE, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        raise RuntimeError(f"nvcc -E failed on {source}")
+    return sorted(set(KERNEL.findall(proc.stdout)))
+
+
 def compile_module(nvcc, archs, name, source, path):
-    """Runs nvcc for one module into path (atomically). Returns the seconds it took."""
+    """Runs nvcc for one module into path, and lists its kernels into path + ".kernels" (both
+    atomically). Returns the seconds it took."""
+    names = kernel_names(nvcc, source)
     tmp = f"{path}.{os.getpid()}.tmp"
     cmd = nvcc_command(nvcc, archs, source, tmp)
     start = time.monotonic()
@@ -162,6 +185,9 @@ def compile_module(nvcc, archs, name, source, path):
         raise RuntimeError(f"nvcc failed to compile the CUDA module {name} (command: " + " ".join(cmd) + ")")
     if output:
         sys.stderr.write(output + "\n")
+    with open(tmp + ".kernels", "w") as f:
+        f.write("\n".join(names) + "\n")
+    os.replace(tmp + ".kernels", path + ".kernels")
     os.replace(tmp, path)
     return elapsed
 
@@ -186,7 +212,7 @@ def build_fatbin(build_dir):
     for name, source in module_sources().items():
         path = os.path.join(cache_dir, f"{name}-{cache_key(source, flags, version_text)}.fatbin")
         modules.append((name, path))
-        if not os.path.exists(path):
+        if not (os.path.exists(path) and os.path.exists(path + ".kernels")):
             stale.append((name, source, path))
     if stale:
         names = ", ".join(n for n, _, _ in stale)
@@ -247,11 +273,17 @@ def fatbin_source(built):
         f"{version // 1000}.{version % 1000 // 10} */\n"
         '#include "runtime/fatbin.h"\n'
     ]
-    sizes = {}
+    sizes, counts = {}, {}
     for name, path in modules:
         sizes[name] = os.path.getsize(path)
         parts.append(incbin(f"pg_fatbin_{name}", path, sizes[name]))
-    rows = "".join(f'    {{{c_string(name)}, pg_fatbin_{name}, {sizes[name]}}},\n' for name, _ in modules)
+        with open(path + ".kernels") as f:
+            kernels = f.read().split()
+        counts[name] = len(kernels)
+        parts.append(f"static const char *const pg_kernels_{name}[{len(kernels) + 1}] = {{\n"
+                     + "".join(f"    {c_string(k)},\n" for k in kernels) + "    0};\n")
+    rows = "".join(f'    {{{c_string(name)}, pg_fatbin_{name}, {sizes[name]}, pg_kernels_{name}, {counts[name]}}},\n'
+                   for name, _ in modules)
     parts.append(
         f"const PgFatbinModule pg_fatbin_modules[{len(modules)}] = {{\n{rows}}};\n"
         f"const int pg_fatbin_nmodules = {len(modules)};\n"

@@ -36,8 +36,10 @@ def layer_files(*patterns):
 SOURCES = ["csrc/module.c"] + [s for s in layer_files("*.c") if s != FATBIN_C] + [FATBIN_C]
 DEPENDS = layer_files("*.h", "*.def")
 
-CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
-          "-fno-strict-aliasing", "-D_GNU_SOURCE"]
+# -ffp-contract=off: never fuse a*b+c (as nvcc's --fmad=false), so both backends round alike;
+# -fno-math-errno: sqrt and friends inline and vectorise (nothing reads errno)
+CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-ffp-contract=off", "-fno-math-errno", "-Wall", "-Wextra",
+          "-Wno-missing-field-initializers", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
 if os.environ.get("PYGPU_WERROR"):
     CFLAGS.append("-Werror")
 

@@ -230,7 +230,16 @@ def has_operators():
         return False
 
 
-def elementwise_case(b, label, make, expr, nbytes=None):
+def other_time(b, fn, lib):
+    """Seconds per call of another library's version, or None where it has no such function (torch
+    has no pad, ...): a comparison to skip, not a failed run."""
+    try:
+        return b.time(fn, b.others()[lib])
+    except (AttributeError, TypeError, NotImplementedError):
+        return None
+
+
+def elementwise_case(b, label, make, expr, nbytes=None, group="elementwise"):
     """make(xp, n-arrays) -> inputs; expr(xp, *inputs) -> result. Times pygpu, numpy and others."""
     dev = b.device
     res = {}
@@ -241,15 +250,15 @@ def elementwise_case(b, label, make, expr, nbytes=None):
     res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
     if "cupy" in b.others():
         cin = [cp.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
-        res["cupy"] = b.time(lambda: expr(cp, *cin), b.others()["cupy"])
+        res["cupy"] = other_time(b, lambda: expr(cp, *cin), "cupy")
     if "torch" in b.others():
         tin = [torch.as_tensor(x, device="cuda") if isinstance(x, np.ndarray) else x for x in inputs]
-        res["torch"] = b.time(lambda: expr(torch, *tin), b.others()["torch"])
+        res["torch"] = other_time(b, lambda: expr(torch, *tin), "torch")
     note = ""
     if nbytes and b.on_gpu and getattr(b, "copy_bandwidth", None):
         gbs = nbytes / res["pygpu"] / 1e9
         note = f"{gbs:.0f} GB/s = {100 * gbs / b.copy_bandwidth:.0f}% of copy"
-    b.add("elementwise", label, "us", res, note)
+    b.add(group, label, "us", res, note)
 
 
 def bench_elementwise(b):
@@ -360,6 +369,180 @@ def bench_reductions(b):
     reduction_case(b, f"var float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.var())
     reduction_case(b, "per-call overhead: sum, 1 element", lambda: (np.ones(1, np.float32),), lambda xp, x: x.sum())
 
+# ------------------------------------------------------------------ cases: array manipulation
+
+def bench_manipulation(b):
+    header("manipulation (us per call)")
+    rng = np.random.default_rng(0)
+    n = 10 ** 6
+    for dtype in (np.float32, np.float64):
+        isz = np.dtype(dtype).itemsize
+        elementwise_case(b, f"concatenate 2 x {n:.0e} {np.dtype(dtype).name}",
+                         lambda xp: (rng.random(n).astype(dtype), rng.random(n).astype(dtype)),
+                         lambda xp, a, c: xp.concatenate((a, c)), 4 * n * isz, group="manipulation")
+    side = 1000
+    elementwise_case(b, f"stack 4 x ({side},{side}) float32 axis=1",
+                     lambda xp: tuple(rng.random((side, side)).astype(np.float32) for _ in range(4)),
+                     lambda xp, *a: xp.stack(a, axis=1), 8 * side * side * 4, group="manipulation")
+    elementwise_case(b, f"pad ({side},{side}) float32 by 16, reflect",
+                     lambda xp: (rng.random((side, side)).astype(np.float32),),
+                     lambda xp, a: xp.pad(a, 16, mode="reflect"), group="manipulation")
+    elementwise_case(b, f"tile ({side},) float32 ({side}, 1)",
+                     lambda xp: (rng.random(side).astype(np.float32),),
+                     lambda xp, a: xp.tile(a, (side, 1)), group="manipulation")
+# ------------------------------------------------------------------ cases: random numbers
+
+def bench_random(b):
+    """pygpu.random against NumPy's default_rng (CPU: the figures the issue asks of one core
+    come from OMP_NUM_THREADS=1) and, on a GPU, CuPy's default_rng and torch; the GPU cases
+    also as a fraction of the write bandwidth of a fill of the same size."""
+    import pygpu.random as pr
+    threads = "" if b.on_gpu else f" ({pygpu._core._cpu_threads()} CPU threads)"
+    header(f"random numbers (us per call){threads}")
+    dev = b.device
+    g, npg = pr.default_rng(0), np.random.default_rng(0)
+    cpg = cp.random.default_rng(0) if "cupy" in b.others() else None
+    n = (1 << 26) if b.on_gpu else 10 ** 7
+    if b.quick:
+        n //= 4
+    write_bw = None
+    if b.on_gpu:
+        d = pygpu.empty(n, dtype=np.float32, device=dev)
+        write_bw = n * 4 / b.time(lambda: d.fill(0.0), b.sync) / 1e9
+
+    def case(label, pg, npf, cpf=None, tf=None, nbytes=None):
+        res = {"pygpu": b.time(pg, b.sync), "numpy": b.time(npf, None) if npf else None}
+        if cpf and "cupy" in b.others():
+            res["cupy"] = b.time(cpf, b.others()["cupy"])
+        if tf and "torch" in b.others():
+            res["torch"] = b.time(tf, b.others()["torch"])
+        note = ""
+        if nbytes and write_bw:
+            gbs = nbytes / res["pygpu"] / 1e9
+            note = f"{gbs:.0f} GB/s = {100 * gbs / write_bw:.0f}% of a fill's {write_bw:.0f} GB/s"
+        b.add("random", label, "us", res, note)
+
+    for dtype in (np.float32, np.float64):
+        name = np.dtype(dtype).name
+        out, nout = pygpu.empty(n, dtype=dtype, device=dev), np.empty(n, dtype=dtype)
+        tdt = {np.float32: "float32", np.float64: "float64"}[dtype]
+        case(f"random {name} n={n:.2g}", lambda: g.random(dtype=dtype, out=out),
+             lambda: npg.random(dtype=dtype, out=nout),
+             cpf=(lambda: cpg.random(n, dtype=dtype)) if cpg else None,
+             tf=(lambda: torch.rand(n, dtype=getattr(torch, tdt), device="cuda")) if torch else None,
+             nbytes=n * np.dtype(dtype).itemsize)
+        case(f"standard_normal {name} n={n:.2g}", lambda: g.standard_normal(dtype=dtype, out=out),
+             lambda: npg.standard_normal(dtype=dtype, out=nout),
+             cpf=(lambda: cpg.standard_normal(n, dtype=dtype)) if cpg else None,
+             tf=(lambda: torch.randn(n, dtype=getattr(torch, tdt), device="cuda")) if torch else None,
+             nbytes=n * np.dtype(dtype).itemsize)
+    with dev:
+        case(f"integers(0, 100) int64 n={n:.2g}", lambda: g.integers(0, 100, n), lambda: npg.integers(0, 100, n),
+             cpf=(lambda: cpg.integers(0, 100, n)) if cpg else None,
+             tf=(lambda: torch.randint(0, 100, (n,), device="cuda")) if torch else None, nbytes=n * 8)
+        case(f"standard_exponential float64 n={n:.2g}", lambda: g.standard_exponential(n),
+             lambda: npg.standard_exponential(n), cpf=(lambda: cpg.standard_exponential(n)) if cpg else None)
+        m = n // 10
+        case(f"standard_gamma(2.5) float64 n={m:.2g}", lambda: g.standard_gamma(2.5, m),
+             lambda: npg.standard_gamma(2.5, m), cpf=(lambda: cpg.standard_gamma(2.5, m)) if cpg else None)
+        case(f"poisson(5) n={m:.2g}", lambda: g.poisson(5.0, m), lambda: npg.poisson(5.0, m),
+             cpf=(lambda: cpg.poisson(5.0, m)) if cpg else None)
+        case(f"binomial(1000, 0.3) n={m:.2g}", lambda: g.binomial(1000, 0.3, m), lambda: npg.binomial(1000, 0.3, m),
+             cpf=(lambda: cpg.binomial(1000, 0.3, m)) if cpg else None)
+        k = 10 ** 6 if not b.quick else 10 ** 5
+        case(f"permutation({k:.0e})", lambda: g.permutation(k), lambda: npg.permutation(k))
+
+
+# ------------------------------------------------------------------ cases: linear algebra
+
+# FP32 and FP64 fused multiply-adds per clock per SM (CUDA cores, not tensor cores), for the peak
+# a GFLOP/s figure is set against; compute capabilities not listed get no peak.
+FMA_PER_SM = {(7, 0): (64, 32), (8, 0): (64, 32), (9, 0): (128, 64), (10, 0): (128, 64)}
+
+
+def gpu_peak_gflops(b, dtype):
+    if not b.on_gpu:
+        return None
+    p = b.device.properties()
+    fma = FMA_PER_SM.get(tuple(p.get("compute_capability", ())))
+    if fma is None:
+        return None
+    per_sm = fma[1] if np.dtype(dtype) in (np.float64, np.complex128) else fma[0]
+    return 2 * per_sm * p["multiprocessors"] * p["clock_rate_khz"] * 1e3 / 1e9
+
+
+def linalg_case(b, label, make, expr, flops=None, dtype=np.float64, heavy=False):
+    """make() -> NumPy inputs; expr(xp, *inputs) runs the case with xp = numpy, pygpu, cupy, torch.
+    A heavy case (seconds a call on a GPU) is timed over fewer batches, without NumPy on a GPU."""
+    dev = b.device
+    inputs = make()
+    t = (lambda fn, sync: timeit(fn, sync, repeat=3, quick=b.quick)) if heavy else b.time
+    res = {"numpy": None if heavy and b.on_gpu else t(lambda: expr(np, *inputs), None)}
+    with dev:
+        pin = [pygpu.asarray(x) for x in inputs]
+    res["pygpu"] = t(lambda: expr(pygpu, *pin), b.sync)
+    if "cupy" in b.others():
+        cin = [cp.asarray(x) for x in inputs]
+        res["cupy"] = t(lambda: expr(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others():
+        tin = [torch.as_tensor(x, device="cuda") for x in inputs]
+        res["torch"] = t(lambda: expr(torch, *tin), b.others()["torch"])
+    note = ""
+    if flops:
+        gflops = flops / res["pygpu"] / 1e9
+        peak = gpu_peak_gflops(b, dtype)
+        # cuBLAS runs float64 on the tensor cores of sm_80+, which can pass the CUDA-core peak
+        note = f"{gflops:.0f} GFLOP/s" + (f" (CUDA-core {np.dtype(dtype).name} peak {peak:.0f})" if peak else "")
+    b.add("linalg", label, "us", res, note)
+
+
+def _la(xp):
+    return xp.linalg
+
+
+def bench_linalg(b):
+    header("linear algebra (us per call)")
+    rng = np.random.default_rng(0)
+    f64, f32 = np.float64, np.float32
+    # the seeds: a @ b, cp.dot(x, y), jnp.dot(x, x.T), a batch of matrix-vector products
+    m, k, n = 1024, 2048, 512
+    linalg_case(b, "matmul f64 1024x2048 @ 2048x512", lambda: (rng.random((m, k)), rng.random((k, n))),
+                lambda xp, x, y: x @ y, 2 * m * k * n)
+    linalg_case(b, "dot f64 1000x1000", lambda: (rng.random((1000, 1000)), rng.random((1000, 1000))),
+                lambda xp, x, y: xp.matmul(x, y) if xp is torch else xp.dot(x, y), 2e9)
+    side = 3000 if (b.on_gpu and not b.quick) else 1000
+    linalg_case(b, f"dot(x, x.T) f32 {side}x{side}", lambda: (rng.random((side, side), dtype=f32),),
+                lambda xp, x: xp.matmul(x, x.T) if xp is torch else xp.dot(x, x.T), 2 * side ** 3, f32,
+                heavy=side > 1000)
+    batch = 10000
+    linalg_case(b, f"batched matvec f32 {batch} x (16x16 @ 16)",
+                lambda: (rng.random((batch, 16, 16), dtype=f32), rng.random((batch, 16, 1), dtype=f32)),
+                lambda xp, x, v: x @ v, 2 * batch * 256, f32)
+    linalg_case(b, f"batched matmul f32 {batch} x 16x16 @ 16x16",
+                lambda: (rng.random((batch, 16, 16), dtype=f32), rng.random((batch, 16, 16), dtype=f32)),
+                lambda xp, x, y: x @ y, 2 * batch * 16 ** 3, f32)
+    if b.on_gpu:
+        s = 4096 if b.quick else 8192
+        linalg_case(b, f"matmul f32 {s}^3", lambda: (rng.random((s, s), dtype=f32), rng.random((s, s), dtype=f32)),
+                    lambda xp, x, y: x @ y, 2 * s ** 3, f32, heavy=True)
+    linalg_case(b, "einsum bij,bjk->bik f64 64x64x64", lambda: (rng.random((64, 64, 64)), rng.random((64, 64, 64))),
+                lambda xp, x, y: xp.einsum("bij,bjk->bik", x, y), 2 * 64 ** 4)
+    s = 4096 if (b.on_gpu and not b.quick) else 1000
+    spd = lambda n, dt: (lambda a: (a @ a.T + n * np.eye(n)).astype(dt))(rng.random((n, n)))  # noqa: E731
+    linalg_case(b, f"linalg.solve f64 {s}x{s}", lambda: (spd(s, f64), rng.random((s,))),
+                lambda xp, x, y: _la(xp).solve(x, y), 2 / 3 * s ** 3, heavy=s > 1000)
+    linalg_case(b, f"linalg.cholesky f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).cholesky(x),
+                s ** 3 / 3, heavy=s > 1000)
+    s = 2000 if (b.on_gpu and not b.quick) else 500
+    linalg_case(b, f"linalg.svd f32 {s}x{s}", lambda: (rng.random((s, s), dtype=f32),),
+                lambda xp, x: _la(xp).svd(x), None, f32, heavy=True)
+    s = 1000 if not b.quick else 300
+    linalg_case(b, f"linalg.qr f64 {s}x{s}", lambda: (rng.random((s, s)),), lambda xp, x: _la(xp).qr(x))
+    linalg_case(b, f"linalg.inv f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).inv(x), 2 * s ** 3)
+    linalg_case(b, f"linalg.eigh f64 {s}x{s}", lambda: (spd(s, f64),), lambda xp, x: _la(xp).eigh(x))
+    linalg_case(b, "per-call overhead: 4x4 @ 4x4 f64", lambda: (rng.random((4, 4)), rng.random((4, 4))),
+                lambda xp, x, y: x @ y)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -373,7 +556,8 @@ def main():
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
-              ("elementwise", bench_elementwise), ("reductions", bench_reductions)]
+              ("elementwise", bench_elementwise), ("reductions", bench_reductions),
+              ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg)]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

@@ -2,11 +2,14 @@
  * (each file contributes its own), layer by layer from the bottom up. */
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
+#include "math/linalg.h"
 #include "math/ufunc.h"
+#include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
-    pg_cuda_module_methods[], pg_ranges_module_methods[];
+    pg_cuda_module_methods[], pg_ranges_module_methods[], pg_join_module_methods[],
+    pg_array_module_methods[], pg_random_module_methods[];
 
 static PyObject *
 py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
@@ -121,9 +124,12 @@ PyInit__core(void)
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
         add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
-        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0)
+        add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
+        add_functions(m, pg_join_module_methods) < 0 || add_functions(m, pg_array_module_methods) < 0 ||
+        add_functions(m, pg_kernel_table_module_methods) < 0 || add_functions(m, pg_random_module_methods) < 0 ||
+        add_functions(m, pg_linalg_module_methods) < 0 || add_functions(m, pg_linalg_cuda_module_methods) < 0)
         goto fail;
-    if (pg_math_init(m) < 0)
+    if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "_n_kernels", PG_NKERNELS) < 0)
         goto fail;

@@ -1,5 +1,20 @@
 """pygpu: NumPy-like arrays on the GPU, with the same code running on the CPU when there is none."""
-from . import _core
+try:
+    from . import _core
+except ImportError:
+    import glob as _glob
+    import os as _os
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    if _glob.glob(_os.path.join(_here, "_core.*")):
+        raise   # built, but it failed to load: the original error says why
+    _root = _os.path.dirname(_here)
+    if _os.path.exists(_os.path.join(_root, "setup.py")):
+        _msg = (f"pygpu's C extension is not built in the source tree {_root}: build it there with "
+                "`pip install -e .` (or `python setup.py build_ext --inplace`), or run Python from another "
+                "directory to import an installed pygpu")
+    else:
+        _msg = f"pygpu's C extension (pygpu._core) is missing from {_here}: reinstall pygpu"
+    raise ImportError(_msg) from None
 from ._core import *  # noqa: F401,F403  (every public name of the C core)
 from ._core import (  # noqa: F401
     CUDAError, Device, Event, OutOfMemoryError, Stream, ndarray,
@@ -8,7 +23,16 @@ from ._core import (  # noqa: F401
 )
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
+from . import random  # noqa: F401  (pygpu.random)
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
+from ._manipulation import *  # noqa: F401,F403,E402  (stack, split, tile, flip, ...)
+from ._pad import pad  # noqa: F401,E402
+from ._products import (  # noqa: F401,E402  (matmul itself is C: pygpu._core.matmul)
+    cross, dot, inner, kron, matvec, outer, tensordot, trace, vdot, vecdot, vecmat,
+)
+from ._einsum import einsum, einsum_path  # noqa: F401,E402
+from . import linalg  # noqa: F401,E402
+from . import _dispatch  # noqa: F401,E402  (ndarray.__array_function__: NumPy's functions on pygpu arrays)
 from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
 
 __version__ = "0.1.0"

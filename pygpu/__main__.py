@@ -6,6 +6,7 @@ import numpy as np
 
 import pygpu
 from pygpu import _core
+from pygpu._system import unusable_gpu_warning
 
 
 def report():
@@ -25,6 +26,9 @@ def report():
                   f"{p['total_memory'] / 2**30:.1f} GiB")
     else:
         print(f"CUDA: not available ({reason})")
+        warning = unusable_gpu_warning()
+        if warning:
+            print("\n" + "!" * 100 + "\n" + warning + "\n" + "!" * 100 + "\n")
     cpu = pygpu.Device("cpu").properties()
     print(f"  cpu     {cpu['name']}  {cpu['cores']} cores, {cpu['total_memory'] / 2**30:.1f} GiB")
     print(f"default device: {pygpu.default_device()}")

@@ -13,7 +13,7 @@ __all__ = [
     "float16", "float32", "float64", "complex64", "complex128",
     "e", "pi", "inf", "nan", "newaxis",
     "result_type", "can_cast", "promote_types", "finfo", "iinfo", "isdtype",
-    "isclose", "round", "around", "angle", "real", "imag",
+    "isclose", "round", "around", "angle", "real", "imag", "astype",
 ]
 
 __array_api_version__ = "2024.12"
@@ -70,20 +70,58 @@ def promote_types(type1, type2):
     return _checked(_np.promote_types(type1, type2))
 
 
+class finfo_object:
+    """numpy.finfo's fields as Python numbers (the array API asks for float and int, where
+    NumPy's finfo holds NumPy scalars): bits, eps, max, min, smallest_normal, dtype, and NumPy's
+    others (tiny, resolution, epsneg, precision, smallest_subnormal, machep, negep, minexp,
+    maxexp, nexp, nmant, iexp)."""
+
+    _FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal", "smallest_subnormal", "tiny")
+    _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant", "precision")
+
+    def __init__(self, info):
+        for name in self._FLOATS:
+            setattr(self, name, float(getattr(info, name)))
+        for name in self._INTS:
+            setattr(self, name, int(getattr(info, name)))
+        self.dtype = info.dtype
+        self._numpy = info
+
+    def __repr__(self):
+        return repr(self._numpy)
+
+
+class iinfo_object:
+    """numpy.iinfo's fields as Python ints: bits, min, max, dtype (and kind)."""
+
+    def __init__(self, info):
+        self.bits, self.min, self.max = int(info.bits), int(info.min), int(info.max)
+        self.dtype, self.kind = info.dtype, info.kind
+        self._numpy = info
+
+    def __repr__(self):
+        return repr(self._numpy)
+
+
 def finfo(type):  # noqa: A002
-    """numpy.finfo for a floating dtype or a pygpu array."""
-    return _np.finfo(_as_dtype_arg(type))
+    """Machine limits of a floating or complex dtype (or of a pygpu array's), as Python floats."""
+    return finfo_object(_np.finfo(_as_dtype_arg(type)))
 
 
 def iinfo(type):  # noqa: A002
-    """numpy.iinfo for an integer dtype or a pygpu array."""
-    return _np.iinfo(_as_dtype_arg(type))
+    """Machine limits of an integer dtype (or of a pygpu array's), as Python ints."""
+    return iinfo_object(_np.iinfo(_as_dtype_arg(type)))
 
 
 def isdtype(dtype, kind):
     """Array API isdtype: whether dtype is of kind ('bool', 'signed integer', 'unsigned integer',
     'integral', 'real floating', 'complex floating', 'numeric'), a dtype, or a tuple of those."""
     return _np.isdtype(_np.dtype(dtype), kind)
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """The array API's astype: x.astype(dtype, copy=copy, device=device)."""
+    return x.astype(dtype, copy=copy, device=device)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

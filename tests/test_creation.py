@@ -1,6 +1,7 @@
 """Creation functions, differential against NumPy: arange, linspace, eye, identity, the
 empty/zeros/ones/full family and asarray/array."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -305,3 +306,34 @@ def test_asarray_errors(device):
         pygpu.asarray(["a", "b"], device=device)
     with pytest.raises(TypeError):
         pygpu.asarray(object(), device=device)
+
+
+def test_huge_arrays_memory_error_then_value_error(device):
+    # as NumPy: a byte size that fits the address space but not in memory is a MemoryError
+    # (pygpu.OutOfMemoryError); past the address space, ValueError "array is too big"
+    with pytest.raises(pygpu.OutOfMemoryError, match="out of memory allocating 4611686018427387904 bytes"):
+        pygpu.empty(2 ** 62, dtype=np.uint8, device=device)
+    with pytest.raises(MemoryError):
+        pygpu.zeros((2 ** 31, 2 ** 31), dtype=np.int8, device=device)
+    for shape, dtype in [(2 ** 61, np.float64), ((2 ** 40, 2 ** 40), np.uint8), ((2 ** 62, 2), np.uint8)]:
+        with pytest.raises(ValueError, match="array is too big") as e_pg:
+            pygpu.empty(shape, dtype=dtype, device=device)
+        with pytest.raises(ValueError) as e_np:
+            np.empty(shape, dtype=dtype)
+        assert str(e_pg.value) == str(e_np.value)
+    assert_array_equal(pygpu.ones(3, device=device), np.ones(3))   # the process carries on
+
+
+def test_import_from_unbuilt_source_tree(tmp_path):
+    # a copy of the package without its extension, inside a tree with a setup.py
+    import shutil
+    import subprocess
+    import sys
+    src = os.path.dirname(pygpu.__file__)
+    shutil.copytree(src, tmp_path / "pygpu", ignore=shutil.ignore_patterns("_core.*", "__pycache__"))
+    (tmp_path / "setup.py").write_text("")
+    # -S: no site-packages, whose .pth files may hold an editable install's finder for pygpu._core
+    r = subprocess.run([sys.executable, "-S", "-c", "import pygpu"], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "pygpu's C extension is not built in the source tree" in r.stderr
+    assert "pip install -e ." in r.stderr and "circular" not in r.stderr

@@ -2,26 +2,25 @@
 
 1. What this build and this machine report (runs everywhere): availability and its reason, the
    error for Device('cuda:0') when there is no GPU, the build facts.
-2. The host side of the backend against a mock driver (tests/mock_cuda/libcuda_mock.c, compiled
-   here and put on LD_LIBRARY_PATH of a child interpreter): the loader, contexts, the fatbin
-   handed to the driver, staged pageable copies, the out-of-memory path, sticky errors, launch
-   configuration, streams and events, properties. The mock runs no kernels, so only results
+2. The host side of the backend against a mock driver (tests/mock_cuda/, built by conftest's
+   mock_driver fixture and put on LD_LIBRARY_PATH of a child interpreter): the loader, contexts,
+   the fatbin handed to the driver, staged pageable copies, the out-of-memory path, sticky errors,
+   launch configuration, streams and events, properties. The mock runs no kernels, so only results
    that need no kernel (plain transfers) are compared.
 3. Real GPU tests (the cuda_device fixture; skipped with the reason where no GPU is usable).
 """
-import json
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
-import textwrap
 
 import numpy as np
 import pytest
 
 import pygpu
 from pygpu import _core
+
+from conftest import run_mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = _core._build_info()
@@ -115,6 +114,19 @@ def test_build_script_arch_parsing():
     assert cmd[-3:] == ["-o", "out.fatbin", "elementwise.cu"]
 
 
+@pytest.mark.skipif(not HAS_KERNELS, reason="this build has no CUDA kernels (nvcc was not found)")
+def test_fatbin_holds_every_kernel_the_tables_name():
+    """The names the backend looks up exist in the embedded modules (read from nvcc's output at
+    build time): a loop in the kernel table without its kernel would fail only on a GPU."""
+    modules = _core._fatbin_modules()
+    assert "elementwise" in modules
+    size, names = modules["elementwise"]
+    assert size > 0
+    wanted = {f"{name}_{form}" for name, _, _ in _core._kernel_table() for form in "cs"}
+    assert wanted <= set(names), sorted(wanted - set(names))[:10]
+    assert sum(size for size, _ in modules.values()) == BUILD["fatbin_bytes"]
+
+
 def test_build_script_modules_and_cache_keys(tmp_path):
     """Every .cu of csrc/kernels is a module; its cache key follows the headers it includes."""
     sys.path.insert(0, os.path.dirname(HERE))
@@ -142,61 +154,6 @@ def test_build_script_modules_and_cache_keys(tmp_path):
 
 
 # ---------------------------------------------------------------- 2. the mock driver
-
-@pytest.fixture(scope="module")
-def mock_driver(tmp_path_factory):
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:
-        pytest.skip(f"no C compiler ({cc}) to build the mock driver")
-    out = tmp_path_factory.mktemp("mock_cuda")
-    lib = out / "libcuda.so.1"
-    src = os.path.join(HERE, "mock_cuda", "libcuda_mock.c")
-    proc = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-o", str(lib), src],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail("building the mock driver failed:\n" + proc.stderr)
-    return str(out)
-
-
-def run_mock(mock_driver, code, **env):
-    """Runs code in a child interpreter whose libcuda.so.1 is the mock; returns its JSON output."""
-    pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
-    child_env = {k: v for k, v in os.environ.items() if not k.startswith(("MOCK_CUDA_", "PYGPU_"))}
-    child_env["LD_LIBRARY_PATH"] = mock_driver + os.pathsep + os.environ.get("LD_LIBRARY_PATH", "")
-    child_env["PYTHONPATH"] = pkg_root
-    child_env.update({k: str(v) for k, v in env.items()})
-    prelude = textwrap.dedent("""
-        import ctypes, json, sys
-        import numpy as np
-        import pygpu
-        from pygpu import _core
-
-        class Stats(ctypes.Structure):
-            _fields_ = [("launches", ctypes.c_long), ("copies", ctypes.c_long),
-                        ("pageable_copies", ctypes.c_long), ("event_syncs", ctypes.c_long),
-                        ("grid", ctypes.c_uint), ("block", ctypes.c_uint),
-                        ("param_bytes_hint", ctypes.c_size_t), ("last_kernel", ctypes.c_char * 128)]
-
-        def stats():
-            lib = ctypes.CDLL("libcuda.so.1")
-            lib.mock_stats.restype = ctypes.POINTER(Stats)
-            s = lib.mock_stats().contents
-            return {f: (getattr(s, f).decode() if f == "last_kernel" else getattr(s, f))
-                    for f, _ in Stats._fields_}
-
-        def error(fn):
-            try:
-                fn()
-            except Exception as e:
-                return {"type": type(e).__name__, "msg": str(e), "name": getattr(e, "name", None),
-                        "code": getattr(e, "code", None)}
-            return None
-    """)
-    proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], env=child_env,
-                          capture_output=True, text=True, cwd=HERE, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
 
 def test_mock_unavailable_reasons(mock_driver):
     code = "print(json.dumps(_core._cuda_device_count()))"
@@ -426,3 +383,32 @@ def test_gpu_pool_reuse(cuda_device):
     assert b.data_ptr == ptr
     del b
     pool.free_all_blocks()
+
+
+# ---------------------------------------------------------------- a GPU pygpu cannot use
+
+def test_unusable_gpu_is_reported_loudly(tmp_path):
+    """nvidia-smi sees a GPU that pygpu cannot use: python -m pygpu says so, and a test session
+    fails instead of skipping every CUDA test (PYGPU_TEST_ALLOW_NO_CUDA=1 accepts it)."""
+    if pygpu.cuda.is_available():
+        pytest.skip("a GPU is usable here")
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text("#!/bin/sh\necho 'GPU 0: Fake GPU 80GB (UUID: GPU-0000)'\n")
+    smi.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYGPU_TEST")}
+    env["PATH"] = str(tmp_path) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+    main = subprocess.run([sys.executable, "-c", "from pygpu.__main__ import report; report()"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert main.returncode == 0, main.stderr
+    assert "WARNING: this machine has 1 NVIDIA GPU (Fake GPU 80GB) but pygpu cannot use it" in main.stdout
+    assert _core._cuda_device_count()[1] in main.stdout
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+    conftest = os.path.join(HERE, "conftest.py")
+    shutil.copy(conftest, tmp_path / "conftest.py")
+    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_nothing.py")]
+    failed = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert failed.returncode == 3 and "Fake GPU 80GB" in failed.stdout + failed.stderr
+    env["PYGPU_TEST_ALLOW_NO_CUDA"] = "1"
+    allowed = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr

@@ -312,3 +312,25 @@ def test_indexing_zero_size(device):
 
 def test_operator_index_on_index_object(device):
     assert operator.index(pygpu.asarray(np.int64(4), device=device)) == 4
+
+
+def test_assignment_of_whole_arrays_copies_bytes_or_runs_the_kernel(device):
+    """dst[...] = src of one type and layout is a byte copy (the copy engine on a GPU);
+    overlapping memory, other layouts and other types still take the kernel: all give NumPy's
+    answer."""
+    x = np.arange(24.0).reshape(4, 6)
+    a = pygpu.asarray(x, device=device)
+    b = pygpu.empty((4, 6), device=device)
+    b[...] = a
+    assert_array_equal(b, x)
+    f = pygpu.asarray(np.asfortranarray(x), device=device)
+    b[...] = f                                  # F into C: the kernel
+    assert_array_equal(b, x)
+    flat = pygpu.asarray(np.arange(10.0), device=device)
+    flat[2:] = flat[:-2]                        # overlapping, both contiguous
+    ref = np.arange(10.0)
+    ref[2:] = ref[:-2].copy()
+    assert_array_equal(flat, ref)
+    c = pygpu.empty((4, 6), dtype=np.float32, device=device)
+    c[...] = a                                  # another type: the kernel
+    assert_array_equal(c, x.astype(np.float32))

@@ -114,6 +114,9 @@ def test_inplace(device, op, dt):
         assert id(res) == ident and res.dtype == np.dtype(dt)
         if dt in ("f4", "c8") and op in (operator.truediv, operator.pow):
             np.testing.assert_allclose(res.get(), expected, rtol=1e-6)
+        elif op is operator.pow and dt in ("f8", "c16") and device.kind == "cuda":
+            # CUDA's pow is within 2 ulp (glibc's is correctly rounded); x ** 1, 2, -1 are exact
+            np.testing.assert_allclose(res.get(), expected, rtol=4 * np.finfo(np.float64).eps)
         else:
             assert_array_equal(res, expected)
 

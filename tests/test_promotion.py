@@ -96,6 +96,27 @@ def test_promotion_functions():
     assert pygpu.finfo(pygpu.float32).eps == np.finfo(np.float32).eps
     assert pygpu.finfo(pygpu.asarray(np.ones(2, np.float16))).bits == 16
     assert pygpu.iinfo(pygpu.int16).max == 32767
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_finfo_fields_are_python_floats(dtype):
+    # the array API asks for Python float/int fields; NumPy's finfo holds NumPy scalars
+    f, e = pygpu.finfo(dtype), np.finfo(dtype)
+    for name in ("eps", "max", "min", "smallest_normal", "tiny", "resolution", "epsneg", "smallest_subnormal"):
+        assert type(getattr(f, name)) is float and getattr(f, name) == float(getattr(e, name)), name
+    for name in ("bits", "precision", "nmant", "nexp", "machep", "maxexp", "minexp"):
+        assert type(getattr(f, name)) is int and getattr(f, name) == getattr(e, name), name
+    assert f.dtype == e.dtype and repr(f) == repr(e)
+    assert pygpu.finfo(pygpu.zeros(1, dtype=dtype)).eps == f.eps
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
+def test_iinfo_fields_are_python_ints(dtype):
+    i, e = pygpu.iinfo(dtype), np.iinfo(dtype)
+    assert (type(i.bits), type(i.min), type(i.max)) == (int, int, int)
+    assert (i.bits, i.min, i.max, i.dtype) == (e.bits, e.min, e.max, e.dtype) and repr(i) == repr(e)
+    with pytest.raises(ValueError):
+        pygpu.iinfo("float32")
     assert pygpu.isdtype(pygpu.float32, "real floating")
     assert pygpu.isdtype(np.dtype("u2"), "unsigned integer")
     assert pygpu.isdtype(pygpu.complex64, ("integral", "complex floating"))

@@ -72,12 +72,16 @@ pg_array_new(PgDevice *dev, int type, int ndim, const int64_t *shape, char order
     if (PG_DEVICE_CHECK(dev) < 0)
         return NULL;
     int64_t size = pg_shape_size(ndim, shape);
+    int64_t isz = pg_type_info[type].itemsize;
     if (size < 0)
         return NULL;
+    if (size > INT64_MAX / isz) {
+        pg_too_big_error();
+        return NULL;
+    }
     PgArray *a = array_alloc(ndim);
     if (a == NULL)
         return NULL;
-    int64_t isz = pg_type_info[type].itemsize;
     memcpy(a->shape, shape, (size_t)ndim * sizeof(int64_t));
     pg_fill_strides(ndim, shape, isz, order == 'F' ? 'F' : 'C', a->strides);
     a->type = type;
@@ -176,8 +180,20 @@ pg_array_check_writeable(PgArray *a)
 /* ------------------------------------------------------------------ assignment */
 
 void
+pg_array_note_use(PgArray *a)
+{
+    /* the memory's pool block: the array's own, or its base array's (views never chain) */
+    PgBlock *b = a->block;
+    if (b == NULL && a->base != NULL && PgArray_Check(a->base))
+        b = ((PgArray *)a->base)->block;
+    if (b != NULL)
+        pg_block_use(b, pg_stream_current_handle(a->device));
+}
+
+void
 pg_operand_from_array(PgOperand *op, PgArray *a)
 {
+    pg_array_note_use(a);
     op->data = a->data;
     op->ndim = a->ndim;
     op->shape = a->shape;
@@ -186,10 +202,71 @@ pg_operand_from_array(PgOperand *op, PgArray *a)
     op->scalar[0] = op->scalar[1] = 0;
 }
 
+/* The bytes an array's elements span, [*lo, *hi); empty arrays span nothing. */
+static int
+byte_extent(PgArray *a, uintptr_t *lo, uintptr_t *hi)
+{
+    intptr_t low = 0, high = (intptr_t)PG_ITEMSIZE(a);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] == 0)
+            return 0;
+        intptr_t off = (intptr_t)((a->shape[d] - 1) * a->strides[d]);
+        if (off < 0)
+            low += off;
+        else
+            high += off;
+    }
+    *lo = (uintptr_t)a->data + (uintptr_t)low;
+    *hi = (uintptr_t)a->data + (uintptr_t)high;
+    return 1;
+}
+
+/* True when writing dst could change src's elements before they are read: their memory overlaps
+ * and the layouts are not the very same (an element-for-element copy onto itself is safe). */
+int
+pg_array_may_overlap(PgArray *dst, PgArray *src)
+{
+    if (dst->device != src->device)
+        return 0;
+    if (dst->data == src->data && dst->type == src->type && dst->ndim == src->ndim &&
+        memcmp(dst->shape, src->shape, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
+        memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim) == 0)
+        return 0;
+    uintptr_t dlo, dhi, slo, shi;
+    if (!byte_extent(dst, &dlo, &dhi) || !byte_extent(src, &slo, &shi))
+        return 0;
+    return dlo < shi && slo < dhi;
+}
+
+static int same_shape(PgArray *a, PgArray *b);
+
+/* Whether dst = src is a plain byte copy: one type, one shape, the same dense layout, and memory
+ * that does not overlap (the driver's copy engine then beats a kernel: 2970 against 2350 GB/s on
+ * an H100). */
+static int
+is_byte_copy(PgArray *dst, PgArray *src)
+{
+    if (dst->type != src->type || !same_shape(dst, src))
+        return 0;
+    int layout = (dst->flags & src->flags) & (PG_C_CONTIGUOUS | PG_F_CONTIGUOUS);
+    if (!layout)
+        return 0;
+    size_t n = (size_t)(pg_array_size(dst) * PG_ITEMSIZE(dst));
+    return dst->data + n <= src->data || src->data + n <= dst->data;
+}
+
 /* dst = src on one device: the copy kernel of dst's type, src broadcast to dst's shape. */
 static int
 assign_same_device(PgArray *dst, PgArray *src)
 {
+    if (is_byte_copy(dst, src)) {
+        PgDevice *dev = dst->device;
+        pg_array_note_use(src);
+        pg_array_note_use(dst);
+        return PG_DEVICE_CHECK(dev) < 0 ? -1 : dev->backend->memcpy(dev, dst->data, src->data,
+                                                                  (size_t)(pg_array_size(dst) * PG_ITEMSIZE(dst)),
+                                                                  PG_COPY_D2D, pg_stream_current_handle(dev));
+    }
     PgOperand ops[2];
     pg_operand_from_array(&ops[0], src);
     pg_operand_from_array(&ops[1], dst);
@@ -270,6 +347,8 @@ pg_array_assign(PgArray *dst, PgArray *src)
     }
     PgArray *target = stage_dst ? stage_dst : dst;
     size_t nbytes = (size_t)(pg_array_size(src) * PG_ITEMSIZE(src));
+    pg_array_note_use(src);
+    pg_array_note_use(target);
     if (src->device == host) {
         if (transfer(target->device, target->data, src->data, nbytes, PG_COPY_H2D) < 0)
             goto done;
@@ -772,6 +851,39 @@ merge_getset(PyGetSetDef *const *tables, int n)
             all[k++] = *g;
     return all;
 }
+
+/* _add_methods(mapping): installs Python functions as methods of ndarray, for the parts of it
+ * written in Python (__array_function__, repeat, trace, ...). A name ndarray already has is
+ * refused, so that a Python method never silently replaces a C one. */
+static PyObject *
+py_add_methods(PyObject *m, PyObject *methods)
+{
+    PG_UNUSED(m);
+    if (!PyDict_Check(methods)) {
+        PyErr_SetString(PyExc_TypeError, "_add_methods takes a dict of name -> function");
+        return NULL;
+    }
+    PyObject *dict = PgArray_Type.tp_dict, *name, *func;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(methods, &pos, &name, &func)) {
+        int has = PyDict_Contains(dict, name);
+        if (has < 0)
+            return NULL;
+        if (has) {
+            PyErr_Format(PyExc_ValueError, "ndarray already has an attribute %R", name);
+            return NULL;
+        }
+        if (PyDict_SetItem(dict, name, func) < 0)
+            return NULL;
+    }
+    PyType_Modified(&PgArray_Type);
+    Py_RETURN_NONE;
+}
+
+PyMethodDef pg_array_module_methods[] = {
+    {"_add_methods", py_add_methods, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 int
 pg_array_add_methods(PyMethodDef *methods)

@@ -74,6 +74,9 @@ int pg_array_add_methods(PyMethodDef *methods);
 
 /* dst[...] = src with broadcasting and dtype conversion, across devices too. */
 int pg_array_assign(PgArray *dst, PgArray *src);
+/* True when writing dst could change src's elements before they are read (shared memory in
+ * another layout): the source must then be copied first. */
+int pg_array_may_overlap(PgArray *dst, PgArray *src);
 /* dst[...] = a Python/NumPy scalar converted to dst's type. */
 int pg_array_fill(PgArray *dst, PyObject *value);
 /* dst[...] = a NumPy array (any layout/dtype; broadcast to dst's shape). */
@@ -87,7 +90,10 @@ PgArray *pg_array_copy(PgArray *a, int type, char order, PgDevice *dev);
 /* Raises when the array is read-only. */
 int pg_array_check_writeable(PgArray *a);
 
-/* The operand of an elementwise launch (runtime/launch.h) for an array. */
+/* Work on a's memory is about to be queued on its device's current stream: tells the pool (the
+ * block then follows that stream; see runtime/memory.h). */
+void pg_array_note_use(PgArray *a);
+/* The operand of an elementwise launch (runtime/launch.h) for an array; notes the use. */
 void pg_operand_from_array(PgOperand *op, PgArray *a);
 
 

@@ -204,42 +204,6 @@ array_subscript(PyObject *self, PyObject *key)
 
 /* ------------------------------------------------------------------ assignment */
 
-/* The bytes an array's elements span, [*lo, *hi); empty arrays span nothing. */
-static int
-byte_extent(PgArray *a, uintptr_t *lo, uintptr_t *hi)
-{
-    intptr_t low = 0, high = (intptr_t)PG_ITEMSIZE(a);
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == 0)
-            return 0;
-        intptr_t off = (intptr_t)((a->shape[d] - 1) * a->strides[d]);
-        if (off < 0)
-            low += off;
-        else
-            high += off;
-    }
-    *lo = (uintptr_t)a->data + (uintptr_t)low;
-    *hi = (uintptr_t)a->data + (uintptr_t)high;
-    return 1;
-}
-
-/* True when writing dst could change src's elements before they are read: their memory overlaps
- * and the layouts are not the very same (an element-for-element copy onto itself is safe). */
-static int
-may_overlap(PgArray *dst, PgArray *src)
-{
-    if (dst->device != src->device)
-        return 0;
-    if (dst->data == src->data && dst->type == src->type && dst->ndim == src->ndim &&
-        memcmp(dst->shape, src->shape, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
-        memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim) == 0)
-        return 0;
-    uintptr_t dlo, dhi, slo, shi;
-    if (!byte_extent(dst, &dlo, &dhi) || !byte_extent(src, &slo, &shi))
-        return 0;
-    return dlo < shi && slo < dhi;
-}
-
 static int
 sequence_error(void)
 {
@@ -265,7 +229,7 @@ assign_array(PgArray *dst, PgArray *src, int one_element)
             goto done;
         src = stripped;
     }
-    if (may_overlap(dst, src)) {
+    if (pg_array_may_overlap(dst, src)) {
         tmp = pg_array_copy(src, -1, 'K', NULL);
         if (tmp == NULL)
             goto done;

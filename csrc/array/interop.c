@@ -410,17 +410,45 @@ cai_parse(PyObject *cai, CaiInfo *info)
     return 0;
 }
 
+/* Imported memory must be aligned for its element type: a misaligned typed load on the GPU is
+ * CUDA_ERROR_MISALIGNED_ADDRESS, a sticky error that would kill the context shared with the
+ * producer (CuPy, PyTorch). Refused on every device, so code behaves the same everywhere. */
+static int
+check_alignment(const char *what, uintptr_t ptr, int type, int ndim, const int64_t *shape, const int64_t *strides)
+{
+    int64_t align = pg_type_info[type].itemsize;
+    if (PG_IS_COMPLEX(type))
+        align /= 2; /* two floating parts */
+    if (pg_shape_size(ndim, shape) == 0 || align == 1)
+        return 0;
+    int bad = ptr % (uint64_t)align != 0;
+    for (int i = 0; strides != NULL && i < ndim && !bad; i++)
+        bad = shape[i] > 1 && strides[i] % align != 0;
+    if (bad) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: the data (pointer %p%s) is not aligned to the %d bytes of %s; pygpu's kernels need "
+                     "aligned elements: make an aligned copy with the producer (e.g. .copy()) first",
+                     what, (void *)ptr, strides ? " or a stride" : "", (int)align, pg_type_info[type].name);
+        return -1;
+    }
+    return 0;
+}
+
 static PgArray *
 cai_import(PyObject *obj, PyObject *cai)
 {
     CaiInfo info;
-    if (cai_parse(cai, &info) < 0 || cuda_required("__cuda_array_interface__") < 0)
+    if (cai_parse(cai, &info) < 0 ||
+        check_alignment("__cuda_array_interface__", info.ptr, info.type, info.ndim, info.shape,
+                        info.has_strides ? info.strides : NULL) < 0 ||
+        cuda_required("__cuda_array_interface__") < 0)
         return NULL;
     PgDevice *dev;
     PgMemKind kind = PG_MEM_DEVICE;
     if (info.ptr) {
         int ordinal;
-        if (pg_cuda_pointer_info((const void *)info.ptr, &ordinal, &kind) < 0)
+        PgDevice *asking = current_cuda_device();
+        if (asking == NULL || pg_cuda_pointer_info(asking, (const void *)info.ptr, &ordinal, &kind) < 0)
             return NULL;
         dev = cuda_device_by_index(ordinal);
     } else {
@@ -802,6 +830,8 @@ import_capsule(PyObject *cap)
     } else {
         pg_fill_strides(t->ndim, shape, isz, 'C', strides);
     }
+    if (check_alignment("DLPack", (uintptr_t)t->data + t->byte_offset, type, t->ndim, shape, strides) < 0)
+        return NULL;
     PgDevice *dev;
     PgMemKind kind = PG_MEM_DEVICE;
     switch (t->device.device_type) {

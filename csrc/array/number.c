@@ -1,5 +1,6 @@
 /* The number protocol, rich comparison, __array_ufunc__ and __array_namespace__ of ndarray. The
- * slots name the operation and call through pg_array_math, which math/ fills at module init. */
+ * slots name the operation and call through pg_array_math, which math/ fills at module init; the
+ * NumPy ufuncs that are not elementwise (matmul, vecdot, ...) go to pygpu/_dispatch.py. */
 #include "array/number.h"
 
 PgArrayMath pg_array_math;
@@ -85,6 +86,28 @@ nb_divmod(PyObject *a, PyObject *b)
     return t;
 }
 
+static PyObject *
+nb_matmul(PyObject *a, PyObject *b)
+{
+    if (pg_array_math.matmul == NULL) {
+        PyErr_SetString(PyExc_SystemError, "pygpu's math is not initialised");
+        return NULL;
+    }
+    return pg_array_math.matmul(a, b, NULL);
+}
+
+static PyObject *
+nb_matmul_inplace(PyObject *a, PyObject *b)
+{
+    if (!PgArray_Check(a))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (pg_array_math.matmul == NULL) {
+        PyErr_SetString(PyExc_SystemError, "pygpu's math is not initialised");
+        return NULL;
+    }
+    return pg_array_math.matmul(a, b, a);
+}
+
 static PyObject *nb_neg(PyObject *a) { return unary(PG_NB_NEG, a); }
 static PyObject *nb_pos(PyObject *a) { return unary(PG_NB_POS, a); }
 static PyObject *nb_abs(PyObject *a) { return unary(PG_NB_ABS, a); }
@@ -133,6 +156,8 @@ pg_number_setup_type(PyTypeObject *t)
     nm->nb_inplace_and = nb_and_inplace;
     nm->nb_inplace_or = nb_or_inplace;
     nm->nb_inplace_xor = nb_xor_inplace;
+    nm->nb_matrix_multiply = nb_matmul;
+    nm->nb_inplace_matrix_multiply = nb_matmul_inplace;
     t->tp_as_number = nm;
     t->tp_richcompare = array_richcompare;
     /* arrays are mutable: not hashable, as numpy.ndarray */
@@ -148,6 +173,22 @@ array_ufunc(PyObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     return pg_array_math.array_ufunc(args, kwds);
+}
+
+PyObject *
+pg_array_ufunc_fallback(PyObject *args, PyObject *kwds)
+{
+    static PyObject *handler; /* pygpu._dispatch.array_ufunc */
+    if (handler == NULL) {
+        PyObject *mod = PyImport_ImportModule("pygpu._dispatch");
+        if (mod == NULL)
+            return NULL;
+        handler = PyObject_GetAttrString(mod, "array_ufunc");
+        Py_DECREF(mod);
+        if (handler == NULL)
+            return NULL;
+    }
+    return PyObject_Call(handler, args, kwds);
 }
 
 static PyObject *

@@ -20,9 +20,15 @@ typedef struct {
     PyObject *(*apply)(PgNumberOp op, PyObject *const *args, PyObject *out);
     /* ndarray.__array_ufunc__(ufunc, method, *inputs, **kwargs) */
     PyObject *(*array_ufunc)(PyObject *args, PyObject *kwds);
+    /* a @ b; a @= b when out is a (NotImplemented for operand types matmul does not take) */
+    PyObject *(*matmul)(PyObject *a, PyObject *b, PyObject *out);
 } PgArrayMath;
 
 extern PgArrayMath pg_array_math;
+
+/* ndarray.__array_ufunc__ for the NumPy ufuncs that are not elementwise (matmul, vecdot, matvec,
+ * vecmat): pygpu._dispatch.array_ufunc(ufunc, method, *inputs, **kwargs). */
+PyObject *pg_array_ufunc_fallback(PyObject *args, PyObject *kwds);
 
 /* Installs the number protocol, rich comparison and hashing of ndarray (before PyType_Ready). */
 void pg_number_setup_type(PyTypeObject *t);

@@ -853,6 +853,83 @@ done:
     return res;
 }
 
+/* ------------------------------------------------------------------ diagonal */
+
+/* NumPy's diagonal: axis1 and axis2 removed, the diagonal appended as the last axis; read-only,
+ * as NumPy's view is. */
+static PgArray *
+diagonal_impl(PgArray *a, long long offset, long long axis1_raw, long long axis2_raw)
+{
+    int axis1, axis2;
+    if (a->ndim < 2) {
+        PyErr_SetString(PyExc_ValueError, "diag requires an array of at least two dimensions");
+        return NULL;
+    }
+    if (pg_normalize_axis(axis1_raw, a->ndim, "axis1", &axis1) < 0 ||
+        pg_normalize_axis(axis2_raw, a->ndim, "axis2", &axis2) < 0)
+        return NULL;
+    if (axis1 == axis2) {
+        PyErr_SetString(PyExc_ValueError, "axis1 and axis2 cannot be the same");
+        return NULL;
+    }
+    int64_t n1 = a->shape[axis1], n2 = a->shape[axis2];
+    char *data = a->data;
+    int64_t len;
+    if (offset >= 0) {
+        len = n2 - offset < n1 ? n2 - offset : n1;
+        if (len > 0)
+            data += offset * a->strides[axis2];
+    } else {
+        len = n1 + offset < n2 ? n1 + offset : n2;
+        if (len > 0)
+            data -= offset * a->strides[axis1];
+    }
+    if (len < 0)
+        len = 0;
+    int64_t shape[PG_MAXDIMS], strides[PG_MAXDIMS];
+    int nd = 0;
+    for (int i = 0; i < a->ndim; i++) {
+        if (i != axis1 && i != axis2) {
+            shape[nd] = a->shape[i];
+            strides[nd] = a->strides[i];
+            nd++;
+        }
+    }
+    shape[nd] = len;
+    strides[nd] = a->strides[axis1] + a->strides[axis2];
+    PgArray *v = pg_array_view(a, data, a->type, nd + 1, shape, strides);
+    if (v != NULL)
+        v->flags &= ~PG_WRITEABLE;
+    return v;
+}
+
+static PyObject *
+array_diagonal(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"offset", "axis1", "axis2", NULL};
+    long long offset = 0, axis1 = 0, axis2 = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|LLL:diagonal", kwlist, &offset, &axis1, &axis2))
+        return NULL;
+    return (PyObject *)diagonal_impl((PgArray *)self, offset, axis1, axis2);
+}
+
+static PyObject *
+py_diagonal(PyObject *m, PyObject *args, PyObject *kwds)
+{
+    PG_UNUSED(m);
+    static char *kwlist[] = {"a", "offset", "axis1", "axis2", NULL};
+    PyObject *obj;
+    long long offset = 0, axis1 = 0, axis2 = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|LLL:diagonal", kwlist, &obj, &offset, &axis1, &axis2))
+        return NULL;
+    PgArray *a = as_array(obj);
+    if (a == NULL)
+        return NULL;
+    PyObject *res = (PyObject *)diagonal_impl(a, offset, axis1, axis2);
+    Py_DECREF(a);
+    return res;
+}
+
 /* ------------------------------------------------------------------ tables */
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -942,6 +1019,8 @@ PyMethodDef pg_array_methods_views[] = {
     {"squeeze", KW(array_squeeze), "squeeze(axis=None): a view without the given (or all) axes of length one."},
     {"ravel", KW(array_ravel), "ravel(order='C'): the elements as a 1-d array, a view when possible."},
     {"flatten", KW(array_flatten), "flatten(order='C'): a 1-d copy of the elements."},
+    {"diagonal", KW(array_diagonal),
+     "diagonal(offset=0, axis1=0, axis2=1): a read-only view of the diagonal(s), as the last axis."},
     {"item", pg_array_item, METH_VARARGS, "item(*args): one element as a Python scalar (copied to the host)."},
     {"tolist", pg_array_tolist, METH_NOARGS, "tolist(): the elements as nested Python lists."},
     {"__complex__", pg_array_complex, METH_NOARGS, "complex(a) for a 0-d array."},
@@ -1021,6 +1100,8 @@ PyMethodDef pg_views_module_methods[] = {
     {"moveaxis", KW(py_moveaxis), "moveaxis(a, source, destination): a view with axes moved to new positions."},
     {"squeeze", KW(py_squeeze), "squeeze(a, axis=None): a view without axes of length one."},
     {"expand_dims", KW(py_expand_dims), "expand_dims(a, axis): a view with axes of length one inserted."},
+    {"diagonal", KW(py_diagonal),
+     "diagonal(a, offset=0, axis1=0, axis2=1): a read-only view of the diagonal(s), as the last axis."},
     {"broadcast_to", KW(py_broadcast_to), "broadcast_to(array, shape): a read-only broadcast view."},
     {"broadcast_arrays", py_broadcast_arrays, METH_VARARGS,
      "broadcast_arrays(*args): the arrays broadcast to one shape (read-only views where broadcast)."},

@@ -138,7 +138,7 @@ pg_casting_from_object(PyObject *obj, PgCasting *out)
         }
     }
     PyErr_Format(PyExc_ValueError,
-                 "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got %R)", obj);
+                 "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got %R)", obj);
     return -1;
 }
 

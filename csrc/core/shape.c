@@ -61,11 +61,17 @@ pg_shape_size(int ndim, const int64_t *shape)
         if (__builtin_mul_overflow(size, shape[i], &size))
             overflow = 1;
     }
-    if (overflow || size > PY_SSIZE_T_MAX / 16) {
-        PyErr_SetString(PyExc_ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
-        return -1;
-    }
+    if (overflow)
+        return pg_too_big_error();
     return size;
+}
+
+int64_t
+pg_too_big_error(void)
+{
+    PyErr_SetString(PyExc_ValueError,
+                    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    return -1;
 }
 
 void
@@ -286,6 +292,20 @@ pg_loop_is_contiguous(const PgLoopArgs *a, const int *loop_types)
         if (a->types[k] != loop_types[k])
             return 0;
         if (a->ndim == 1 && a->strides[k][0] != pg_type_info[loop_types[k]].itemsize)
+            return 0;
+    }
+    return 1;
+}
+
+int
+pg_loop_rows_contiguous(const PgLoopArgs *a, const int *loop_types)
+{
+    if (a->ndim < 2)
+        return 0;
+    for (int k = 0; k < a->nargs; k++) {
+        if (a->data[k] == NULL)
+            continue;
+        if (a->types[k] != loop_types[k] || a->strides[k][a->ndim - 1] != pg_type_info[loop_types[k]].itemsize)
             return 0;
     }
     return 1;

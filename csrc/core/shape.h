@@ -8,6 +8,9 @@
 int pg_parse_shape(PyObject *obj, int *ndim, int64_t *shape);
 /* Product of the shape, or -1 with ValueError when it overflows. */
 int64_t pg_shape_size(int ndim, const int64_t *shape);
+/* NumPy's ValueError for arrays whose byte size exceeds the address space; returns -1. Past that
+ * limit only: a size that fits but cannot be allocated is a MemoryError, as in NumPy. */
+int64_t pg_too_big_error(void);
 /* Strides of a fresh array of this shape in order 'C' or 'F'. */
 void pg_fill_strides(int ndim, const int64_t *shape, int64_t itemsize, char order, int64_t *strides);
 /* NumPy's contiguity rules (dimensions of length 1 do not count). */
@@ -39,4 +42,7 @@ void pg_loop_prepare(PgLoopArgs *a, int nargs, const PgOperand *ops);
 /* True when every array operand is contiguous along the one merged axis and stored as the
  * loop's own type, so the typed fast path applies. */
 int pg_loop_is_contiguous(const PgLoopArgs *a, const int *loop_types);
+/* True when every array operand is stored as the loop's type and contiguous along the innermost
+ * merged axis (of several), so that each row runs as a typed contiguous loop. */
+int pg_loop_rows_contiguous(const PgLoopArgs *a, const int *loop_types);
 #endif

@@ -40,15 +40,19 @@
          i += (int64_t)blockDim.x * gridDim.x)
 
 /* Byte offsets of element i for every operand: one div/mod chain over the merged dimensions for
- * all operands, in 32-bit arithmetic when the loop is small enough (the common case). Inlined:
- * a call would take the kernel parameters' address and copy them to the stack of every thread. */
+ * all operands, in 32-bit arithmetic when the loop is small enough (the common case). The
+ * outermost index needs no division (i < size makes the quotient its index), so a 1-d strided
+ * loop divides nothing and a 2-d one once. Inlined: a call would take the kernel parameters'
+ * address and copy them to the stack of every thread. */
 static __device__ __forceinline__ void
 pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
 {
     off[0] = off[1] = off[2] = off[3] = 0;
+    if (a.ndim == 0)
+        return;
     if (a.size <= 0x7fffffff) {
         uint32_t r = (uint32_t)i;
-        for (int d = a.ndim - 1; d >= 0; d--) {
+        for (int d = a.ndim - 1; d > 0; d--) {
             uint32_t n = (uint32_t)a.shape[d];
             uint32_t q = r / n;
             int64_t j = (int64_t)(r - q * n);
@@ -57,9 +61,12 @@ pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
                 off[k] += j * a.strides[k][d];
             r = q;
         }
+#pragma unroll
+        for (int k = 0; k < PG_MAXARGS; k++)
+            off[k] += (int64_t)r * a.strides[k][0];
         return;
     }
-    for (int d = a.ndim - 1; d >= 0; d--) {
+    for (int d = a.ndim - 1; d > 0; d--) {
         int64_t n = a.shape[d];
         int64_t q = i / n;
         int64_t j = i - q * n;
@@ -68,6 +75,9 @@ pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
             off[k] += j * a.strides[k][d];
         i = q;
     }
+#pragma unroll
+    for (int k = 0; k < PG_MAXARGS; k++)
+        off[k] += i * a.strides[k][0];
 }
 
 #define PG_LOOP1(NAME, S0, SO, EXPR)                                                        \

@@ -1,4 +1,6 @@
-/* IEEE binary16 <-> binary32 in software, identical on both backends (round to nearest even). */
+/* IEEE binary16 <-> binary32, identical on both backends (round to nearest even). The GPU uses
+ * its conversion instructions for numbers, but NaNs take the software path there too: the
+ * hardware gives a canonical NaN, which would lose the sign and payload NumPy keeps. */
 #ifndef PG_HALF_H
 #define PG_HALF_H
 #include "kernel_types.h"
@@ -7,10 +9,12 @@ PG_HOST_DEVICE PG_INLINE float
 pg_half_to_float(pg_half h)
 {
 #ifdef __CUDA_ARCH__
-    float f; /* the hardware conversion: same IEEE result as the software path below */
-    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
-    return f;
-#else
+    if ((h & 0x7fffu) <= 0x7c00u) { /* not a NaN: the hardware conversion, exact like the below */
+        float f;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+        return f;
+    }
+#endif
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu;
     uint32_t man = h & 0x3ffu;
@@ -31,24 +35,30 @@ pg_half_to_float(pg_half h)
     union { uint32_t u; float f; } v;
     v.u = bits;
     return v.f;
-#endif
 }
 
 PG_HOST_DEVICE PG_INLINE pg_half
 pg_float_to_half(float f)
 {
-#ifdef __CUDA_ARCH__
-    pg_half h; /* round to nearest even, as below */
-    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
-    return h;
-#else
     union { uint32_t u; float f; } v;
     v.f = f;
     uint32_t x = v.u;
+#ifdef __CUDA_ARCH__
+    if ((x & 0x7fffffffu) <= 0x7f800000u) { /* not a NaN: round to nearest even, as below */
+        pg_half h;
+        asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+        return h;
+    }
+#endif
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t absx = x & 0x7fffffffu;
-    if (absx >= 0x7f800000u) /* inf or nan (keep nan quiet) */
-        return (pg_half)(sign | 0x7c00u | (absx > 0x7f800000u ? (0x200u | ((absx >> 13) & 0x3ffu)) : 0u));
+    if (absx >= 0x7f800000u) { /* inf, or NaN keeping its sign and the top of its payload (quiet or
+                                * signaling: a float16 copy is bit-exact), as NumPy */
+        uint32_t payload = absx > 0x7f800000u ? (absx >> 13) & 0x3ffu : 0u;
+        if (absx > 0x7f800000u && payload == 0)
+            payload = 1;
+        return (pg_half)(sign | 0x7c00u | payload);
+    }
     if (absx >= 0x477ff000u) /* rounds to beyond the largest half */
         return (pg_half)(sign | 0x7c00u);
     if (absx < 0x38800000u) { /* subnormal half or zero */
@@ -70,6 +80,5 @@ pg_float_to_half(float f)
     if (rem > 0x1000u || (rem == 0x1000u && (half_bits & 1u)))
         half_bits++;
     return (pg_half)(sign | half_bits);
-#endif
 }
 #endif

@@ -57,4 +57,23 @@ typedef struct {
     uint64_t scalar[PG_MAXARGS][2];
 } PgContigArgs;
 
+/* One strided batched matrix product in BLAS's column-major terms, for every dtype:
+ * C[b] = op(A[b]) op(B[b]) for b < batch, C[b] m x n, op(A[b]) m x k, op(B[b]) k x n, where op is
+ * the matrix itself (N), its transpose (T) or its conjugate transpose (C). Leading dimensions and
+ * batch strides count elements; a batch stride of 0 repeats one matrix. All three operands are of
+ * `type`. Float and complex products run on BLAS (cuBLAS; NumPy's BLAS on the CPU), integer and
+ * bool ones on the kernel of kernels/matmul.h. */
+enum { PG_TRANS_N = 0, PG_TRANS_T = 1, PG_TRANS_C = 2 };
+typedef struct {
+    int32_t type;
+    int32_t transa, transb;
+    int32_t tf32;                 /* float32/complex64 may use TF32 tensor cores (opt-in) */
+    int64_t m, n, k, batch;
+    int64_t lda, ldb, ldc;
+    int64_t stride_a, stride_b, stride_c;
+    const char *a;
+    const char *b;
+    char *c;
+} PgGemmArgs;
+
 #endif

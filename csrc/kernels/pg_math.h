@@ -155,6 +155,23 @@ PG_UNSIGNED_HELPERS(u64)
     /* NaN propagates; equal: b, as NumPy. Written as selects without || so loops vectorise. */ \
     PG_DEV T pg_maximum(T a, T b) { return b != b ? b : !(a <= b) ? a : b; }                  \
     PG_DEV T pg_minimum(T a, T b) { return b != b ? b : !(a >= b) ? a : b; }                  \
+    /* fmax/fmin: NaN loses; on equal values (+0 and -0) the second, as NumPy and x86's maxsd     \
+     * (CUDA's fmax prefers +0: not used, so both backends agree) */                          \
+    PG_DEV T pg_fmax(T a, T b) { return (a > b || b != b) ? a : b; }                          \
+    PG_DEV T pg_fmin(T a, T b) { return (a < b || b != b) ? a : b; }                          \
+    /* x ** y: the exponents whose result is one correctly rounded operation give it exactly   \
+     * on both backends (glibc's pow is correctly rounded, CUDA's within 2 ulp: 3.0 ** 1 was  \
+     * 3.0000000000000004 on the GPU); the rest is the library's pow */                       \
+    PG_DEV T pg_fpow(T x, T y)                                                                 \
+    {                                                                                          \
+        if (y == 1)                                                                            \
+            return x;                                                                          \
+        if (y == 2)                                                                            \
+            return x * x;                                                                      \
+        if (y == -1)                                                                           \
+            return 1 / x;                                                                      \
+        return PG_FN2(pow, x, y);                                                              \
+    }                                                                                          \
     PG_DEV T pg_sign(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }         \
     PG_DEV T pg_logaddexp(T a, T b)                                                            \
     {                                                                                          \
@@ -193,7 +210,10 @@ PG_REAL_HELPERS(double)
 #define pg_remainder pg_remainder_f
 #define pg_maximum pg_maximum_f
 #define pg_minimum pg_minimum_f
+#define pg_fmax pg_fmax_f
+#define pg_fmin pg_fmin_f
 #define pg_sign pg_sign_f
+#define pg_fpow pg_fpow_f
 #define pg_logaddexp pg_logaddexp_f
 #define pg_logaddexp2 pg_logaddexp2_f
 #define pg_heaviside pg_heaviside_f
@@ -203,7 +223,10 @@ PG_REAL_HELPERS(float)
 #undef pg_remainder
 #undef pg_maximum
 #undef pg_minimum
+#undef pg_fmax
+#undef pg_fmin
 #undef pg_sign
+#undef pg_fpow
 #undef pg_logaddexp
 #undef pg_logaddexp2
 #undef pg_heaviside
@@ -212,7 +235,10 @@ PG_REAL_HELPERS(float)
 #define pg_remainder pg_remainder_d
 #define pg_maximum pg_maximum_d
 #define pg_minimum pg_minimum_d
+#define pg_fmax pg_fmax_d
+#define pg_fmin pg_fmin_d
 #define pg_sign pg_sign_d
+#define pg_fpow pg_fpow_d
 #define pg_logaddexp pg_logaddexp_d
 #define pg_logaddexp2 pg_logaddexp2_d
 #define pg_heaviside pg_heaviside_d
@@ -222,7 +248,10 @@ PG_REAL_HELPERS(double)
 #undef pg_remainder
 #undef pg_maximum
 #undef pg_minimum
+#undef pg_fmax
+#undef pg_fmin
 #undef pg_sign
+#undef pg_fpow
 #undef pg_logaddexp
 #undef pg_logaddexp2
 #undef pg_heaviside
@@ -232,7 +261,10 @@ PG_REAL_HELPERS(double)
 #define pg_remainder(a, b) PG_RG(pg_remainder, a)(a, b)
 #define pg_maximum(a, b) PG_RG(pg_maximum, a)(a, b)
 #define pg_minimum(a, b) PG_RG(pg_minimum, a)(a, b)
+#define pg_fmax(a, b) PG_RG(pg_fmax, a)(a, b)
+#define pg_fmin(a, b) PG_RG(pg_fmin, a)(a, b)
 #define pg_sign(a) PG_RG(pg_sign, a)(a)
+#define pg_fpow(a, b) PG_RG(pg_fpow, a)(a, b)
 #define pg_logaddexp(a, b) PG_RG(pg_logaddexp, a)(a, b)
 #define pg_logaddexp2(a, b) PG_RG(pg_logaddexp2, a)(a, b)
 #define pg_heaviside(a, b) PG_RG(pg_heaviside, a)(a, b)
@@ -519,11 +551,15 @@ pg_nextafter_half(float x, float y)
     }                                                                                          \
     PG_DEV C pg_cacosh_##S(C a)                                                                \
     {                                                                                          \
-        /* acosh z = +-i acos z, the sign giving a non-negative real part */                  \
+        /* acosh z = +-i acos z, the sign giving a non-negative real part: + where Im z >= 0.  \
+         * Taken from z, not from the computed real part, whose sign is rounding noise near the \
+         * cut (|0.866+0.5i| = 1 + 1 ulp on the GPU flipped acosh(-0.5) to the wrong branch). */  \
         C w = pg_cacos_##S(a);                                                                 \
         C r = pg_cmuli_##S(w);                                                                 \
-        if (r.re < 0 || (r.re == 0 && signbit(r.re)))                                  \
+        int flip = isnan(a.im) ? (r.re < 0 || (r.re == 0 && signbit(r.re))) : signbit(a.im) != 0; \
+        if (flip)                                                                              \
             r = pg_cneg_##S(r);                                                                \
+        r.re = PG_FN1(fabs, r.re);                                                             \
         return r;                                                                              \
     }                                                                                          \
     PG_DEV C pg_catanh_##S(C a)                                                                \

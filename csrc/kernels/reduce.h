@@ -456,7 +456,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
 
 /* Reduction (phases FINAL and PARTIAL) or the merge of a split one's partials (FINISH). */
 #define PG_REDUCE_KERNEL(NAME, S)                                                           \
-    extern "C" __global__ void __launch_bounds__(PG_RBLOCK) reduce_##NAME(PgReduceArgs a)    \
+    extern "C" __global__ void reduce_##NAME(PgReduceArgs a)    \
     {                                                                                        \
         __shared__ pg_racc_##NAME sm[PG_RBLOCK];                                             \
         const PgReduceArgs *ap = &a;                                                         \
@@ -532,7 +532,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
  * thread per tile, thread totals scanned in shared memory, the running total carried. */
 #define PG_RSCAN_ITEMS 4
 #define PG_SCAN_KERNEL(NAME, S)                                                             \
-    extern "C" __global__ void __launch_bounds__(PG_RBLOCK) rscan_##NAME(PgScanArgs a)       \
+    extern "C" __global__ void rscan_##NAME(PgScanArgs a)       \
     {                                                                                        \
         pg_t_##S id;                                                                         \
         PG_RBITS(S, a.ident, id);                                                            \

@@ -6,22 +6,34 @@
 
 /* ------------------------------------------------------------------ operators */
 
-/* x ** 2 as square(x), as NumPy does: a multiply instead of pow(), with the same result dtype
- * (a Python int 2 keeps any non-bool dtype; a float 2.0 keeps float and complex ones). */
+/* NumPy's fast scalar powers: x ** 2 as square(x) (any non-bool dtype for a Python int 2; float
+ * and complex for 2.0), and for float and complex arrays x ** 0.5 as sqrt(x) and x ** -1 as
+ * reciprocal(x): one exact operation instead of pow(), with the same result dtype (NEP 50: the
+ * Python scalar is weak). NULL when none applies. */
 static PgUfunc *
 fast_power(PyObject *a, PyObject *b)
 {
     if (!PgArray_Check(a))
         return NULL;
     int t = ((PgArray *)a)->type;
-    int two = 0;
+    int inexact = PG_IS_FLOAT(t) || PG_IS_COMPLEX(t);
     if (PyLong_CheckExact(b)) {
         int overflow;
-        two = PyLong_AsLongAndOverflow(b, &overflow) == 2 && t != PG_BOOL;
-    } else if (PyFloat_CheckExact(b)) {
-        two = PyFloat_AS_DOUBLE(b) == 2.0 && (PG_IS_FLOAT(t) || PG_IS_COMPLEX(t));
+        long e = PyLong_AsLongAndOverflow(b, &overflow);
+        if (e == 2 && t != PG_BOOL)
+            return pg_ufunc_lookup("square");
+        if (e == -1 && inexact)
+            return pg_ufunc_lookup("reciprocal");
+    } else if (PyFloat_CheckExact(b) && inexact) {
+        double e = PyFloat_AS_DOUBLE(b);
+        if (e == 2.0)
+            return pg_ufunc_lookup("square");
+        if (e == 0.5)
+            return pg_ufunc_lookup("sqrt");
+        if (e == -1.0)
+            return pg_ufunc_lookup("reciprocal");
     }
-    return two ? pg_ufunc_lookup("square") : NULL;
+    return NULL;
 }
 
 static PyObject *
@@ -81,7 +93,8 @@ array_ufunc(PyObject *args, PyObject *kwds)
     Py_ssize_t nin = PyTuple_GET_SIZE(args) - 2;
     if (uf == NULL || cname[0] == '_' || nin != pg_ufunc_nin(uf)) {
         PyErr_Clear();
-        ret = Py_NewRef(Py_NotImplemented);
+        /* matmul and the other gufuncs pygpu implements in Python */
+        ret = uf == NULL ? pg_array_ufunc_fallback(args, kwds) : Py_NewRef(Py_NotImplemented);
         goto done;
     }
     PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL;

@@ -31,12 +31,12 @@ static const char type_chars[PG_NTYPES] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I
 
 /* ------------------------------------------------------------------ errors */
 
-static void
-raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting casting)
+void
+pg_raise_casting(PyObject *uf, int input, int index, int from, int to, PgCasting casting)
 {
     PyObject *cls = input ? exc_input_casting : exc_output_casting;
     if (cls) {
-        PyObject *e = PyObject_CallFunction(cls, "OsOOi", (PyObject *)uf, pg_casting_name(casting),
+        PyObject *e = PyObject_CallFunction(cls, "OsOOi", uf, pg_casting_name(casting),
                                             (PyObject *)pg_type_descr(from), (PyObject *)pg_type_descr(to), index);
         if (e) {
             PyErr_SetObject(cls, e);
@@ -44,9 +44,19 @@ raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting cas
         }
         return;
     }
-    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' %s %sfrom dtype('%s') to dtype('%s') with casting rule '%s'",
-                 uf->name, input ? "input" : "output", "", pg_type_info[from].name, pg_type_info[to].name,
+    PyObject *name = PyObject_GetAttrString(uf, "__name__");
+    if (name == NULL)
+        return;
+    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' %s from dtype('%s') to dtype('%s') with casting rule '%s'",
+                 name, input ? "input" : "output", pg_type_info[from].name, pg_type_info[to].name,
                  pg_casting_name(casting));
+    Py_DECREF(name);
+}
+
+static void
+raise_casting(PgUfunc *uf, int input, int index, int from, int to, PgCasting casting)
+{
+    pg_raise_casting((PyObject *)uf, input, index, from, to, casting);
 }
 
 static void
@@ -275,6 +285,21 @@ pg_raise_different_devices(PgDevice *a, PgDevice *b)
     return -1;
 }
 
+int
+pg_parse_out(PyObject *outobj, PgArray **out)
+{
+    *out = NULL;
+    if (outobj == NULL || outobj == Py_None)
+        return 0;
+    if (!PgArray_Check(outobj)) {
+        PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
+                     Py_TYPE(outobj)->tp_name);
+        return -1;
+    }
+    *out = (PgArray *)outobj;
+    return pg_array_check_writeable(*out);
+}
+
 PyObject *
 pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype, PgCasting casting, int notimpl)
 {
@@ -288,17 +313,10 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     int nclassified = 0;
     static const int64_t one[1] = {1}, zero[1] = {0};
 
-    if (outobj != NULL && outobj != Py_None) {
-        if (!PgArray_Check(outobj)) {
-            PyErr_Format(PyExc_TypeError, "return arrays must be of type pygpu.ndarray, not %.200s",
-                         Py_TYPE(outobj)->tp_name);
-            return NULL;
-        }
-        out = (PgArray *)outobj;
-        if (pg_array_check_writeable(out) < 0)
-            return NULL;
+    if (pg_parse_out(outobj, &out) < 0)
+        return NULL;
+    if (out != NULL)
         dev = out->device;
-    }
     for (int i = 0; i < nin; i++) {
         int rc = classify(inputs[i], &ops[i]);
         if (rc != 0) {

@@ -1,7 +1,7 @@
 /* The math layer (csrc/math/): NumPy's math on arrays. ufunc objects made from the op table
  * (kernels/ops.def: it lives with the kernels, which are built from it and include nothing
- * above kernels/), ndarray's operators, and to come: reductions and scans, sorting and
- * searching, linear algebra, random. It may use array/, runtime/, core/ and kernels/; nothing
+ * above kernels/), ndarray's operators, linear algebra (linalg.h), and to come: reductions and
+ * scans, sorting and searching, random. It may use array/, runtime/, core/ and kernels/; nothing
  * below it includes from here.
  *
  * This header: pygpu.ufunc, elementwise operations from the op table with NumPy 2 type
@@ -29,6 +29,12 @@ PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, in
 int pg_raise_different_devices(PgDevice *a, PgDevice *b);
 /* The ufunc's name ("add"). */
 const char *pg_ufunc_name(PgUfunc *uf);
+/* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
+ * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
+int pg_parse_out(PyObject *outobj, PgArray **out);
+/* NumPy's casting error of ufunc uf (a pygpu.ufunc or a numpy.ufunc: its __name__ is in the
+ * message) for input `index` (or output, input 0) cast from `from` to `to`. */
+void pg_raise_casting(PyObject *uf, int input, int index, int from, int to, PgCasting casting);
 /* A ufunc of the op table by name (borrowed), or NULL (no exception). */
 PgUfunc *pg_ufunc_lookup(const char *name);
 int pg_ufunc_nin(PgUfunc *uf);

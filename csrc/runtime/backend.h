@@ -1,5 +1,6 @@
 /* The runtime layer (csrc/runtime/): devices, caching pools, streams and events, the backends
- * that implement them (CPU, CUDA), the run-time loaders (libcuda), the embedded fatbin and the
+ * that implement them (CPU, CUDA), the run-time loaders (libcuda; cuBLAS and cuSOLVER:
+ * cuda_libs.h, and LAPACK on cuSOLVER: cuda_solver.h), the embedded fatbin and the
  * kernel table, and the launch of an op-table loop. It may use core/ and kernels/, never array/,
  * math/ or jit/.
  *
@@ -16,6 +17,7 @@ typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
 typedef struct PgBackend PgBackend;
 typedef struct PgPool PgPool;
+typedef struct PgRandomArgs PgRandomArgs; /* kernels/random.h */
 
 /* A device (the object behind pygpu.Device, device.h). Devices are immortal singletons, so C
  * code may hold borrowed pointers to them. */
@@ -62,8 +64,16 @@ struct PgBackend {
     int (*scan)(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
     int (*reduceat)(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
     int (*ufunc_at)(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
+    /* One strided batched matrix product (PgGemmArgs of kernels/kernel_types.h), any dtype:
+     * BLAS for float and complex types (cuBLAS; NumPy's BLAS on the CPU), the integer kernel of
+     * kernels/matmul.h for integer and bool types. */
+    int (*gemm)(PgDevice *dev, const PgGemmArgs *args, void *stream);
+    /* Fills args->out with a draw of random numbers (kernels/random.h) on `stream`. */
+    int (*random)(PgDevice *dev, const PgRandomArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
-    int (*stream_create)(PgDevice *dev, void **stream);
+    /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
+     * non_blocking, one that does not. */
+    int (*stream_create)(PgDevice *dev, int non_blocking, void **stream);
     void (*stream_destroy)(PgDevice *dev, void *stream);
     int (*stream_synchronize)(PgDevice *dev, void *stream);
     int (*stream_query)(PgDevice *dev, void *stream);   /* 1 done, 0 busy, -1 error */
@@ -93,8 +103,15 @@ pg_device_check(PgDevice *dev)
 }
 #define PG_DEVICE_CHECK(dev) ((dev)->failed ? pg_device_check(dev) : 0)
 
+/* The entries of the kernel families, each in its own file (backend_<device>_<family>.c). */
+int pg_cpu_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
+
 /* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
 int pg_cpu_threads(void);
+/* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
+ * use it too). Touches no Python state: callers may have released the GIL. */
+void pg_host_copy(char *dst, const char *src, size_t n);
 
 /* The reduction family's entries of each backend (backend_cpu_reduce.c, backend_cuda_reduce.c). */
 int pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
@@ -106,8 +123,9 @@ int pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
 int pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
 int pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
 
-/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, 0 on success or -1 with
- * an exception (ValueError when the driver does not know the pointer). */
-int pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind);
+/* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
+ * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception
+ * (ValueError when the driver does not know the pointer). */
+int pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *kind);
 
 #endif

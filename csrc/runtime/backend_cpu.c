@@ -12,6 +12,7 @@
 #endif
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
+int pg_cpu_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cpu.c */
 
 /* Below this many elements a loop runs on the calling thread: waking the team costs more. */
 #define PG_CPU_PARALLEL_MIN 65536
@@ -36,13 +37,43 @@ cpu_mem_free(PgDevice *dev, void *ptr, PgMemKind kind)
     free(ptr);
 }
 
+#define PG_PARALLEL_MEMCPY_MIN ((size_t)1 << 20)
+
+void
+pg_host_copy(char *dst, const char *src, size_t n)
+{
+#ifdef _OPENMP
+    /* one thread does not saturate memory bandwidth; eight do on the machines seen so far */
+    int nt = pg_cpu_threads();
+    if (nt > 8)
+        nt = 8;
+    if (nt > 1 && n >= PG_PARALLEL_MEMCPY_MIN) {
+        size_t piece = ((n + (size_t)nt - 1) / (size_t)nt + 4095) & ~(size_t)4095;
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int t = 0; t < nt; t++) {
+            size_t begin = (size_t)t * piece;
+            if (begin < n)
+                memcpy(dst + begin, src + begin, n - begin < piece ? n - begin : piece);
+        }
+        return;
+    }
+#endif
+    memcpy(dst, src, n);
+}
+
 static int
 cpu_memcpy(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream)
 {
     PG_UNUSED(dev);
     PG_UNUSED(kind);
     PG_UNUSED(stream);
-    memcpy(dst, src, n);
+    if (n < PG_PARALLEL_MEMCPY_MIN) {
+        memcpy(dst, src, n);
+        return 0;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    pg_host_copy(dst, src, n);
+    Py_END_ALLOW_THREADS
     return 0;
 }
 
@@ -56,16 +87,60 @@ pg_cpu_threads(void)
 #endif
 }
 
+/* Shortest row worth a call of the contiguous loop of its own. */
+#define PG_CPU_MIN_ROW 16
+
+/* Rows [r0, r1) of a loop whose array operands are contiguous along the innermost merged axis
+ * and stored as the loop's types: each row runs the loop's contiguous path (typed, vectorised)
+ * on arguments pointing at it, where the strided path would gather and scatter through buffers.
+ * The contiguous path reads only data, types and scalars. `i` restarts at each row, so this is
+ * for loops of at most two inputs, whose expressions do not use it (the index fills have three). */
+static void
+run_rows(PgCpuLoop loop, const PgLoopArgs *args, int64_t r0, int64_t r1)
+{
+    PgLoopArgs row = *args;
+    int nd = args->ndim, na = args->nargs;
+    int64_t len = args->shape[nd - 1];
+    for (int64_t r = r0; r < r1; r++) {
+        int64_t rest = r;
+        for (int k = 0; k < na; k++)
+            row.data[k] = args->data[k];
+        for (int d = nd - 2; d >= 0; d--) {
+            int64_t idx = rest % args->shape[d];
+            rest /= args->shape[d];
+            for (int k = 0; k < na; k++)
+                if (row.data[k])
+                    row.data[k] += idx * args->strides[k][d];
+        }
+        loop(&row, 1, 0, len);
+    }
+}
+
+/* Units [begin, end) of a launch: elements, or rows when rows is set. */
+static void
+run_units(PgCpuLoop loop, const PgLoopArgs *args, int contiguous, int rows, int64_t begin, int64_t end)
+{
+    if (rows)
+        run_rows(loop, args, begin, end);
+    else
+        loop(args, contiguous, begin, end);
+}
+
 static int
 cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream)
 {
     PG_UNUSED(dev);
     PG_UNUSED(stream);
     PgCpuLoop loop = pg_cpu_loops[kernel_id];
-    int contiguous = pg_loop_is_contiguous(args, pg_kernels[kernel_id].types);
-    int64_t n = args->size;
+    const int *types = pg_kernels[kernel_id].types;
+    int contiguous = pg_loop_is_contiguous(args, types);
+    int64_t n = args->size, units = n;
+    int rows = !contiguous && args->nargs <= 3 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
+               pg_loop_rows_contiguous(args, types);
+    if (rows)
+        units = n / args->shape[args->ndim - 1];
     if (n < PG_CPU_PARALLEL_MIN || pg_cpu_threads() == 1) {
-        loop(args, contiguous, 0, n);
+        run_units(loop, args, contiguous, rows, 0, units);
         return 0;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -73,16 +148,18 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
 #pragma omp parallel
     {
         int nt = omp_get_num_threads(), t = omp_get_thread_num();
-        /* chunks aligned to 16 elements keep vector loops and cache lines whole */
-        int64_t chunk = ((n + nt - 1) / nt + 15) & ~(int64_t)15;
+        /* chunks of elements aligned to 16 keep vector loops and cache lines whole */
+        int64_t chunk = (units + nt - 1) / nt;
+        if (!rows)
+            chunk = (chunk + 15) & ~(int64_t)15;
         int64_t begin = chunk * t, end = begin + chunk;
-        if (end > n)
-            end = n;
+        if (end > units)
+            end = units;
         if (begin < end)
-            loop(args, contiguous, begin, end);
+            run_units(loop, args, contiguous, rows, begin, end);
     }
 #else
-    loop(args, contiguous, 0, n);
+    run_units(loop, args, contiguous, rows, 0, units);
 #endif
     Py_END_ALLOW_THREADS
     return 0;
@@ -97,9 +174,10 @@ cpu_nothing(PgDevice *dev)
 
 /* Streams: a distinct non-NULL handle per stream; work is already done when queued. */
 static int
-cpu_stream_create(PgDevice *dev, void **stream)
+cpu_stream_create(PgDevice *dev, int non_blocking, void **stream)
 {
     PG_UNUSED(dev);
+    PG_UNUSED(non_blocking);
     *stream = PyMem_RawMalloc(1);
     if (*stream == NULL) {
         PyErr_NoMemory();
@@ -224,6 +302,8 @@ const PgBackend pg_backend_cpu = {
     .scan = pg_cpu_scan,
     .reduceat = pg_cpu_reduceat,
     .ufunc_at = pg_cpu_ufunc_at,
+    .gemm = pg_cpu_gemm,
+    .random = pg_cpu_backend_random,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,

@@ -7,6 +7,7 @@
  * it. */
 #include "runtime/cuda_backend.h"
 #include "core/shape.h"
+#include <pthread.h>
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -16,7 +17,6 @@
 #define PG_BLOCKS_PER_SM 32            /* grid-stride loops: more blocks only add scheduling cost */
 #define PG_STAGE_MIN ((size_t)1 << 20) /* pageable copies of at least this size are staged */
 #define PG_STAGE_CHUNK ((size_t)8 << 20)
-#define PG_PARALLEL_MEMCPY_MIN ((size_t)1 << 20)
 
 #define IMPL(dev) PG_CUDA_IMPL(dev)
 
@@ -104,23 +104,54 @@ done:
             return pg_cuda_raise((dev), r_, #fn);               \
     } while (0)
 
+/* Set in a child process forked after the parent initialised CUDA: the driver's state is not
+ * the child's, so every CUDA call there must fail cleanly (as in CuPy and PyTorch). */
+static volatile int forked_child;
+static const char forked_reason[] =
+    "CUDA was initialised in the parent process before fork(); a forked child cannot use it (use the 'spawn' "
+    "start method of multiprocessing, or initialise CUDA only in the children)";
+
 int
-pg_cuda_enter(PgDevice *dev)
+pg_cuda_enter(PgDevice *dev, CUcontext *saved)
 {
+    if (forked_child) {
+        PyErr_Format(PgExc_CUDAError, "cuda:%d is unusable in this process: %s", dev->index, forked_reason);
+        return -1;
+    }
     if (PG_DEVICE_CHECK(dev) < 0)
         return -1;
-    CU_TRY(dev, cuCtxSetCurrent, (IMPL(dev)->ctx));
+    /* other libraries on this thread (CuPy, PyTorch, the user's pushed context) find their
+     * context as they left it: pg_cuda_leave puts it back */
+    CUcontext ctx = IMPL(dev)->ctx;
+    CU_TRY(dev, cuCtxGetCurrent, (saved));
+    if (*saved != ctx)
+        CU_TRY(dev, cuCtxSetCurrent, (ctx));
     return 0;
+}
+
+void
+pg_cuda_leave(PgDevice *dev, CUcontext saved)
+{
+    if (saved != IMPL(dev)->ctx)
+        pg_cu.cuCtxSetCurrent(saved);
 }
 
 /* For functions that cannot report (frees, destroys): make the context current, quietly. */
 static int
-enter_quietly(PgDevice *dev)
+enter_quietly(PgDevice *dev, CUcontext *saved)
 {
-    return IMPL(dev) != NULL && !dev->failed && pg_cu.cuCtxSetCurrent(IMPL(dev)->ctx) == CUDA_SUCCESS;
+    if (forked_child || IMPL(dev) == NULL || dev->failed || pg_cu.cuCtxGetCurrent(saved) != CUDA_SUCCESS)
+        return 0;
+    return *saved == IMPL(dev)->ctx || pg_cu.cuCtxSetCurrent(IMPL(dev)->ctx) == CUDA_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ availability, device init */
+
+static void
+mark_forked_child(void)
+{
+    forked_child = 1;
+}
 
 static int
 probe_devices(char *why, size_t size)
@@ -148,8 +179,10 @@ probe_devices(char *why, size_t size)
     if (r == CUDA_SUCCESS && version / 1000 < pg_cuda_build_version / 1000) {
         snprintf(why, size,
                  "the CUDA driver is too old for this build: it supports CUDA %d.%d, the kernels were built "
-                 "with CUDA %d.%d; update the NVIDIA driver",
-                 version / 1000, version % 1000 / 10, pg_cuda_build_version / 1000, pg_cuda_build_version % 1000 / 10);
+                 "with CUDA %d.%d; update the NVIDIA driver (CUDA 13 needs R580 or newer), or build pygpu with "
+                 "the nvcc of a CUDA %d toolkit (README: Installing)",
+                 version / 1000, version % 1000 / 10, pg_cuda_build_version / 1000, pg_cuda_build_version % 1000 / 10,
+                 version / 1000);
         return 0;
     }
     int count = 0;
@@ -158,6 +191,7 @@ probe_devices(char *why, size_t size)
         snprintf(why, size, "the CUDA driver found no device");
         return 0;
     }
+    pthread_atfork(NULL, NULL, mark_forked_child);
     return count;
 }
 
@@ -165,7 +199,11 @@ static int
 cuda_device_count(const char **reason)
 {
     static int probed, count;
-    static char why[320];
+    static char why[480];
+    if (forked_child) {
+        *reason = forked_reason;
+        return 0;
+    }
     if (!probed) {
         count = probe_devices(why, sizeof why);
         probed = 1;
@@ -208,15 +246,16 @@ cuda_device_init(PgDevice *dev)
         call = "cuDeviceGet";
         goto fail;
     }
-    if ((r = pg_cu.cuDevicePrimaryCtxRetain(&c->ctx, c->cudev)) != CUDA_SUCCESS) {
+    /* creating the primary context takes a while: let other threads run (device.c makes sure
+     * only one thread initialises a device) */
+    Py_BEGIN_ALLOW_THREADS
+    r = pg_cu.cuDevicePrimaryCtxRetain(&c->ctx, c->cudev);
+    Py_END_ALLOW_THREADS
+    if (r != CUDA_SUCCESS) {
         call = "cuDevicePrimaryCtxRetain";
         goto fail;
     }
     retained = 1;
-    if ((r = pg_cu.cuCtxSetCurrent(c->ctx)) != CUDA_SUCCESS) {
-        call = "cuCtxSetCurrent";
-        goto fail;
-    }
     if ((r = pg_cu.cuDeviceGetAttribute(&c->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, c->cudev)) !=
         CUDA_SUCCESS) {
         call = "cuDeviceGetAttribute";
@@ -387,10 +426,8 @@ kernel_function(PgDevice *dev, int id, int strided)
 /* ------------------------------------------------------------------ memory */
 
 static int
-cuda_mem_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr)
+cuda_mem_alloc_in_context(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUresult r;
     const char *call;
     CUdeviceptr p = 0;
@@ -429,7 +466,8 @@ static void
 cuda_mem_free(PgDevice *dev, void *ptr, PgMemKind kind)
 {
     /* Nothing to report to: a sticky error met here marks the device for the next call. */
-    if (!enter_quietly(dev))
+    CUcontext saved;
+    if (!enter_quietly(dev, &saved))
         return;
     CUresult r;
     if (kind == PG_MEM_PINNED || kind == PG_MEM_MAPPED)
@@ -437,39 +475,22 @@ cuda_mem_free(PgDevice *dev, void *ptr, PgMemKind kind)
     else
         r = pg_cu.cuMemFree((CUdeviceptr)(uintptr_t)ptr);
     mark_failed(dev, r, "cuMemFree");
-}
-
-/* memcpy, split over a few threads when large: one thread does not saturate memory bandwidth. */
-static void
-host_copy(char *dst, const char *src, size_t n)
-{
-#ifdef _OPENMP
-    int nt = pg_cpu_threads();
-    if (nt > 8)
-        nt = 8;
-    if (nt > 1 && n >= PG_PARALLEL_MEMCPY_MIN) {
-        size_t piece = ((n + (size_t)nt - 1) / (size_t)nt + 4095) & ~(size_t)4095;
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int t = 0; t < nt; t++) {
-            size_t begin = (size_t)t * piece;
-            if (begin < n)
-                memcpy(dst + begin, src + begin, n - begin < piece ? n - begin : piece);
-        }
-        return;
-    }
-#endif
-    memcpy(dst, src, n);
+    pg_cuda_leave(dev, saved);
 }
 
 int
-pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind)
+pg_cuda_pointer_info(PgDevice *dev, const void *ptr, int *ordinal, PgMemKind *kind)
 {
     unsigned int type = 0, managed = 0;
     int ord = 0;
+    /* the driver answers only with a context current (a thread that never used pygpu has none) */
+    CUcontext saved;
+    if (pg_cuda_enter(dev, &saved) < 0)
+        return -1;
     CUresult r = pg_cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)ptr);
     if (r != CUDA_SUCCESS) {
-        PyErr_Format(PyExc_ValueError, "pointer 0x%llx is not CUDA memory known to the driver",
-                     (unsigned long long)(uintptr_t)ptr);
+        pg_cuda_leave(dev, saved);
+        PyErr_Format(PyExc_ValueError, "pointer %p is not CUDA memory known to the driver", ptr);
         return -1;
     }
     if (pg_cu.cuPointerGetAttribute(&ord, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, (CUdeviceptr)(uintptr_t)ptr) !=
@@ -483,6 +504,7 @@ pg_cuda_pointer_info(const void *ptr, int *ordinal, PgMemKind *kind)
     else
         *kind = PG_MEM_DEVICE;
     *ordinal = ord;
+    pg_cuda_leave(dev, saved);
     return 0;
 }
 
@@ -551,7 +573,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                 call = "cuEventSynchronize";
                 break;
             }
-            host_copy(c->stage[b], src + off, len);
+            pg_host_copy(c->stage[b], src + off, len);
             if ((r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)(dst + off), (CUdeviceptr)(uintptr_t)c->stage[b],
                                          len, s)) != CUDA_SUCCESS) {
                 call = "cuMemcpyAsync";
@@ -589,7 +611,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                     call = "cuEventSynchronize";
                     break;
                 }
-                host_copy(dst + prev_off, c->stage[prev], prev_len);
+                pg_host_copy(dst + prev_off, c->stage[prev], prev_len);
             }
             if (len == 0)
                 break;
@@ -606,10 +628,8 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
 }
 
 static int
-cuda_memcpy(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream)
+cuda_memcpy_in_context(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     if (n == 0)
         return 0;
     const void *host = kind == PG_COPY_H2D ? src : kind == PG_COPY_D2H ? dst : NULL;
@@ -627,16 +647,24 @@ cuda_memcpy(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind
     }
     if (r != CUDA_SUCCESS)
         return pg_cuda_raise(dev, r, "cuMemcpyAsync");
+    if (host != NULL && !pageable && kind == PG_COPY_H2D && stream == NULL) {
+        /* from pinned memory the DMA runs on after the call: with no stream asked for, return
+         * only once the source has been read, as Numba's to_device and the pageable path do,
+         * so that the caller may refill its buffer */
+        Py_BEGIN_ALLOW_THREADS
+        r = pg_cu.cuStreamSynchronize(NULL);
+        Py_END_ALLOW_THREADS
+        if (r != CUDA_SUCCESS)
+            return pg_cuda_raise(dev, r, "cuStreamSynchronize");
+    }
     return 0;
 }
 
 /* ------------------------------------------------------------------ kernels */
 
 static int
-cuda_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream)
+cuda_elementwise_in_context(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     if (kernel_id < 0 || kernel_id >= PG_NKERNELS) {
         PyErr_Format(PyExc_SystemError, "invalid kernel id %d", kernel_id);
         return -1;
@@ -671,10 +699,8 @@ cuda_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *str
 /* ------------------------------------------------------------------ streams and events */
 
 static int
-cuda_synchronize(PgDevice *dev)
+cuda_synchronize_in_context(PgDevice *dev)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUresult r;
     Py_BEGIN_ALLOW_THREADS
     r = pg_cu.cuCtxSynchronize();
@@ -685,12 +711,10 @@ cuda_synchronize(PgDevice *dev)
 }
 
 static int
-cuda_stream_create(PgDevice *dev, void **stream)
+cuda_stream_create_in_context(PgDevice *dev, int non_blocking, void **stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUstream s = NULL;
-    CU_TRY(dev, cuStreamCreate, (&s, CU_STREAM_NON_BLOCKING));
+    CU_TRY(dev, cuStreamCreate, (&s, non_blocking ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT));
     *stream = s;
     return 0;
 }
@@ -699,15 +723,16 @@ static void
 cuda_stream_destroy(PgDevice *dev, void *stream)
 {
     /* queued work still completes: the driver releases the stream when it is done */
-    if (enter_quietly(dev))
+    CUcontext saved;
+    if (enter_quietly(dev, &saved)) {
         pg_cu.cuStreamDestroy((CUstream)stream);
+        pg_cuda_leave(dev, saved);
+    }
 }
 
 static int
-cuda_stream_synchronize(PgDevice *dev, void *stream)
+cuda_stream_synchronize_in_context(PgDevice *dev, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUresult r;
     Py_BEGIN_ALLOW_THREADS
     r = pg_cu.cuStreamSynchronize((CUstream)stream);
@@ -718,10 +743,8 @@ cuda_stream_synchronize(PgDevice *dev, void *stream)
 }
 
 static int
-cuda_stream_query(PgDevice *dev, void *stream)
+cuda_stream_query_in_context(PgDevice *dev, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUresult r = pg_cu.cuStreamQuery((CUstream)stream);
     if (r == CUDA_SUCCESS)
         return 1;
@@ -731,19 +754,15 @@ cuda_stream_query(PgDevice *dev, void *stream)
 }
 
 static int
-cuda_stream_wait_event(PgDevice *dev, void *stream, void *event)
+cuda_stream_wait_event_in_context(PgDevice *dev, void *stream, void *event)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CU_TRY(dev, cuStreamWaitEvent, ((CUstream)stream, (CUevent)event, 0));
     return 0;
 }
 
 static int
-cuda_event_create(PgDevice *dev, void **event)
+cuda_event_create_in_context(PgDevice *dev, void **event)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUevent e = NULL;
     CU_TRY(dev, cuEventCreate, (&e, CU_EVENT_DEFAULT));
     *event = e;
@@ -753,24 +772,23 @@ cuda_event_create(PgDevice *dev, void **event)
 static void
 cuda_event_destroy(PgDevice *dev, void *event)
 {
-    if (enter_quietly(dev))
+    CUcontext saved;
+    if (enter_quietly(dev, &saved)) {
         pg_cu.cuEventDestroy((CUevent)event);
+        pg_cuda_leave(dev, saved);
+    }
 }
 
 static int
-cuda_event_record(PgDevice *dev, void *event, void *stream)
+cuda_event_record_in_context(PgDevice *dev, void *event, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CU_TRY(dev, cuEventRecord, ((CUevent)event, (CUstream)stream));
     return 0;
 }
 
 static int
-cuda_event_synchronize(PgDevice *dev, void *event)
+cuda_event_synchronize_in_context(PgDevice *dev, void *event)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUresult r;
     Py_BEGIN_ALLOW_THREADS
     r = pg_cu.cuEventSynchronize((CUevent)event);
@@ -781,10 +799,8 @@ cuda_event_synchronize(PgDevice *dev, void *event)
 }
 
 static int
-cuda_event_query(PgDevice *dev, void *event)
+cuda_event_query_in_context(PgDevice *dev, void *event)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUresult r = pg_cu.cuEventQuery((CUevent)event);
     if (r == CUDA_SUCCESS)
         return 1;
@@ -794,10 +810,8 @@ cuda_event_query(PgDevice *dev, void *event)
 }
 
 static int
-cuda_event_elapsed(PgDevice *dev, void *start, void *end, float *ms)
+cuda_event_elapsed_in_context(PgDevice *dev, void *start, void *end, float *ms)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CU_TRY(dev, cuEventElapsedTime, (ms, (CUevent)start, (CUevent)end));
     return 0;
 }
@@ -844,10 +858,8 @@ set_item(PyObject *dict, const char *key, PyObject *value)
 }
 
 static PyObject *
-cuda_properties(PgDevice *dev)
+cuda_properties_in_context(PgDevice *dev)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return NULL;
     CUdevice d = IMPL(dev)->cudev;
     char name[256] = "", pci[64] = "";
     int major = 0, minor = 0, driver = 0;
@@ -892,6 +904,36 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ entry points
+ * Each makes the device's context current on the calling thread for its duration and puts the
+ * thread's previous context back after (pg_cuda_enter / pg_cuda_leave). */
+
+#define CUDA_ENTRY(name, params, args) static PG_CUDA_ENTRY(name, params, args)
+CUDA_ENTRY(cuda_mem_alloc, (PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr), (dev, nbytes, kind, ptr))
+CUDA_ENTRY(cuda_memcpy, (PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream), (dev, dst, src, n, kind, stream))
+CUDA_ENTRY(cuda_elementwise, (PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream), (dev, kernel_id, args, stream))
+CUDA_ENTRY(cuda_synchronize, (PgDevice *dev), (dev))
+CUDA_ENTRY(cuda_stream_create, (PgDevice *dev, int non_blocking, void **stream), (dev, non_blocking, stream))
+CUDA_ENTRY(cuda_stream_synchronize, (PgDevice *dev, void *stream), (dev, stream))
+CUDA_ENTRY(cuda_stream_query, (PgDevice *dev, void *stream), (dev, stream))
+CUDA_ENTRY(cuda_stream_wait_event, (PgDevice *dev, void *stream, void *event), (dev, stream, event))
+CUDA_ENTRY(cuda_event_create, (PgDevice *dev, void **event), (dev, event))
+CUDA_ENTRY(cuda_event_record, (PgDevice *dev, void *event, void *stream), (dev, event, stream))
+CUDA_ENTRY(cuda_event_synchronize, (PgDevice *dev, void *event), (dev, event))
+CUDA_ENTRY(cuda_event_query, (PgDevice *dev, void *event), (dev, event))
+CUDA_ENTRY(cuda_event_elapsed, (PgDevice *dev, void *start, void *end, float *ms), (dev, start, end, ms))
+
+static PyObject *
+cuda_properties(PgDevice *dev)
+{
+    CUcontext saved;
+    if (pg_cuda_enter(dev, &saved) < 0)
+        return NULL;
+    PyObject *result = cuda_properties_in_context(dev);
+    pg_cuda_leave(dev, saved);
+    return result;
+}
+
 const PgBackend pg_backend_cuda = {
     .name = "cuda",
     .device_count = cuda_device_count,
@@ -904,6 +946,8 @@ const PgBackend pg_backend_cuda = {
     .scan = pg_cuda_scan,
     .reduceat = pg_cuda_reduceat,
     .ufunc_at = pg_cuda_ufunc_at,
+    .gemm = pg_cuda_gemm,
+    .random = pg_cuda_backend_random,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,
@@ -966,8 +1010,44 @@ py_build_info(PyObject *m, PyObject *unused)
     return result;
 }
 
+/* {module name: (fatbin bytes, [kernel names])} of the embedded CUDA modules. */
+static PyObject *
+py_fatbin_modules(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    PyObject *result = PyDict_New();
+    if (result == NULL)
+        return NULL;
+    for (int i = 0; i < pg_fatbin_nmodules; i++) {
+        const PgFatbinModule *mod = &pg_fatbin_modules[i];
+        PyObject *names = PyList_New(mod->nkernels);
+        if (names == NULL)
+            goto fail;
+        for (int k = 0; k < mod->nkernels; k++) {
+            PyObject *name = PyUnicode_FromString(mod->kernels[k]);
+            if (name == NULL) {
+                Py_DECREF(names);
+                goto fail;
+            }
+            PyList_SET_ITEM(names, k, name);
+        }
+        PyObject *entry = Py_BuildValue("(nN)", (Py_ssize_t)mod->size, names);
+        if (entry == NULL || PyDict_SetItemString(result, mod->name, entry) < 0) {
+            Py_XDECREF(entry);
+            goto fail;
+        }
+        Py_DECREF(entry);
+    }
+    return result;
+fail:
+    Py_DECREF(result);
+    return NULL;
+}
+
 PyMethodDef pg_cuda_module_methods[] = {
     {"_cuda_driver_version", py_cuda_driver_version, METH_NOARGS, NULL},
     {"_build_info", py_build_info, METH_NOARGS, NULL},
+    {"_fatbin_modules", py_fatbin_modules, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -70,11 +70,9 @@ choose_lanes(int outer, int64_t nout, int64_t len)
     return (int)(lanes > PG_RBLOCK ? PG_RBLOCK : lanes);
 }
 
-int
-pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
+static int
+pg_cuda_reduce_in_context(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUfunction f = family_function(dev, "reduce", reducer);
     if (f == NULL)
         return -1;
@@ -116,11 +114,9 @@ pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
     return rc;
 }
 
-int
-pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
+static int
+pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUfunction f = family_function(dev, "rscan", reducer);
     if (f == NULL)
         return -1;
@@ -180,11 +176,9 @@ pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
     return rc;
 }
 
-int
-pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *a, void *stream)
+static int
+pg_cuda_reduceat_in_context(PgDevice *dev, int reducer, const PgReduceArgs *a, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUfunction f = family_function(dev, "rseg", reducer);
     if (f == NULL)
         return -1;
@@ -193,11 +187,9 @@ pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *a, void *stream
     return launch(dev, f, blocks < cap ? blocks : cap, (void *)a, stream);
 }
 
-int
-pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *a, void *stream)
+static int
+pg_cuda_ufunc_at_in_context(PgDevice *dev, int reducer, const PgAtArgs *a, void *stream)
 {
-    if (pg_cuda_enter(dev) < 0)
-        return -1;
     CUfunction f = family_function(dev, "rat", reducer);
     if (f == NULL)
         return -1;
@@ -209,3 +201,11 @@ pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *a, void *stream)
     int64_t blocks = args.serial ? 1 : ceil_div(a->nidx * a->trail_size, PG_RBLOCK);
     return launch(dev, f, blocks < cap ? blocks : cap, &args, stream);
 }
+
+PG_CUDA_ENTRY(pg_cuda_reduce, (PgDevice *dev, int reducer, PgReduceArgs *a, void *stream), (dev, reducer, a, stream))
+
+PG_CUDA_ENTRY(pg_cuda_scan, (PgDevice *dev, int reducer, PgScanArgs *a, void *stream), (dev, reducer, a, stream))
+
+PG_CUDA_ENTRY(pg_cuda_reduceat, (PgDevice *dev, int reducer, const PgReduceArgs *a, void *stream), (dev, reducer, a, stream))
+
+PG_CUDA_ENTRY(pg_cuda_ufunc_at, (PgDevice *dev, int reducer, const PgAtArgs *a, void *stream), (dev, reducer, a, stream))

@@ -33,10 +33,29 @@ typedef struct {
  * description", attributes .name and .code) and returns -1; a sticky error (illegal address,
  * launch failure, ...) also marks the device failed. dev may be NULL. */
 int pg_cuda_raise(PgDevice *dev, CUresult r, const char *call);
-/* Checks the device and makes its primary context current on the calling thread (0, or -1). */
-int pg_cuda_enter(PgDevice *dev);
+/* Checks the device and makes its primary context current on the calling thread, saving the
+ * thread's previous one (0, or -1 with an exception); pg_cuda_leave puts that one back. Every
+ * entry point of the backend brackets its driver calls with the two, so the current context of
+ * other libraries on the thread is left as they set it. */
+int pg_cuda_enter(PgDevice *dev, CUcontext *saved);
+void pg_cuda_leave(PgDevice *dev, CUcontext saved);
+/* Defines the entry point `int name params` (storage class before it, if any): name##_in_context
+ * called with `args` between pg_cuda_enter and pg_cuda_leave (the first parameter is `dev`). */
+#define PG_CUDA_ENTRY(name, params, args)                   \
+    int name params                                         \
+    {                                                       \
+        CUcontext saved_;                                   \
+        if (pg_cuda_enter(dev, &saved_) < 0)                \
+            return -1;                                      \
+        int rc_ = name##_in_context args;                   \
+        pg_cuda_leave(dev, saved_);                         \
+        return rc_;                                         \
+    }
 /* The kernel `name` of the embedded module `module` ("elementwise", ...) on dev: the module is
  * loaded on first use, the function looked up once and cached per device. NULL with an exception
  * (CUDAError naming the kernel) when it is not there. Called with dev's context current. */
 CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name);
+
+/* PgBackend.gemm (gemm_cuda.c): cuBLAS, and the integer kernel of the "matmul" module. */
+int pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream);
 #endif

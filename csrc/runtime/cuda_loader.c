@@ -7,6 +7,24 @@
 
 PgCudaDriver pg_cu;
 
+int
+pg_dl_resolve(void *handle, const char *libname, const PgDlSymbol *syms, size_t nsyms, void *table, char *err,
+              size_t errsize)
+{
+    for (size_t i = 0; i < nsyms; i++) {
+        void *f = dlsym(handle, syms[i].name);
+        if (f == NULL && syms[i].fallback)
+            f = dlsym(handle, syms[i].fallback);
+        if (f == NULL) {
+            snprintf(err, errsize, "%s lacks %s", libname, syms[i].name);
+            return -1;
+        }
+        /* POSIX guarantees that a data pointer from dlsym converts to a function pointer */
+        memcpy((char *)table + syms[i].offset, &f, sizeof f);
+    }
+    return 0;
+}
+
 void *
 pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsyms, void *table, char *err,
                  size_t errsize)
@@ -18,17 +36,9 @@ pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsy
         snprintf(err, errsize, "%s not found", libnames[0]);
         return NULL;
     }
-    for (size_t i = 0; i < nsyms; i++) {
-        void *f = dlsym(handle, syms[i].name);
-        if (f == NULL && syms[i].fallback)
-            f = dlsym(handle, syms[i].fallback);
-        if (f == NULL) {
-            snprintf(err, errsize, "%s lacks %s", libnames[0], syms[i].name);
-            dlclose(handle);
-            return NULL;
-        }
-        /* POSIX guarantees that a data pointer from dlsym converts to a function pointer */
-        memcpy((char *)table + syms[i].offset, &f, sizeof f);
+    if (pg_dl_resolve(handle, libnames[0], syms, nsyms, table, err, errsize) < 0) {
+        dlclose(handle);
+        return NULL;
     }
     return handle;
 }

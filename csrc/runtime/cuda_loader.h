@@ -7,6 +7,7 @@
 #ifndef PG_CUDA_LOADER_H
 #define PG_CUDA_LOADER_H
 #include <stddef.h>
+#include <stdint.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -87,6 +88,7 @@ enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 #define CU_MEM_ATTACH_GLOBAL 0x1
+#define CU_STREAM_DEFAULT 0x0
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CU_EVENT_DEFAULT 0x0
 #define CU_EVENT_DISABLE_TIMING 0x2
@@ -158,8 +160,8 @@ extern PgCudaDriver pg_cu;
 int pg_cuda_load(const char **reason);
 
 /* One symbol of a run-time loaded library: its exported name, a fallback name or NULL, and where
- * in the library's table its pointer goes. Later libraries (libcublas, libnvrtc) get their own
- * X-macro list, table and loader function built on pg_dl_load_table. */
+ * in the library's table its pointer goes. Later libraries (cuBLAS and cuSOLVER: cuda_libs.h;
+ * libnvrtc) get their own X-macro list, table and loader function built on these. */
 typedef struct {
     const char *name;
     const char *fallback;
@@ -170,5 +172,9 @@ typedef struct {
  * fills `table` from `syms`. Returns the handle, or NULL with a message in err. */
 void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsyms, void *table,
                        char *err, size_t errsize);
+/* Fills `table` from the symbols of an open library (named libname in the message). 0, or -1 with
+ * "<libname> lacks <symbol>" in err. */
+int pg_dl_resolve(void *handle, const char *libname, const PgDlSymbol *syms, size_t nsyms, void *table, char *err,
+                  size_t errsize);
 
 #endif

@@ -11,6 +11,7 @@ static PgDevice *cpu_device;
 static PgDevice *cuda_devices[PG_MAX_CUDA_DEVICES];
 static PgDevice *default_device;
 static Py_tss_t stack_key = Py_tss_NEEDS_INIT;
+static PyThread_type_lock init_lock; /* held while a CUDA device is being initialised */
 
 typedef struct {
     int depth;
@@ -83,14 +84,21 @@ cuda_device(long index)
         return NULL;
     }
     if (cuda_devices[index] == NULL) {
-        PgDevice *d = device_new(PG_DEVICE_CUDA, (int)index);
-        if (d == NULL)
-            return NULL;
-        if (d->backend->device_init(d) < 0) {
-            Py_DECREF(d);
-            return NULL;
+        /* one thread initialises a device: the backend lets the GIL go while the driver creates
+         * the context, and another thread asking meanwhile must wait for that device, not make
+         * a second one */
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(init_lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+        if (cuda_devices[index] == NULL) {
+            PgDevice *d = device_new(PG_DEVICE_CUDA, (int)index);
+            if (d != NULL && d->backend->device_init(d) < 0)
+                Py_CLEAR(d);
+            cuda_devices[index] = d; /* owned by the table for the life of the process */
         }
-        cuda_devices[index] = d; /* owned by the table for the life of the process */
+        PyThread_release_lock(init_lock);
+        if (cuda_devices[index] == NULL)
+            return NULL;
     }
     return cuda_devices[index];
 }
@@ -348,6 +356,11 @@ pg_device_init(PyObject *module)
 {
     if (PyType_Ready(&PgDevice_Type) < 0)
         return -1;
+    init_lock = PyThread_allocate_lock();
+    if (init_lock == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
     if (PyThread_tss_create(&stack_key) != 0) {
         PyErr_SetString(PyExc_RuntimeError, "could not create thread-local device state");
         return -1;

@@ -8,6 +8,8 @@ typedef struct {
     const char *name;             /* the .cu file's name without the suffix: "elementwise" */
     const unsigned char *image;   /* for cuModuleLoadData */
     size_t size;
+    const char *const *kernels;   /* the extern "C" kernels it defines (build_cuda.py) */
+    int nkernels;
 } PgFatbinModule;
 
 extern const PgFatbinModule pg_fatbin_modules[];

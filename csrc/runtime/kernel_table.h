@@ -13,6 +13,9 @@ typedef struct {
 
 extern const PgKernelInfo pg_kernels[PG_NKERNELS];
 
+/* _kernel_table(): the table for tests and tools */
+extern struct PyMethodDef pg_kernel_table_module_methods[];
+
 /* the copy loop that converts any type into t */
 #define PG_COPY_KERNEL(t) ((PgKernelId)(PG_K_copy_b + (t)))
 

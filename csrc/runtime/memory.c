@@ -1,16 +1,27 @@
 /* The caching pool. Size classes are four per power of two (waste at most 25%), each with a
  * free list per memory kind; blocks keep their PgBlock header while cached, so an allocation
- * served from the cache costs a list pop. The GIL serialises every call. */
+ * served from the cache costs a list pop. The GIL serialises every call. Stream-aware reuse:
+ * see memory.h. */
 #include "runtime/memory.h"
 
 #define PG_NCLASSES (64 * 4)
 #define PG_MIN_BLOCK 256
+
+/* A stream pygpu created, as the pool knows it. */
+typedef struct {
+    void *handle;
+    int non_blocking;
+    long refs;        /* blocks tagged with it, in use or cached */
+    int removed;      /* its Stream object is gone: destroy it when refs reaches 0 */
+} PoolStream;
 
 struct PgPool {
     PgBlock *free_lists[PG_MEM_NKINDS][PG_NCLASSES];
     size_t used_bytes;
     size_t cached_bytes;
     size_t cached_blocks;
+    PoolStream *streams;
+    int nstreams, cap_streams;
 };
 
 /* Class index and rounded size of a request: 256 B minimum, then 2^k * {1, 1.25, 1.5, 1.75}. */
@@ -39,6 +50,119 @@ pg_pool_new(PgDevice *dev)
     return p;
 }
 
+/* ------------------------------------------------------------------ streams */
+
+static PoolStream *
+find_stream(PgPool *pool, void *handle)
+{
+    for (int i = 0; i < pool->nstreams; i++)
+        if (pool->streams[i].handle == handle)
+            return &pool->streams[i];
+    return NULL;
+}
+
+int
+pg_pool_stream_add(PgDevice *dev, void *stream, int non_blocking)
+{
+    PgPool *pool = dev->pool;
+    if (pool->nstreams == pool->cap_streams) {
+        int cap = pool->cap_streams ? 2 * pool->cap_streams : 8;
+        PoolStream *grown = PyMem_RawRealloc(pool->streams, (size_t)cap * sizeof(PoolStream));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        pool->streams = grown;
+        pool->cap_streams = cap;
+    }
+    pool->streams[pool->nstreams++] = (PoolStream){stream, non_blocking, 0, 0};
+    return 0;
+}
+
+static void
+drop_stream(PgDevice *dev, PoolStream *st)
+{
+    PgPool *pool = dev->pool;
+    dev->backend->stream_destroy(dev, st->handle);
+    *st = pool->streams[--pool->nstreams];
+}
+
+void
+pg_pool_stream_remove(PgDevice *dev, void *stream)
+{
+    PoolStream *st = find_stream(dev->pool, stream);
+    if (st == NULL) /* not ours to keep: destroy it now */
+        dev->backend->stream_destroy(dev, stream);
+    else if (st->refs == 0)
+        drop_stream(dev, st);
+    else
+        st->removed = 1;
+}
+
+static void
+stream_ref(PgPool *pool, void *handle)
+{
+    PoolStream *st = handle ? find_stream(pool, handle) : NULL;
+    if (st)
+        st->refs++;
+}
+
+static void
+stream_unref(PgDevice *dev, void *handle)
+{
+    PoolStream *st = handle ? find_stream(dev->pool, handle) : NULL;
+    if (st && --st->refs == 0 && st->removed)
+        drop_stream(dev, st);
+}
+
+void
+pg_block_retag(PgBlock *b, void *stream)
+{
+    PgPool *pool = b->device->pool;
+    stream_ref(pool, stream);
+    stream_unref(b->device, b->stream);
+    b->stream = stream;
+}
+
+/* Whether the legacy default stream and `handle` are ordered with each other: pygpu's blocking
+ * streams are; non-blocking ones and streams pygpu did not create are not known to be. */
+static int
+orders_with_default(PgPool *pool, void *handle)
+{
+    PoolStream *st = find_stream(pool, handle);
+    return st != NULL && !st->non_blocking;
+}
+
+/* May a cached block tagged with another stream serve an allocation on `stream` now? */
+static int
+reusable_on(PgPool *pool, PgBlock *b, void *stream)
+{
+    if (b->stream == NULL ? orders_with_default(pool, stream)
+                          : stream == NULL && orders_with_default(pool, b->stream))
+        return 1;
+    if (!b->event_live)
+        return 0;
+    int done = b->device->backend->event_query(b->device, b->event);
+    if (done < 0) { /* a sticky error: the device is unusable, the block is of no concern */
+        PyErr_Clear();
+        return 0;
+    }
+    return done;
+}
+
+/* ------------------------------------------------------------------ blocks */
+
+static void
+block_destroy(PgBlock *b)
+{
+    PgDevice *dev = b->device;
+    dev->backend->mem_free(dev, b->ptr, b->kind);
+    if (b->event)
+        dev->backend->event_destroy(dev, b->event);
+    stream_unref(dev, b->stream);
+    PyMem_RawFree(b);
+}
+
 static void
 release_cached(PgDevice *dev, int only_kind)
 {
@@ -50,10 +174,9 @@ release_cached(PgDevice *dev, int only_kind)
             PgBlock *b = pool->free_lists[kind][c];
             while (b) {
                 PgBlock *next = b->next;
-                dev->backend->mem_free(dev, b->ptr, b->kind);
                 pool->cached_bytes -= b->size;
                 pool->cached_blocks--;
-                PyMem_RawFree(b);
+                block_destroy(b);
                 b = next;
             }
             pool->free_lists[kind][c] = NULL;
@@ -76,12 +199,14 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
     int c = size_class(nbytes, &rounded);
     PgBlock **link = &pool->free_lists[kind][c];
     for (PgBlock *b = *link; b; link = &b->next, b = b->next) {
-        if (b->stream == stream) {
+        if (b->stream == stream || reusable_on(pool, b, stream)) {
             *link = b->next;
             pool->cached_bytes -= b->size;
             pool->cached_blocks--;
             pool->used_bytes += b->size;
             b->next = NULL;
+            b->event_live = 0;
+            pg_block_use(b, stream);
             return b;
         }
     }
@@ -111,10 +236,32 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
     b->size = rounded;
     b->kind = kind;
     b->device = dev;
-    b->stream = stream;
+    b->stream = NULL;
+    b->event = NULL;
+    b->event_live = 0;
     b->next = NULL;
+    pg_block_use(b, stream);
     pool->used_bytes += rounded;
     return b;
+}
+
+/* Records the block's event on its stream, so that another stream can tell when the work
+ * queued on it so far is done. Frees cannot report: on failure the block is not cached. */
+static int
+record_free_event(PgBlock *b)
+{
+    PgDevice *dev = b->device;
+    PyObject *et, *ev, *tb; /* a free may run while an exception is being raised: keep it */
+    PyErr_Fetch(&et, &ev, &tb);
+    int rc = 0;
+    if ((b->event == NULL && dev->backend->event_create(dev, &b->event) < 0) ||
+        dev->backend->event_record(dev, b->event, b->stream) < 0) {
+        PyErr_Clear();
+        rc = -1;
+    }
+    PyErr_Restore(et, ev, tb);
+    b->event_live = rc == 0;
+    return rc;
 }
 
 void
@@ -123,6 +270,13 @@ pg_pool_free(PgBlock *b)
     PgPool *pool = b->device->pool;
     size_t rounded;
     int c = size_class(b->size, &rounded);
+    if (b->stream != NULL && record_free_event(b) < 0) {
+        /* without an event the block could be reused too early: give it back instead (the
+         * driver's free waits for the device) */
+        pool->used_bytes -= b->size;
+        block_destroy(b);
+        return;
+    }
     pool->used_bytes -= b->size;
     pool->cached_bytes += b->size;
     pool->cached_blocks++;

@@ -1,6 +1,13 @@
-/* Caching allocators: one pool per device, holding freed blocks in power-of-two size classes
- * per memory kind, for reuse by later allocations. A device block is reused only on the stream
- * it was last used on, or after that stream's work is known to be done (stream-aware reuse). */
+/* Caching allocators: one pool per device, holding freed blocks in size classes per memory kind,
+ * for reuse by later allocations.
+ *
+ * Stream-aware reuse: a block is tagged with the stream that last queued work on it (set at
+ * allocation, and by pg_block_use at every launch or copy that touches it). A freed block is
+ * reused at once by an allocation on that same stream (stream order makes it safe); by another
+ * stream only when the stream semantics order the two (the legacy default stream and a blocking
+ * stream wait for each other) or when an event recorded at the free on the tag's stream has
+ * completed. Streams created by pygpu are registered with the pool, which keeps the handle of a
+ * destroyed Stream alive while blocks are still tagged with it. */
 #ifndef PG_MEMORY_H
 #define PG_MEMORY_H
 #include "runtime/device.h"
@@ -10,7 +17,9 @@ typedef struct PgBlock {
     size_t size;            /* bytes actually allocated (its size class) */
     PgMemKind kind;
     PgDevice *device;
-    void *stream;           /* backend stream the block was last used on */
+    void *stream;           /* backend stream the block was last used on (NULL: default stream) */
+    void *event;            /* recorded on `stream` when freed from a non-default stream */
+    int event_live;         /* the event was recorded at the last free */
     struct PgBlock *next;   /* free-list link while cached */
 } PgBlock;
 
@@ -19,6 +28,18 @@ PgPool *pg_pool_new(PgDevice *dev);
  * backend's error. */
 PgBlock *pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream);
 void pg_pool_free(PgBlock *block);
+/* Streams: register one pygpu created (non_blocking as created), and hand it back when its
+ * Stream object goes: destroyed at once, or when the last block tagged with it moves on. */
+int pg_pool_stream_add(PgDevice *dev, void *stream, int non_blocking);
+void pg_pool_stream_remove(PgDevice *dev, void *stream);
+void pg_block_retag(PgBlock *block, void *stream);
+/* Work touching the block is being queued on `stream`: the block now follows that stream. */
+static inline void
+pg_block_use(PgBlock *block, void *stream)
+{
+    if (block->stream != stream)
+        pg_block_retag(block, stream);
+}
 void pg_pool_free_all_blocks(PgDevice *dev);
 size_t pg_pool_used_bytes(PgDevice *dev);
 size_t pg_pool_total_bytes(PgDevice *dev);

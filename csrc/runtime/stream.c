@@ -1,6 +1,7 @@
 /* Streams and events. On the CPU backend they exist with the same API and run synchronously
  * (events then record host timestamps). */
 #include "runtime/stream.h"
+#include "runtime/memory.h"
 
 #define PG_STREAM_STACK 64
 
@@ -57,10 +58,10 @@ pg_stream_handle_from_object(PyObject *obj, PgDevice *dev, void **handle)
 static PyObject *
 stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"device", "null", NULL};
+    static char *kwlist[] = {"device", "null", "non_blocking", NULL};
     PyObject *devobj = NULL;
-    int null = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$p:Stream", kwlist, &devobj, &null))
+    int null = 0, non_blocking = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$pp:Stream", kwlist, &devobj, &null, &non_blocking))
         return NULL;
     PgDevice *dev = pg_device_from_object(devobj);
     if (dev == NULL || PG_DEVICE_CHECK(dev) < 0)
@@ -71,12 +72,18 @@ stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->device = dev;
     self->handle = NULL;
     self->owned = 0;
+    self->non_blocking = non_blocking && !null;
     if (!null) {
-        if (dev->backend->stream_create(dev, &self->handle) < 0) {
+        if (dev->backend->stream_create(dev, non_blocking, &self->handle) < 0) {
             Py_DECREF(self);
             return NULL;
         }
         self->owned = 1;
+        /* the pool keeps the handle while memory it cached is tagged with it */
+        if (pg_pool_stream_add(dev, self->handle, non_blocking) < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
     }
     return (PyObject *)self;
 }
@@ -86,7 +93,7 @@ stream_dealloc(PyObject *obj)
 {
     PgStream *self = (PgStream *)obj;
     if (self->owned && self->handle)
-        self->device->backend->stream_destroy(self->device, self->handle);
+        pg_pool_stream_remove(self->device, self->handle);
     Py_TYPE(obj)->tp_free(obj);
 }
 
@@ -220,6 +227,13 @@ stream_get_done(PyObject *obj, void *closure)
     return stream_query(obj, NULL);
 }
 
+static PyObject *
+stream_get_non_blocking(PyObject *obj, void *closure)
+{
+    PG_UNUSED(closure);
+    return PyBool_FromLong(((PgStream *)obj)->non_blocking);
+}
+
 static PyMethodDef stream_methods[] = {
     {"synchronize", stream_synchronize, METH_NOARGS, "Wait until all work queued on the stream is done."},
     {"query", stream_query, METH_NOARGS, "True when all work queued on the stream is done."},
@@ -235,6 +249,8 @@ static PyGetSetDef stream_getset[] = {
     {"handle", stream_get_ptr, NULL, "the backend stream handle as an int (0: the default stream)", NULL},
     {"device", stream_get_device, NULL, "the stream's device", NULL},
     {"done", stream_get_done, NULL, "True when all work queued on the stream is done", NULL},
+    {"non_blocking", stream_get_non_blocking, NULL, "True when the stream does not order with the default stream",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -245,9 +261,10 @@ PyTypeObject PgStream_Type = {
     .tp_dealloc = stream_dealloc,
     .tp_repr = stream_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Stream(device=None, *, null=False)\n\nA non-blocking CUDA stream (null=True: the device's "
-              "default stream). `with stream:` makes it the current stream of this thread. On the CPU "
-              "device work runs synchronously.",
+    .tp_doc = "Stream(device=None, *, null=False, non_blocking=False)\n\nA CUDA stream, ordered with the "
+              "default stream like CuPy's and Numba's (non_blocking=True: not ordered with it; null=True: the "
+              "device's default stream itself). `with stream:` makes it the current stream of this thread. On "
+              "the CPU device work runs synchronously.",
     .tp_methods = stream_methods,
     .tp_getset = stream_getset,
     .tp_new = stream_new,

@@ -7,7 +7,8 @@ typedef struct {
     PyObject_HEAD
     PgDevice *device;
     void *handle;      /* backend handle; NULL is the device's default (legacy) stream */
-    int owned;         /* created by us, destroyed with the object */
+    int owned;         /* created by us, handed back to the pool with the object */
+    int non_blocking;  /* does not order with the legacy default stream */
 } PgStream;
 
 typedef struct {

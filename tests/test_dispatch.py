@@ -1,0 +1,114 @@
+"""NumPy's functions on pygpu arrays (NEP 18 __array_function__): one table from NumPy's function
+to pygpu's, TypeError naming the function where pygpu has none, never a silent host copy."""
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import pygpu
+from pygpu import _dispatch
+from conftest import assert_array_equal
+
+
+def test_numpy_functions_run_pygpus(device):
+    x = np.arange(12.0).reshape(3, 4)
+    p = pygpu.asarray(x, device=device)
+    for call in [
+        lambda xp, a: xp.concatenate([a, a], axis=1),
+        lambda xp, a: xp.stack([a, a], axis=-1),
+        lambda xp, a: xp.vstack([a, a]),
+        lambda xp, a: xp.pad(a, 1, mode="reflect"),
+        lambda xp, a: xp.flip(a, 0),
+        lambda xp, a: xp.tile(a, 2),
+        lambda xp, a: xp.repeat(a, 2, axis=0),
+        lambda xp, a: xp.reshape(a, (4, 3)),
+        lambda xp, a: xp.transpose(a),
+        lambda xp, a: xp.where(a > 3, a, 0),
+        lambda xp, a: xp.tril(a),
+        lambda xp, a: xp.diagonal(a),
+        lambda xp, a: xp.isclose(a, a),
+        lambda xp, a: xp.round(a / 3, 2),
+        lambda xp, a: xp.broadcast_to(a[0], (2, 4)),
+        lambda xp, a: xp.roll(a, 1),
+    ]:
+        r = call(np, p)
+        assert isinstance(r, pygpu.ndarray), r
+        assert r.device == device
+        assert_array_equal(r, call(np, x))
+    rs = np.split(p, 2, axis=1)
+    assert all(isinstance(r, pygpu.ndarray) for r in rs)
+    assert np.shape(p) == (3, 4) and np.ndim(p) == 2 and np.size(p) == 12
+    assert np.result_type(p, 1.0) == np.float64
+
+
+def test_mixed_numpy_and_pygpu_arguments(device):
+    p = pygpu.ones((2, 2), dtype=np.float32, device=device)
+    r = np.concatenate([np.zeros((1, 2), np.int32), p])
+    assert isinstance(r, pygpu.ndarray) and r.device == device
+    assert_array_equal(r, np.concatenate([np.zeros((1, 2), np.int32), np.ones((2, 2), np.float32)]))
+
+
+def test_like_argument(device):
+    p = pygpu.ones(2, device=device)
+    r = np.zeros(3, like=p)
+    assert isinstance(r, pygpu.ndarray)
+    assert_array_equal(r, np.zeros(3))
+
+
+def _unimplemented():
+    for f in (np.kron, np.polyval, np.einsum, np.histogram2d, np.cov, np.corrcoef):
+        if _dispatch.implementation(f) is None:
+            return f
+    pytest.skip("every candidate function is implemented")
+
+
+def test_missing_function_raises_type_error_naming_it(device):
+    f = _unimplemented()
+    p = pygpu.ones((2, 2), device=device)
+    with pytest.raises(TypeError, match=f"numpy.{f.__name__} is not implemented for pygpu arrays"):
+        f(p, p)
+
+
+def test_other_array_types_get_their_turn(device):
+    class Other:
+        def __array_function__(self, func, types, args, kwargs):
+            return ("other", func.__name__)
+
+    p = pygpu.ones(2, device=device)
+    assert np.concatenate([p, Other()]) == ("other", "concatenate")
+    assert pygpu.ndarray.__array_function__(p, np.concatenate, (pygpu.ndarray, Other), ([p],), {}) \
+        is NotImplemented
+
+
+def test_register_and_submodule_tables(device, monkeypatch):
+    p = pygpu.arange(3, device=device)
+    f = _unimplemented()
+
+    def impl(*args, **kwargs):
+        return ("pygpu's", len(args))
+    monkeypatch.setattr(_dispatch, "_explicit", dict(_dispatch._explicit))
+    monkeypatch.setattr(_dispatch, "_table", None)
+    assert _dispatch.register(f)(impl) is impl
+    assert f(p, p) == ("pygpu's", 2)
+
+    # a submodule: same names map automatically, others through its _NUMPY_FUNCTIONS
+    fake = types.ModuleType("pygpu.fake_fft")
+    fake.fft = lambda a, *args, **kw: "fake fft"
+    fake._NUMPY_FUNCTIONS = {np.fft.ifft: lambda a, *args, **kw: "fake ifft"}
+    monkeypatch.setitem(sys.modules, "pygpu.fake_fft", fake)
+    monkeypatch.setattr(_dispatch, "_SUBMODULES", dict(_dispatch._SUBMODULES, **{"numpy.fft": "pygpu.fake_fft"}))
+    monkeypatch.setattr(_dispatch, "_table", None)
+    assert np.fft.fft(p) == "fake fft"
+    assert np.fft.ifft(p) == "fake ifft"
+    with pytest.raises(TypeError, match="numpy.fft.rfft is not implemented"):
+        np.fft.rfft(p)
+    monkeypatch.setattr(_dispatch, "_table", None)
+
+
+def test_table_has_no_ufuncs_or_types():
+    _dispatch.implementation(np.concatenate)
+    for np_func, pg_func in _dispatch._table.items():
+        assert not isinstance(np_func, (type, np.ufunc)) and callable(pg_func)
+    assert _dispatch.implementation(np.concatenate) is pygpu.concatenate
+    assert _dispatch.implementation(np.sin) is None   # ufuncs take the __array_ufunc__ route
