@@ -119,3 +119,31 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NO_VALUE):
             scl = _core.broadcast_to(scl, avg.shape).copy()
         return avg, scl
     return avg
+
+
+def _var_about(a, axis, dtype, out, ddof, keepdims, where, mean, std):
+    """var (std when `std`) of a about a given mean (NumPy's mean=, of keepdims shape):
+    sum(|a - mean|^2) / max(n - ddof, 0), n counting the elements `where` selects. pygpu.var
+    and pygpu.std call this when mean= is given."""
+    a = _as_array(a)
+    kind = a.dtype.kind
+    calc = _np.dtype(dtype) if dtype is not None else (_np.dtype("f8") if kind in "biu" else a.dtype)
+    d = _core.subtract(a.astype(calc, copy=False), _as_array(mean, a))
+    sq = (d * _core.conjugate(d)).real if d.dtype.kind == "c" else d * d
+    total = _core.sum(sq, axis=axis, keepdims=keepdims, where=where)
+    if where is True:
+        axes = range(a.ndim) if axis is None else ((axis,) if not isinstance(axis, tuple) else axis)
+        n = 1
+        for ax in axes:
+            n *= a.shape[ax]
+        n = max(n - ddof, 0)
+    else:
+        mask = _core.broadcast_to(_as_array(where, a), a.shape)
+        n = _core.maximum(_core.count_nonzero(mask, axis=axis, keepdims=keepdims) - ddof, 0)
+    res = _core.divide(total, n)
+    if std:
+        res = _core.sqrt(res)
+    if out is not None:
+        out[...] = res
+        return out
+    return res

@@ -105,6 +105,23 @@ truth(PyObject *v, int deflt)
     return v == NULL ? deflt : PyObject_IsTrue(v);
 }
 
+/* var/std about a given mean (NumPy's mean=): composed in Python (pygpu/_reductions.py) from
+ * the elementwise ufuncs and sum, as NumPy composes it */
+static PyObject *
+var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mean)
+{
+    PyObject *mod = PyImport_ImportModule("pygpu._reductions");
+    if (mod == NULL)
+        return NULL;
+    PyObject *dtype = req->dtype >= 0 ? (PyObject *)pg_type_descr(req->dtype) : Py_None;
+    PyObject *res = PyObject_CallMethod(mod, "_var_about", "OOOOdOOOO", a, req->axis ? req->axis : Py_None, dtype,
+                                        req->out ? req->out : Py_None, req->ddof, req->keepdims ? Py_True : Py_False,
+                                        req->where ? req->where : Py_True, mean,
+                                        def->op == PG_ROP_STD ? Py_True : Py_False);
+    Py_DECREF(mod);
+    return res;
+}
+
 /* The function (self NULL) or method (self the array) def with its fastcall arguments. */
 static PyObject *
 call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -147,18 +164,15 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     req.where = arg(sig, slots, "where");
     req.skipnan = def->skipnan;
     if (sig == SIG_VAR) {
-        if (arg(sig, slots, "mean") && arg(sig, slots, "mean") != Py_None) {
-            PyErr_Format(PyExc_NotImplementedError, "pygpu.%s does not take mean= yet", def->name);
-            return NULL;
-        }
         if (parse_ddof(arg(sig, slots, "ddof"), arg(sig, slots, "correction"), &req.ddof) < 0)
             return NULL;
+        PyObject *mean = arg(sig, slots, "mean");
+        if (mean && mean != Py_None)
+            return var_about(def, slots[0], &req, mean);
     }
-    PyObject *res = pg_reduce_array(slots[0], &req);
-    /* NumPy's count_nonzero over every axis is a Python int */
-    if (res && def->op == PG_ROP_COUNT && (req.axis == NULL || req.axis == Py_None) && !req.keepdims)
-        Py_SETREF(res, PyObject_CallMethod(res, "item", NULL));
-    return res;
+    /* count_nonzero over every axis is a 0-d array, as the array API says (NumPy's is a Python
+     * int, which would wait for the device) */
+    return pg_reduce_array(slots[0], &req);
 }
 
 #define FUNCTION(NAME, D)                                                                              \
@@ -187,57 +201,93 @@ METHOD(cumsum, D_CUMSUM) METHOD(cumprod, D_CUMPROD)
     {#NAME, (PyCFunction)(void (*)(void))PREFIX##_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC}
 
 PyMethodDef pg_reduction_module_methods[] = {
-    ENTRY(fn, sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True): the sum over "
-                   "the axes (pairwise for floats; small integers sum in int64)."),
-    ENTRY(fn, prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)"),
-    ENTRY(fn, max, "max(a, axis=None, out=None, keepdims=False, initial=None, where=True): NaN propagates."),
-    ENTRY(fn, amax, "amax(a, ...): max."),
-    ENTRY(fn, min, "min(a, axis=None, out=None, keepdims=False, initial=None, where=True): NaN propagates."),
-    ENTRY(fn, amin, "amin(a, ...): min."),
-    ENTRY(fn, any, "any(a, axis=None, out=None, keepdims=False, *, where=True)"),
-    ENTRY(fn, all, "all(a, axis=None, out=None, keepdims=False, *, where=True)"),
-    ENTRY(fn, mean, "mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True): integers average "
-                    "in float64, float16 in float32."),
-    ENTRY(fn, var, "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
-                   "correction=None): one pass (Chan's merge of counts, means and squared deviations)."),
-    ENTRY(fn, std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
-                   "correction=None)"),
-    ENTRY(fn, argmax, "argmax(a, axis=None, out=None, *, keepdims=False): the first maximum (the first NaN)."),
-    ENTRY(fn, argmin, "argmin(a, axis=None, out=None, *, keepdims=False): the first minimum (the first NaN)."),
-    ENTRY(fn, count_nonzero, "count_nonzero(a, axis=None, *, keepdims=False): an int over every axis."),
-    ENTRY(fn, nansum, "nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True): NaNs "
-                      "count as zero."),
-    ENTRY(fn, nanprod, "nanprod(a, ...): NaNs count as one."),
-    ENTRY(fn, nanmax, "nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True): NaNs ignored "
-                      "(NaN for an all-NaN slice)."),
-    ENTRY(fn, nanmin, "nanmin(a, ...): NaNs ignored."),
-    ENTRY(fn, nanmean, "nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)"),
-    ENTRY(fn, nanvar, "nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
-                      "correction=None)"),
-    ENTRY(fn, nanstd, "nanstd(a, ...)"),
-    ENTRY(fn, nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False): ValueError for an all-NaN slice."),
-    ENTRY(fn, nanargmin, "nanargmin(a, axis=None, out=None, *, keepdims=False)"),
-    ENTRY(fn, cumsum, "cumsum(a, axis=None, dtype=None, out=None): axis=None scans the flattened array."),
-    ENTRY(fn, cumprod, "cumprod(a, axis=None, dtype=None, out=None)"),
-    ENTRY(fn, cumulative_sum, "cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False)"),
-    ENTRY(fn, cumulative_prod, "cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False)"),
+    ENTRY(fn, sum, "sum($module, /, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nThe sum over the axes: pairwise for floats (as accurate as NumPy), bool "
+          "and small integers in int64 (uint64 for unsigned)."),
+    ENTRY(fn, prod, "prod($module, /, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nThe product over the axes (small integers in int64, as sum)."),
+    ENTRY(fn, max, "max($module, /, a, axis=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nThe maximum over the axes; NaN propagates (initial= gives empty "
+          "reductions a value)."),
+    ENTRY(fn, amax, "amax($module, /, a, axis=None, out=None, keepdims=False, initial=None, where=True)\n--\n\nmax."),
+    ENTRY(fn, min, "min($module, /, a, axis=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nThe minimum over the axes; NaN propagates."),
+    ENTRY(fn, amin, "amin($module, /, a, axis=None, out=None, keepdims=False, initial=None, where=True)\n--\n\nmin."),
+    ENTRY(fn, any, "any($module, /, a, axis=None, out=None, keepdims=False, *, where=True)\n--\n\nWhether any "
+          "element is true, over the axes."),
+    ENTRY(fn, all, "all($module, /, a, axis=None, out=None, keepdims=False, *, where=True)\n--\n\nWhether "
+          "every element is true, over the axes."),
+    ENTRY(fn, mean, "mean($module, /, a, axis=None, dtype=None, out=None, keepdims=False, *, "
+          "where=True)\n--\n\nThe mean over the axes: integers in float64, float16 in float32."),
+    ENTRY(fn, var, "var($module, /, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
+          "mean=None, correction=None)\n--\n\nThe variance over the axes (ddof, or the array API's "
+          "correction), in one pass merging counts, means and squared deviations."),
+    ENTRY(fn, std, "std($module, /, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
+          "mean=None, correction=None)\n--\n\nThe standard deviation: the square root of var."),
+    ENTRY(fn, argmax, "argmax($module, /, a, axis=None, out=None, *, keepdims=False)\n--\n\nThe flat index "
+          "(axis=None) or the index along axis of the first maximum; the first NaN when there is one."),
+    ENTRY(fn, argmin, "argmin($module, /, a, axis=None, out=None, *, keepdims=False)\n--\n\nThe index of the "
+          "first minimum (the first NaN when there is one)."),
+    ENTRY(fn, count_nonzero, "count_nonzero($module, /, a, axis=None, *, keepdims=False)\n--\n\nThe number of nonzero "
+          "elements over the axes (int64; a 0-d array over every axis, as the array API says)."),
+    ENTRY(fn, nansum, "nansum($module, /, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nsum with NaNs counted as zero."),
+    ENTRY(fn, nanprod, "nanprod($module, /, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nprod with NaNs counted as one."),
+    ENTRY(fn, nanmax, "nanmax($module, /, a, axis=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nmax ignoring NaNs (NaN for an all-NaN slice, as fmax.reduce)."),
+    ENTRY(fn, nanmin, "nanmin($module, /, a, axis=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nmin ignoring NaNs."),
+    ENTRY(fn, nanmean, "nanmean($module, /, a, axis=None, dtype=None, out=None, keepdims=False, *, "
+          "where=True)\n--\n\nmean of the elements that are not NaN."),
+    ENTRY(fn, nanvar, "nanvar($module, /, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, "
+          "where=True, mean=None, correction=None)\n--\n\nvar of the elements that are not NaN."),
+    ENTRY(fn, nanstd, "nanstd($module, /, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, "
+          "where=True, mean=None, correction=None)\n--\n\nstd of the elements that are not NaN."),
+    ENTRY(fn, nanargmax, "nanargmax($module, /, a, axis=None, out=None, *, keepdims=False)\n--\n\nargmax ignoring "
+          "NaNs; ValueError for an all-NaN slice."),
+    ENTRY(fn, nanargmin, "nanargmin($module, /, a, axis=None, out=None, *, keepdims=False)\n--\n\nargmin ignoring "
+          "NaNs; ValueError for an all-NaN slice."),
+    ENTRY(fn, cumsum, "cumsum($module, /, a, axis=None, dtype=None, out=None)\n--\n\nThe running sum along axis "
+          "(axis=None: of the flattened array); small integers in int64."),
+    ENTRY(fn, cumprod, "cumprod($module, /, a, axis=None, dtype=None, out=None)\n--\n\nThe running product along "
+          "axis."),
+    ENTRY(fn, cumulative_sum, "cumulative_sum($module, x, /, *, axis=None, dtype=None, out=None, "
+          "include_initial=False)\n--\n\nThe running sum along axis (the array API's; include_initial "
+          "puts 0 first)."),
+    ENTRY(fn, cumulative_prod, "cumulative_prod($module, x, /, *, axis=None, dtype=None, out=None, "
+          "include_initial=False)\n--\n\nThe running product along axis (include_initial puts 1 "
+          "first)."),
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef array_methods[] = {
-    ENTRY(meth, sum, "a.sum(axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)"),
-    ENTRY(meth, prod, "a.prod(axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)"),
-    ENTRY(meth, max, "a.max(axis=None, out=None, keepdims=False, initial=None, where=True)"),
-    ENTRY(meth, min, "a.min(axis=None, out=None, keepdims=False, initial=None, where=True)"),
-    ENTRY(meth, any, "a.any(axis=None, out=None, keepdims=False, *, where=True)"),
-    ENTRY(meth, all, "a.all(axis=None, out=None, keepdims=False, *, where=True)"),
-    ENTRY(meth, mean, "a.mean(axis=None, dtype=None, out=None, keepdims=False, *, where=True)"),
-    ENTRY(meth, var, "a.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None)"),
-    ENTRY(meth, std, "a.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None)"),
-    ENTRY(meth, argmax, "a.argmax(axis=None, out=None, *, keepdims=False)"),
-    ENTRY(meth, argmin, "a.argmin(axis=None, out=None, *, keepdims=False)"),
-    ENTRY(meth, cumsum, "a.cumsum(axis=None, dtype=None, out=None)"),
-    ENTRY(meth, cumprod, "a.cumprod(axis=None, dtype=None, out=None)"),
+    ENTRY(meth, sum, "sum($self, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nnumpy.sum of the array: pygpu.sum(a, ...)."),
+    ENTRY(meth, prod, "prod($self, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nnumpy.prod of the array: pygpu.prod(a, ...)."),
+    ENTRY(meth, max, "max($self, /, axis=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nnumpy.max of the array: pygpu.max(a, ...)."),
+    ENTRY(meth, min, "min($self, /, axis=None, out=None, keepdims=False, initial=None, "
+          "where=True)\n--\n\nnumpy.min of the array: pygpu.min(a, ...)."),
+    ENTRY(meth, any, "any($self, /, axis=None, out=None, keepdims=False, *, where=True)\n--\n\nnumpy.any of the "
+          "array: pygpu.any(a, ...)."),
+    ENTRY(meth, all, "all($self, /, axis=None, out=None, keepdims=False, *, where=True)\n--\n\nnumpy.all of the "
+          "array: pygpu.all(a, ...)."),
+    ENTRY(meth, mean, "mean($self, /, axis=None, dtype=None, out=None, keepdims=False, *, "
+          "where=True)\n--\n\nnumpy.mean of the array: pygpu.mean(a, ...)."),
+    ENTRY(meth, var, "var($self, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
+          "mean=None, correction=None)\n--\n\nnumpy.var of the array: pygpu.var(a, ...)."),
+    ENTRY(meth, std, "std($self, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, "
+          "mean=None, correction=None)\n--\n\nnumpy.std of the array: pygpu.std(a, ...)."),
+    ENTRY(meth, argmax, "argmax($self, /, axis=None, out=None, *, keepdims=False)\n--\n\nnumpy.argmax of the array: "
+          "pygpu.argmax(a, ...)."),
+    ENTRY(meth, argmin, "argmin($self, /, axis=None, out=None, *, keepdims=False)\n--\n\nnumpy.argmin of the array: "
+          "pygpu.argmin(a, ...)."),
+    ENTRY(meth, cumsum, "cumsum($self, /, axis=None, dtype=None, out=None)\n--\n\nnumpy.cumsum of the array: "
+          "pygpu.cumsum(a, ...)."),
+    ENTRY(meth, cumprod, "cumprod($self, /, axis=None, dtype=None, out=None)\n--\n\nnumpy.cumprod of the array: "
+          "pygpu.cumprod(a, ...)."),
     {NULL, NULL, 0, NULL},
 };
 

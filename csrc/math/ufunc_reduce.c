@@ -386,12 +386,16 @@ done:
 
 PyMethodDef pg_ufunc_methods[] = {
     {"reduce", (PyCFunction)(void (*)(void))ufunc_reduce, METH_FASTCALL | METH_KEYWORDS,
-     "reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)"},
+     "reduce($self, /, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True)\n--\n\n"
+     "The ufunc applied along the axes until one value is left (add.reduce is sum)."},
     {"accumulate", (PyCFunction)(void (*)(void))ufunc_accumulate, METH_FASTCALL | METH_KEYWORDS,
-     "accumulate(array, axis=0, dtype=None, out=None)"},
+     "accumulate($self, /, array, axis=0, dtype=None, out=None)\n--\n\n"
+     "The running results of reduce along axis (add.accumulate is cumsum)."},
     {"reduceat", (PyCFunction)(void (*)(void))ufunc_reduceat, METH_FASTCALL | METH_KEYWORDS,
-     "reduceat(array, indices, axis=0, dtype=None, out=None)"},
+     "reduceat($self, /, array, indices, axis=0, dtype=None, out=None)\n--\n\n"
+     "reduce over the slices [indices[i], indices[i + 1]) of axis (one element where they do not increase)."},
     {"at", (PyCFunction)(void (*)(void))ufunc_at, METH_FASTCALL | METH_KEYWORDS,
-     "at(a, indices, b, /): a[indices] = ufunc(a[indices], b) unbuffered: repeated indices accumulate."},
+     "at($self, a, indices, b=None, /)\n--\n\n"
+     "a[indices] = ufunc(a[indices], b) unbuffered: repeated indices accumulate."},
     {NULL, NULL, 0, NULL},
 };
