@@ -703,6 +703,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
  * the fast path of the CPU leaves, per kind of reducer. */
 #define PG_RE_V(NAME, i) (v[i])
 #define PG_RBLOCK_OP(NAME, S)                                                               \
+    PG_RGATHER_OP(NAME, S)                                                                   \
     static inline pg_t_##S pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_t_##S acc) \
     {                                                                                        \
         (void)r0;                                                                            \
@@ -725,6 +726,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
 #define PG_REQV_c64 PG_REQV_CPLX
 #define PG_REQV_c128 PG_REQV_CPLX
 #define PG_RBLOCK_ARG(NAME, S, CMP)                                                         \
+    PG_RGATHER_PLAIN(NAME, S)                                                                \
     static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
     {                                                                                        \
         if (n <= 0)                                                                          \
@@ -743,6 +745,7 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
     }
 /* exact two passes over the block (mean, then squared deviations), merged as Chan */
 #define PG_RBLOCK_MOMENTS(NAME, S, R)                                                       \
+    PG_RGATHER_MOMENTS(NAME, S)                                                              \
     static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
     {                                                                                        \
         (void)r0;                                                                            \
@@ -764,10 +767,77 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
         return pg_rcomb_##NAME(acc, e);                                                      \
     }
 
+/* pg_rgather_NAME(a, p, st, v, n): n elements from p (byte stride st) as plain values into v,
+ * with the loading flags applied, or 0 when the kind of reducer cannot (pg_rcan_gather_NAME:
+ * skipped elements are not values for argmin or the moments). Op reducers skip a NaN as their
+ * identity. */
+#define PG_RLOAD_FLAGS (PG_RED_SKIPNAN | PG_RED_NONZERO)
+#define PG_RGATHER_OP(NAME, S)                                                              \
+    static inline int pg_rcan_gather_##NAME(const PgReduceArgs *a) { (void)a; return 1; }    \
+    static inline int pg_rgather_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, int64_t n) \
+    {                                                                                        \
+        if (a->flags & PG_RED_NONZERO) { /* bools first, widened from the end */             \
+            pg_bool *b = (pg_bool *)v;                                                       \
+            pg_gather_b(p, st, a->in_type, b, n);                                            \
+            for (int64_t i = n - 1; i >= 0; i--)                                             \
+                v[i] = PG_RFROMB_##S(b[i]);                                                  \
+            return 1;                                                                        \
+        }                                                                                    \
+        pg_gather_##S(p, st, a->in_type, v, n);                                              \
+        if (a->flags & PG_RED_SKIPNAN) {                                                     \
+            const pg_t_##S id = pg_rident_##NAME(a);                                         \
+            for (int64_t i = 0; i < n; i++)                                                  \
+                if (PG_RISNAN_##S(v[i]))                                                     \
+                    v[i] = id;                                                               \
+        }                                                                                    \
+        return 1;                                                                            \
+    }                                                                                        \
+    static inline int64_t pg_rgather_leaf_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, \
+                                                 int64_t n)                                  \
+    {                                                                                        \
+        return pg_rgather_##NAME(a, p, st, v, n) ? n : -1;                                   \
+    }
+#define PG_RGATHER_PLAIN(NAME, S)                                                           \
+    static inline int pg_rcan_gather_##NAME(const PgReduceArgs *a) { return !(a->flags & PG_RLOAD_FLAGS); } \
+    static inline int pg_rgather_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, int64_t n) \
+    {                                                                                        \
+        if (a->flags & PG_RLOAD_FLAGS)                                                       \
+            return 0;                                                                        \
+        pg_gather_##S(p, st, a->in_type, v, n);                                              \
+        return 1;                                                                            \
+    }                                                                                        \
+    static inline int64_t pg_rgather_leaf_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, \
+                                                 int64_t n)                                  \
+    {                                                                                        \
+        return pg_rgather_##NAME(a, p, st, v, n) ? n : -1;                                   \
+    }
+/* the moments need no positions: a leaf skips NaNs by packing the others */
+#define PG_RGATHER_MOMENTS(NAME, S)                                                         \
+    static inline int pg_rcan_gather_##NAME(const PgReduceArgs *a) { return !(a->flags & PG_RLOAD_FLAGS); } \
+    static inline int64_t pg_rgather_leaf_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, \
+                                                 int64_t n)                                  \
+    {                                                                                        \
+        if (a->flags & PG_RED_NONZERO)                                                       \
+            return -1;                                                                       \
+        pg_gather_##S(p, st, a->in_type, v, n);                                              \
+        if (!(a->flags & PG_RED_SKIPNAN))                                                    \
+            return n;                                                                        \
+        int64_t m = 0;                                                                       \
+        for (int64_t i = 0; i < n; i++)                                                      \
+            if (!PG_RISNAN_##S(v[i]))                                                        \
+                v[m++] = v[i];                                                               \
+        return m;                                                                            \
+    }                                                                                        \
+    static inline int pg_rgather_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, int64_t n) \
+    {                                                                                        \
+        return pg_rcan_gather_##NAME(a) && pg_rgather_leaf_##NAME(a, p, st, v, n) >= 0;      \
+    }
+
 /* The three pieces of a reduction's CPU function: leaves of up to PG_RPW elements loaded into
  * plain values (typed in place, or converted by the gathers of elementwise.h) and folded by the
- * block, or element by element when a mask or NaN skipping decides which count; pairwise
- * recursion over leaves; runs of outputs side by side along an outer reduced axis. */
+ * block, or element by element when a mask, or NaN skipping for argmin and the moments, decides
+ * which count; pairwise recursion over leaves; runs of outputs side by side along an outer
+ * reduced axis. */
 #define PG_RPLAIN(a) (!(a)->mask && !((a)->flags & (PG_RED_SKIPNAN | PG_RED_NONZERO)))
 /* outputs [o0, o1) of an outer reduction, in runs of up to `cols` along the innermost kept axis
  * (in pg_cpu_reduce_NAME: acc, vbuf, cols, parts) */
@@ -796,14 +866,15 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
     PG_RLEAF_FN pg_racc_##NAME pg_rleaf_##NAME(const PgReduceArgs *a, int64_t ib, int64_t mb, int64_t r0, int64_t n) \
     {                                                                                        \
         const pg_racc_##NAME id = pg_rident_##NAME(a);                                       \
-        if (PG_RPLAIN(a) && a->nred <= 1) {                                                  \
+        if (!a->mask && a->nred <= 1) {                                                      \
             const int64_t st = a->nred ? a->red_in[0] : 0;                                   \
             const char *p = a->in + ib + r0 * st;                                            \
-            if (a->in_type == PG_TYPE_##S && st == (int64_t)sizeof(pg_t_##S))                \
-                return pg_rblock_##NAME((const pg_t_##S *)p, r0, n, id);                     \
             pg_t_##S v[PG_RPW];                                                              \
-            pg_gather_##S(p, st, a->in_type, v, n);                                          \
-            return pg_rblock_##NAME(v, r0, n, id);                                           \
+            if (PG_RPLAIN(a) && a->in_type == PG_TYPE_##S && st == (int64_t)sizeof(pg_t_##S)) \
+                return pg_rblock_##NAME((const pg_t_##S *)p, r0, n, id);                     \
+            int64_t m = pg_rgather_leaf_##NAME(a, p, st, v, n);                              \
+            if (m >= 0)                                                                      \
+                return pg_rblock_##NAME(v, r0, m, id);                                       \
         }                                                                                    \
         pg_racc_##NAME buf[PG_RPW], acc = id;                                                \
         PG_RWALK(a, r0, n, {                                                                 \
@@ -837,14 +908,14 @@ pg_rat_add_c128(char *p, int type, pg_complex128 v)
             acc[j] = id;                                                                     \
         if (r1 <= r0)                                                                        \
             return;                                                                          \
-        if (PG_RPLAIN(a)) {                                                                  \
-            const int typed = a->in_type == PG_TYPE_##S && ks == (int64_t)sizeof(pg_t_##S);  \
+        if (!a->mask && pg_rcan_gather_##NAME(a)) {                                          \
+            const int typed = PG_RPLAIN(a) && a->in_type == PG_TYPE_##S && ks == (int64_t)sizeof(pg_t_##S); \
             PG_RWALK(a, r0, r1 - r0, {                                                       \
                 const char *row = a->in + ib + io;                                           \
                 const pg_t_##S *v = (const pg_t_##S *)row;                                   \
                 (void)mo;                                                                    \
                 if (!typed) {                                                                \
-                    pg_gather_##S(row, ks, a->in_type, vbuf, m);                             \
+                    pg_rgather_##NAME(a, row, ks, vbuf, m);                                  \
                     v = vbuf;                                                                \
                 }                                                                            \
                 for (int64_t j = 0; j < m; j++)                                              \
