@@ -39,8 +39,10 @@ BASE_ARCHS = [75, 80, 90, 100, 120]
 # (linspace's floor and complex z * conj(z) differed); code that wants an fma says fma()
 NVCC_FLAGS = ["-fatbin", "-O3", "-std=c++17", "--fmad=false", "--threads", "0", "-Xfatbin", "-compress-all"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
-# an extern "C" kernel as nvcc's preprocessor writes it (attributes such as launch_bounds may follow)
-KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+(\w+)\s*\(')
+# an extern "C" kernel as nvcc's preprocessor writes it, with any attributes (__launch_bounds__
+# becomes __attribute__((launch_bounds(...)))) between `void` and the name
+KERNEL = re.compile(r'extern\s+"C"\s+__attribute__\(\(global\)\)[^;{(]*?\bvoid\s+'
+                    r'(?:__attribute__\(\((?:[^()]|\([^()]*\))*\)\)\s*)*(\w+)\s*\(')
 
 
 def log(msg):

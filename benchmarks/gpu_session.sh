@@ -23,7 +23,15 @@ if [[ $STEPS == *tests* ]]; then
     echo "tests rc=$?"; grep -E "^(FAILED|ERROR)" "$OUT/tests.log" | head -80; tail -3 "$OUT/tests.log"
 fi
 if [[ $STEPS == *bench* ]]; then
-    timeout "${BENCH_TIMEOUT:-200}" $PY benchmarks/run.py --device cuda:0 ${BENCH_ARGS:-} \
-        --json "$OUT/bench.json" >"$OUT/bench.txt" 2>&1
-    echo "bench rc=$?"; tail -45 "$OUT/bench.txt"
+    # one call, several groups: GROUPS="sort linalg" runs each; default: the whole benchmark
+    mkdir -p "$OUT/bench"
+    for g in ${GROUPS:-all}; do
+        only=(); [[ $g != all ]] && only=(--only "$g")
+        timeout "${BENCH_TIMEOUT:-200}" $PY benchmarks/run.py --device cuda:0 ${BENCH_ARGS:-} "${only[@]}" \
+            --json "$OUT/bench/$g.json" >"$OUT/bench/$g.txt" 2>&1
+        echo "bench $g rc=$?"; grep -v "^wrote" "$OUT/bench/$g.txt" | tail -40
+    done
 fi
+# the device tool returns at most 8 files: everything in one archive
+tar -czf "$OUT/logs.tar.gz" -C "$OUT" --exclude=logs.tar.gz . && \
+    find "$OUT" -mindepth 1 ! -name logs.tar.gz -delete

@@ -369,6 +369,78 @@ def bench_reductions(b):
     reduction_case(b, f"var float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.var())
     reduction_case(b, "per-call overhead: sum, 1 element", lambda: (np.ones(1, np.float32),), lambda xp, x: x.sum())
 
+# ------------------------------------------------------------------ cases: sorting and indexing
+
+def library_case(b, group, label, make, run, note=""):
+    """make(xp) -> inputs (NumPy arrays are moved to each library's device); run(xp, *inputs)."""
+    dev = b.device
+    inputs = make()
+    res = {"numpy": b.time(lambda: run(np, *inputs), None)}
+    with dev:
+        pin = [pygpu.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
+    res["pygpu"] = b.time(lambda: run(pygpu, *pin), b.sync)
+    if "cupy" in b.others():
+        cin = [cp.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
+        res["cupy"] = b.time(lambda: run(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others() and getattr(run, "torch", True):
+        tin = [torch.as_tensor(x, device="cuda") if isinstance(x, np.ndarray) else x for x in inputs]
+        try:
+            res["torch"] = b.time(lambda: run(torch, *tin), b.others()["torch"])
+        except Exception:
+            pass
+    b.add(group, label, "us", res, note)
+    return res
+
+
+def bench_sort(b):
+    header("sorting and searching (us per call)")
+    rng = np.random.default_rng(0)
+    n = (1 << 26) if b.on_gpu else 10 ** 6
+    if b.quick and b.on_gpu:
+        n = 1 << 24
+    res = library_case(b, "sort", f"sort float32 n={n:.2e}", lambda: (rng.random(n, dtype=np.float32),),
+                       lambda xp, x: xp.sort(x),
+                       "target: >= 0.95x numpy (CPU), >= 0.90x cupy (CUDA)")
+    if b.on_gpu:
+        print(f"   keys/s: pygpu {n / res['pygpu'] / 1e9:.2f} G" +
+              (f", cupy {n / res['cupy'] / 1e9:.2f} G" if res.get("cupy") else ""))
+    library_case(b, "sort", f"argsort float32 n={n:.2e}", lambda: (rng.random(n, dtype=np.float32),),
+                 lambda xp, x: xp.argsort(x))
+    library_case(b, "sort", f"sort float64 n={n:.2e}", lambda: (rng.random(n),), lambda xp, x: xp.sort(x))
+    rows = 1000 if not b.on_gpu else 8192
+    library_case(b, "sort", f"sort rows ({rows}, 1000) float32", lambda: (rng.random((rows, 1000), dtype=np.float32),),
+                 lambda xp, x: xp.sort(x, axis=-1))
+    m = n // 10
+    library_case(b, "sort", f"searchsorted {m:.0e} values into {n:.0e}",
+                 lambda: (np.sort(rng.random(n)), rng.random(m)),
+                 lambda xp, a, v: xp.searchsorted(a, v))
+    unique = lambda xp, x: xp.unique(x)  # noqa: E731
+    unique.torch = False
+    library_case(b, "sort", f"unique int64 n={n:.0e}", lambda: (rng.integers(0, n // 100, n),), unique)
+
+
+def bench_indexing(b):
+    header("advanced indexing (us per call)")
+    rng = np.random.default_rng(0)
+    n = (1 << 26) if b.on_gpu else 10 ** 6
+    if b.quick and b.on_gpu:
+        n = 1 << 24
+    target = "target: >= 0.8x numpy (CPU)"
+    library_case(b, "indexing", f"x[mask] float32 n={n:.0e} (half true)",
+                 lambda: (rng.random(n, dtype=np.float32), rng.random(n) < 0.5), lambda xp, x, m: x[m],
+                 target + ", faster than cupy (CUDA)")
+    library_case(b, "indexing", f"x[idx] float32 n={n:.0e} (random int64)",
+                 lambda: (rng.random(n, dtype=np.float32), rng.integers(0, n, n)), lambda xp, x, i: x[i], target)
+    setmask = lambda xp, x, m: x.__setitem__(m, 0)  # noqa: E731
+    library_case(b, "indexing", f"x[mask] = 0 float32 n={n:.0e}",
+                 lambda: (rng.random(n, dtype=np.float32), rng.random(n) < 0.5), setmask)
+    setidx = lambda xp, x, i, v: x.__setitem__(i, v)  # noqa: E731
+    library_case(b, "indexing", f"x[idx] = v float32 n={n:.0e} (permutation)",
+                 lambda: (rng.random(n, dtype=np.float32), rng.permutation(n), rng.random(n, dtype=np.float32)),
+                 setidx)
+    nz = lambda xp, x: xp.nonzero(x)  # noqa: E731
+    library_case(b, "indexing", f"nonzero bool n={n:.0e}", lambda: (rng.random(n) < 0.5,), nz)
+
 # ------------------------------------------------------------------ cases: array manipulation
 
 def bench_manipulation(b):
@@ -557,7 +629,8 @@ def main():
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
               ("elementwise", bench_elementwise), ("reductions", bench_reductions),
-              ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg)]
+              ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg),
+              ("sort", bench_sort), ("indexing", bench_indexing)]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

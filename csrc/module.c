@@ -3,13 +3,15 @@
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
 #include "math/linalg.h"
-#include "math/ufunc.h"
+#include "math/reduction.h"
+#include "math/sort.h"
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
 extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_module_methods[],
     pg_cuda_module_methods[], pg_ranges_module_methods[], pg_join_module_methods[],
-    pg_array_module_methods[], pg_random_module_methods[];
+    pg_array_module_methods[], pg_random_module_methods[], pg_cpu_sort_module_methods[],
+    pg_advanced_module_methods[], pg_takeput_module_methods[];
 
 static PyObject *
 py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
@@ -119,6 +121,9 @@ PyInit__core(void)
         return NULL;
     if (pg_errors_init(m) < 0)
         goto fail;
+    if (pg_array_add_methods(pg_array_methods_sort) < 0 || pg_array_add_methods(pg_array_methods_search) < 0 ||
+        pg_array_add_methods(pg_array_methods_reduction) < 0)
+        goto fail;
     if (pg_dtype_init() < 0 || pg_device_init(m) < 0 || pg_stream_init(m) < 0 || pg_array_type_init(m) < 0)
         goto fail;
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
@@ -127,7 +132,10 @@ PyInit__core(void)
         add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
         add_functions(m, pg_join_module_methods) < 0 || add_functions(m, pg_array_module_methods) < 0 ||
         add_functions(m, pg_kernel_table_module_methods) < 0 || add_functions(m, pg_random_module_methods) < 0 ||
-        add_functions(m, pg_linalg_module_methods) < 0 || add_functions(m, pg_linalg_cuda_module_methods) < 0)
+        add_functions(m, pg_linalg_module_methods) < 0 || add_functions(m, pg_linalg_cuda_module_methods) < 0 ||
+        add_functions(m, pg_cpu_sort_module_methods) < 0 || add_functions(m, pg_sort_module_methods) < 0 ||
+        add_functions(m, pg_advanced_module_methods) < 0 || add_functions(m, pg_search_module_methods) < 0 ||
+        add_functions(m, pg_takeput_module_methods) < 0 || add_functions(m, pg_reduction_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0)
         goto fail;

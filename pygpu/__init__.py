@@ -25,6 +25,7 @@ from ._memory import get_memory_pool, MemoryPool  # noqa: F401
 from . import cuda  # noqa: F401
 from . import random  # noqa: F401  (pygpu.random)
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)
+from ._sorting import *  # noqa: F401,F403,E402  (unique, isin, histogram, median, quantile, select, ...)
 from ._manipulation import *  # noqa: F401,F403,E402  (stack, split, tile, flip, ...)
 from ._pad import pad  # noqa: F401,E402
 from ._products import (  # noqa: F401,E402  (matmul itself is C: pygpu._core.matmul)

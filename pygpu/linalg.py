@@ -49,8 +49,9 @@ SlogdetResult = _result_class("SlogdetResult", ["sign", "logabsdet"])
 
 # ------------------------------------------------------------------ types, checks
 
-def _array(a):
-    return a if isinstance(a, _core.ndarray) else _core.asarray(a)
+def _array(a, device=None):
+    """a as a pygpu array: itself, or converted onto `device` (the current device when None)."""
+    return a if isinstance(a, _core.ndarray) else _core.asarray(a, device=device)
 
 
 def _linalg_type(*arrays):
@@ -436,7 +437,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
     if a.shape[-1] == 0 or a.shape[-2] == 0:
         m, n = a.shape[-2:]
         return _core.empty(a.shape[:-2] + (n, m), dtype=dt, device=a.device)
-    rc = _array(rcond) if not isinstance(rcond, (int, float)) else rcond
+    # a Python or NumPy scalar is a constant; only an array of cutoffs travels to the device
+    rc = float(rcond) if isinstance(rcond, (int, float, _np.generic)) else _array(rcond, device=a.device)
     u, s, vt = svd(_core.conj(a.astype(dt, copy=False)), full_matrices=False, hermitian=hermitian)
     smax = _reduce_host("max", s, axis=-1, keepdims=True) if hermitian else s[..., :1]
     cutoff = (rc[..., None] if isinstance(rc, _core.ndarray) else rc) * smax
@@ -458,11 +460,11 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         if rtol is None:
             rtol = max(A.shape[-2:]) * _np.finfo(S.dtype).eps
         else:
-            rtol = _array(rtol)[..., None] if not isinstance(rtol, (int, float)) else rtol
+            rtol = _array(rtol, A.device)[..., None] if not isinstance(rtol, (int, float)) else rtol
         smax = _reduce_host("max", S, axis=-1, keepdims=True, initial=0)
         tol = smax * rtol
     elif not isinstance(tol, (int, float)):
-        tol = _array(tol)[..., None]
+        tol = _array(tol, A.device)[..., None]
     return _sum_last(_core.greater(S, tol).astype(_np.int64))
 
 

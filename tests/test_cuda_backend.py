@@ -412,3 +412,54 @@ def test_unusable_gpu_is_reported_loudly(tmp_path):
     env["PYGPU_TEST_ALLOW_NO_CUDA"] = "1"
     allowed = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+
+
+@needs_kernels
+def test_mock_sort_index_search_launches(mock_driver):
+    # The mock runs no kernel: this drives the host side of the sort, index and search families on
+    # cuda:0 (buffers, launches, flags) and checks which kernel each ends with.
+    out = run_mock(mock_driver, """
+        res = {}
+        x = pygpu.asarray(np.arange(10**5, dtype=np.float32)[::-1].copy(), device="cuda:0")
+
+        def last(name, fn):
+            fn()
+            s = stats()
+            res[name] = [s["last_kernel"], s["grid"], s["block"]]
+
+        last("sort", lambda: pygpu.sort(x))
+        last("argsort", lambda: pygpu.argsort(x))
+        last("sort_rows", lambda: pygpu.sort(x.reshape(100, 1000)))
+        last("sort_complex", lambda: pygpu.sort(x.astype(np.complex64)))
+        last("sort_f64_desc", lambda: pygpu.sort(x.astype(np.float64), descending=True))
+        last("lexsort", lambda: pygpu.lexsort([x, x.astype(np.int8)]))
+        last("gather", lambda: x[pygpu.arange(10, device="cuda:0")])
+        last("scatter", lambda: x.__setitem__(pygpu.arange(10, device="cuda:0"), 1.0))
+        last("take_wrap", lambda: pygpu.take(x, [5, -1], mode="wrap"))
+        last("searchsorted", lambda: pygpu.searchsorted(x, x))
+        last("histogram", lambda: pygpu.histogram(x, bins=10, range=(0, 1)))
+        print(json.dumps(res))
+    """)
+    assert out["sort"][0] == "pg_sort_step_unkey"
+    assert out["argsort"][0] == "pg_sort_step_positions"
+    assert out["sort_rows"][0] == "pg_sort_step_gather"
+    assert out["sort_complex"][0] == "pg_sort_step_gather"
+    assert out["sort_f64_desc"][0] == "pg_sort_step_unkey"
+    assert out["lexsort"][0] == "pg_sort_step_positions"
+    assert out["gather"][0] == "pg_index_gather" and out["gather"][2] == 256
+    assert out["scatter"][0] == "pg_index_scatter"
+    assert out["take_wrap"][0] == "pg_index_gather"
+    assert out["searchsorted"][0] == "pg_searchsorted"
+    assert out["histogram"][0] == "pg_hist_count"
+
+
+@needs_kernels
+def test_family_kernels_are_in_their_modules():
+    """Every kernel the sort, index and search families launch by name is in its module."""
+    import re
+    modules = _core._fatbin_modules()
+    root = os.path.dirname(HERE)
+    for family in ("index", "sort", "search"):
+        with open(os.path.join(root, "csrc", "runtime", f"backend_cuda_{family}.c")) as f:
+            names = set(re.findall(r'"(pg_[a-z0-9_]+)"', f.read()))
+        assert names and names <= set(modules[family][1]), (family, sorted(names - set(modules[family][1])))

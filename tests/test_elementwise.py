@@ -313,8 +313,11 @@ def test_where(device):
                        np.where(ci, xi, 5))
     assert_array_equal(pygpu.where(pygpu.asarray(ci, device=device), pygpu.asarray(xi, device=device), 2.5),
                        np.where(ci, xi, 2.5))
-    with pytest.raises(ValueError):
-        pygpu.where(pygpu.asarray(c, device=device))
+    # the one-argument form is nonzero
+    for a, b in zip(pygpu.where(pygpu.asarray(c, device=device)), np.where(c)):
+        assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="either both or neither"):
+        pygpu.where(pygpu.asarray(c, device=device), pygpu.asarray(x, device=device))
 
 
 def test_clip(device):

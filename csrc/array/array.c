@@ -852,6 +852,23 @@ merge_getset(PyGetSetDef *const *tables, int n)
     return all;
 }
 
+/* The method tables of ndarray: this layer's, then those the layers above add. */
+static PyMethodDef *method_tables[16] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
+                                         pg_array_methods_number, pg_array_methods_advanced,
+                                         pg_array_methods_takeput};
+static int n_method_tables = 6;
+
+int
+pg_array_add_methods(PyMethodDef *table)
+{
+    if (n_method_tables == (int)(sizeof method_tables / sizeof method_tables[0])) {
+        PyErr_SetString(PyExc_SystemError, "too many ndarray method tables");
+        return -1;
+    }
+    method_tables[n_method_tables++] = table;
+    return 0;
+}
+
 /* _add_methods(mapping): installs Python functions as methods of ndarray, for the parts of it
  * written in Python (__array_function__, repeat, trace, ...). A name ndarray already has is
  * refused, so that a Python method never silently replaces a C one. */
@@ -886,28 +903,10 @@ PyMethodDef pg_array_module_methods[] = {
 };
 
 int
-pg_array_add_methods(PyMethodDef *methods)
-{
-    for (PyMethodDef *m = methods; m->ml_name; m++) {
-        PyObject *descr = PyDescr_NewMethod(&PgArray_Type, m);
-        if (descr == NULL)
-            return -1;
-        int rc = PyDict_SetItemString(PgArray_Type.tp_dict, m->ml_name, descr);
-        Py_DECREF(descr);
-        if (rc < 0)
-            return -1;
-    }
-    PyType_Modified(&PgArray_Type);
-    return 0;
-}
-
-int
 pg_array_type_init(PyObject *module)
 {
-    PyMethodDef *const methods[] = {pg_array_methods_core, pg_array_methods_views, pg_array_methods_interop,
-                                    pg_array_methods_number};
     PyGetSetDef *const getsets[] = {pg_array_getset_core, pg_array_getset_views, pg_array_getset_interop};
-    PgArray_Type.tp_methods = merge_methods(methods, 4);
+    PgArray_Type.tp_methods = merge_methods(method_tables, n_method_tables);
     PgArray_Type.tp_getset = merge_getset(getsets, 3);
     if (PgArray_Type.tp_methods == NULL || PgArray_Type.tp_getset == NULL)
         return -1;

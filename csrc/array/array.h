@@ -48,9 +48,12 @@ extern PyTypeObject PgArray_Type;
 /* Each file that adds methods, attributes or slots to ndarray provides these (module.c merges
  * the tables before PyType_Ready). */
 extern PyMethodDef pg_array_methods_core[], pg_array_methods_views[], pg_array_methods_interop[],
-    pg_array_methods_number[];
+    pg_array_methods_number[], pg_array_methods_advanced[], pg_array_methods_takeput[];
 extern PyGetSetDef pg_array_getset_core[], pg_array_getset_views[], pg_array_getset_interop[];
 int pg_array_type_init(PyObject *module);
+/* Adds a table of ndarray methods defined by a layer above (module.c calls it before
+ * pg_array_type_init): 0, or -1 with an exception. */
+int pg_array_add_methods(PyMethodDef *table);
 void pg_views_setup_type(PyTypeObject *t);     /* views.c / indexing.c: mapping, iteration */
 void pg_interop_setup_type(PyTypeObject *t);   /* interop.c: buffer protocol */
 void pg_number_setup_type(PyTypeObject *t);    /* number.c: number protocol, rich compare */
@@ -69,8 +72,6 @@ void pg_array_update_flags(PgArray *a);
 int64_t pg_array_size(const PgArray *a);
 /* 1 when the byte ranges the two arrays span on one device intersect (empty arrays span none). */
 int pg_array_bytes_overlap(const PgArray *a, const PgArray *b);
-/* Adds methods to ndarray after its type is ready (the math layer's reductions). 0 or -1. */
-int pg_array_add_methods(PyMethodDef *methods);
 
 /* dst[...] = src with broadcasting and dtype conversion, across devices too. */
 int pg_array_assign(PgArray *dst, PgArray *src);
@@ -87,6 +88,8 @@ PgArray *pg_array_from_numpy(PyArrayObject *src, PgDevice *dev, int type);
 PyObject *pg_array_to_numpy(PgArray *a);
 /* A copy of a with the given type, order ('C', 'F', 'K', 'A') and device. */
 PgArray *pg_array_copy(PgArray *a, int type, char order, PgDevice *dev);
+/* a as a 1-d array in `order` ('C', 'F', 'A', 'K'): a view when the strides allow (views.c). */
+PgArray *pg_array_ravel(PgArray *a, char order);
 /* Raises when the array is read-only. */
 int pg_array_check_writeable(PgArray *a);
 

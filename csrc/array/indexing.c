@@ -1,17 +1,16 @@
 /* Basic indexing (integers, slices, `...`, None) returning views, assignment through such an
- * index, and the Python protocols of ndarray: len, iteration over the first axis, truth value and
+ * index (one with arrays or booleans goes to advanced.c), and the Python protocols of ndarray:
+ * len, iteration over the first axis, truth value and
  * number conversions of one element, item/tolist, pickling and copy.copy. */
 #include "array/indexing.h"
+#include "array/advanced.h"
 #include "runtime/stream.h"
 
-enum { IDX_INT, IDX_SLICE, IDX_ELLIPSIS, IDX_NEWAXIS };
+enum { IDX_INT, IDX_SLICE, IDX_ELLIPSIS, IDX_NEWAXIS, IDX_ADVANCED };
 
 static const char invalid_index_msg[] =
     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays "
     "are valid indices";
-static const char advanced_index_msg[] =
-    "pygpu supports only basic indexing so far (integers, slices, `...` and `None`); integer-array and "
-    "boolean indices (advanced indexing) are not supported yet";
 
 /* What a basic index selects: the layout of the view. */
 typedef struct {
@@ -52,8 +51,8 @@ bounds_error(int64_t index, int axis, int64_t size)
     return -1;
 }
 
-/* The kind of one item of an index, in NumPy's order of checks; -1 with IndexError for items
- * basic indexing does not take. */
+/* The kind of one item of an index, in NumPy's order of checks (IDX_ADVANCED for arrays, lists
+ * and booleans); -1 with IndexError for items no index takes. */
 static int
 classify(PyObject *item)
 {
@@ -90,14 +89,14 @@ classify(PyObject *item)
     PyErr_SetString(PyExc_IndexError, invalid_index_msg);
     return -1;
 advanced:
-    PyErr_SetString(PyExc_IndexError, advanced_index_msg);
-    return -1;
+    return IDX_ADVANCED;
 }
 
 /* Up to this many items are kept from the first pass; any valid index has fewer (at most ndim
  * integers and slices, one ellipsis, and newaxes while the result has <= PG_MAXDIMS axes). */
 #define MAX_INDEX_ITEMS (3 * PG_MAXDIMS + 1)
 
+/* The view a basic index selects: 0; 1 when the index has advanced items (nothing parsed); -1. */
 static int
 parse_index(PgArray *a, PyObject *key, PgIndexResult *r)
 {
@@ -115,6 +114,8 @@ parse_index(PgArray *a, PyObject *key, PgIndexResult *r)
         int k = classify(items[i]);
         if (k < 0)
             return -1;
+        if (k == IDX_ADVANCED)
+            return 1;
         if (i < MAX_INDEX_ITEMS)
             kinds[i] = (unsigned char)k;
         if (k == IDX_INT) {
@@ -197,17 +198,25 @@ array_subscript(PyObject *self, PyObject *key)
 {
     PgArray *a = (PgArray *)self;
     PgIndexResult r;
-    if (parse_index(a, key, &r) < 0)
+    int kind = parse_index(a, key, &r);
+    if (kind < 0)
         return NULL;
+    if (kind > 0)
+        return pg_advanced_getitem(a, key);
     return (PyObject *)pg_array_view(a, r.data, a->type, r.ndim, r.shape, r.strides);
 }
 
 /* ------------------------------------------------------------------ assignment */
 
+/* One element set from an array: NumPy's error (a complex element converts through complex(),
+ * whose error NumPy lets through). */
 static int
-sequence_error(void)
+sequence_error(PgArray *dst)
 {
-    PyErr_SetString(PyExc_ValueError, "setting an array element with a sequence.");
+    if (PG_IS_COMPLEX(dst->type))
+        PyErr_SetString(PyExc_TypeError, "only 0-dimensional arrays can be converted to Python scalars");
+    else
+        PyErr_SetString(PyExc_ValueError, "setting an array element with a sequence.");
     return -1;
 }
 
@@ -217,7 +226,7 @@ static int
 assign_array(PgArray *dst, PgArray *src, int one_element)
 {
     if (one_element && src->ndim > 0)
-        return sequence_error();
+        return sequence_error(dst);
     PgArray *stripped = NULL, *tmp = NULL;
     int rc = -1;
     int k = 0;
@@ -246,7 +255,7 @@ static int
 assign_numpy(PgArray *dst, PyArrayObject *src, int one_element)
 {
     if (one_element && PyArray_NDIM(src) > 0)
-        return sequence_error();
+        return sequence_error(dst);
     PyArrayObject *owned = NULL;
     int rc = -1;
     int nd = PyArray_NDIM(src), k = 0;
@@ -334,8 +343,11 @@ array_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
     if (pg_array_check_writeable(a) < 0)
         return -1;
     PgIndexResult r;
-    if (parse_index(a, key, &r) < 0)
+    int kind = parse_index(a, key, &r);
+    if (kind < 0)
         return -1;
+    if (kind > 0)
+        return pg_advanced_setitem(a, key, value);
     PgArray *dst = pg_array_view(a, r.data, a->type, r.ndim, r.shape, r.strides);
     if (dst == NULL)
         return -1;

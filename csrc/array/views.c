@@ -340,8 +340,8 @@ flatten_impl(PgArray *a, char order)
     return res;
 }
 
-static PgArray *
-ravel_impl(PgArray *a, char order)
+PgArray *
+pg_array_ravel(PgArray *a, char order)
 {
     int64_t n = pg_array_size(a);
     if (order == 'A') {
@@ -384,7 +384,7 @@ array_ravel(PyObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:ravel", kwlist, &order_obj) ||
         pg_order_from_object(order_obj, "CFAK", 'C', &order) < 0)
         return NULL;
-    return (PyObject *)ravel_impl((PgArray *)self, order);
+    return (PyObject *)pg_array_ravel((PgArray *)self, order);
 }
 
 static PyObject *
@@ -412,7 +412,7 @@ py_ravel(PyObject *m, PyObject *args, PyObject *kwds)
     PgArray *a = as_array(obj);
     if (a == NULL)
         return NULL;
-    PyObject *res = (PyObject *)ravel_impl(a, order);
+    PyObject *res = (PyObject *)pg_array_ravel(a, order);
     Py_DECREF(a);
     return res;
 }

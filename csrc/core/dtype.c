@@ -27,9 +27,32 @@ static const char *const casting_names[] = {"no", "equiv", "safe", "same_kind", 
 static const NPY_CASTING npy_castings[] = {NPY_NO_CASTING, NPY_EQUIV_CASTING, NPY_SAFE_CASTING,
                                            NPY_SAME_KIND_CASTING, NPY_UNSAFE_CASTING};
 
+int pg_numpy_version;
+
+/* numpy.__version__ as major * 10000 + minor * 100 + micro: where NumPy changed behaviour between
+ * releases (an expired deprecation), pygpu follows the NumPy it runs with. */
+static int
+read_numpy_version(void)
+{
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *v = np ? PyObject_GetAttrString(np, "__version__") : NULL;
+    const char *text = v && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+    int major = 0, minor = 0, micro = 0;
+    if (text)
+        sscanf(text, "%d.%d.%d", &major, &minor, &micro);
+    Py_XDECREF(v);
+    Py_XDECREF(np);
+    if (text == NULL)
+        return -1;
+    pg_numpy_version = major * 10000 + minor * 100 + micro;
+    return 0;
+}
+
 int
 pg_dtype_init(void)
 {
+    if (read_numpy_version() < 0)
+        return -1;
     for (int t = 0; t < PG_NTYPES; t++) {
         type_descr[t] = PyArray_DescrFromType(pg_type_info[t].npy_type);
         if (type_descr[t] == NULL)

@@ -21,6 +21,8 @@ extern const PgTypeInfo pg_type_info[PG_NTYPES];
 #define PG_IS_COMPLEX(t) ((t) >= PG_COMPLEX64)
 
 int pg_dtype_init(void);                          /* caches the numpy.dtype of each PgType */
+/* The NumPy pygpu runs with, as major * 10000 + minor * 100 + micro (20502 for 2.5.2). */
+extern int pg_numpy_version;
 PyArray_Descr *pg_type_descr(PgType t);           /* borrowed reference */
 /* PgType of a numpy dtype; -1 with TypeError set when pygpu does not support it. */
 int pg_type_from_descr(PyArray_Descr *d);

@@ -1,6 +1,7 @@
 /* The math behind ndarray's operators (array/number.h): each operation through its ufunc, x ** 2
  * as square(x) like NumPy, __array_ufunc__ so NumPy's functions run on pygpu arrays; and the
  * module functions where and clip. */
+#include "array/advanced.h"
 #include "array/number.h"
 #include "math/ufunc.h"
 
@@ -161,9 +162,10 @@ py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     PyObject *slots[3];
     if (pg_parse_fastcall("where", args, nargs, kwnames, names, 3, slots, 1) < 0)
         return NULL;
+    if (slots[1] == NULL && slots[2] == NULL)
+        return pg_nonzero(slots[0]);
     if (slots[1] == NULL || slots[2] == NULL) {
-        PyErr_SetString(PyExc_ValueError, "pygpu.where needs condition, x and y (the one-argument form, "
-                                          "nonzero, is not provided)");
+        PyErr_SetString(PyExc_ValueError, "either both or neither of x and y should be given");
         return NULL;
     }
     return pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], slots, NULL, -1, PG_CAST_SAME_KIND, 0);
@@ -206,7 +208,8 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 
 PyMethodDef pg_math_module_methods[] = {
     {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
-     "where(condition, x, y): elements of x where condition is true, else of y."},
+     "where(condition, x, y): elements of x where condition is true, else of y; where(condition): "
+     "nonzero(condition)."},
     {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
      "clip(x, min=None, max=None, out=None): x limited to [min, max] (NaN propagates)."},
     {NULL, NULL, 0, NULL},

@@ -61,8 +61,7 @@ int pg_reduce_reducer(PgRedOp op, int ct);
 /* reduced[i] for axis (NULL/None: all; an int; a tuple unless single), NumPy's errors. */
 int pg_reduce_parse_axis(PyObject *axis, int ndim, int single, char *reduced);
 
-/* module functions (reductions.c) and the ufunc methods (ufunc_reduce.c) */
-extern PyMethodDef pg_reduction_module_methods[];
-extern PyMethodDef pg_ufunc_methods[];
-int pg_reductions_init(PyObject *module);
+/* The module functions and ndarray methods (reductions.c; module.c adds them), the ufunc
+ * methods (ufunc_reduce.c; ufunc.c's type has them). */
+extern PyMethodDef pg_reduction_module_methods[], pg_array_methods_reduction[], pg_ufunc_methods[];
 #endif

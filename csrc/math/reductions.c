@@ -261,7 +261,7 @@ PyMethodDef pg_reduction_module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyMethodDef array_methods[] = {
+PyMethodDef pg_array_methods_reduction[] = {
     ENTRY(meth, sum, "sum($self, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
           "where=True)\n--\n\nnumpy.sum of the array: pygpu.sum(a, ...)."),
     ENTRY(meth, prod, "prod($self, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, "
@@ -290,11 +290,3 @@ static PyMethodDef array_methods[] = {
           "pygpu.cumprod(a, ...)."),
     {NULL, NULL, 0, NULL},
 };
-
-int
-pg_reductions_init(PyObject *module)
-{
-    if (PyModule_AddFunctions(module, pg_reduction_module_methods) < 0)
-        return -1;
-    return pg_array_add_methods(array_methods);
-}

@@ -775,7 +775,5 @@ pg_math_init(PyObject *module)
             return -1;
         }
     }
-    if (pg_reductions_init(module) < 0)
-        return -1;
     return pg_operators_init();
 }

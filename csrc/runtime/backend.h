@@ -10,7 +10,9 @@
  * the device is out of memory so that the pool can free its cache and retry. */
 #ifndef PG_BACKEND_H
 #define PG_BACKEND_H
-#include "core/pg.h"
+#include "core/shape.h"
+#include "kernels/index.h"
+#include "kernels/search.h"
 #include "kernels/reduce_types.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
@@ -42,6 +44,20 @@ typedef enum {
 } PgMemKind;
 
 typedef enum { PG_COPY_H2D, PG_COPY_D2H, PG_COPY_D2D } PgCopyKind;
+
+/* A sort along the last axis: each row of the keys (all of one shape, ndim >= 1) sorted on its
+ * own. One key for sort/argsort/partition; several for lexsort, the last one primary. */
+enum { PG_SORT_INDICES = 0x1, PG_SORT_DESCENDING = 0x2, PG_SORT_STABLE = 0x4 };
+typedef struct {
+    int ndim;
+    const int64_t *shape;
+    int nkeys;
+    const PgOperand *keys;  /* data, type and strides of each key (any layout) */
+    char *out;              /* C-contiguous of that shape: the sorted values, or int64 indices */
+    int flags;              /* PG_SORT_* */
+    int nkth;               /* partition: these positions of each row must hold their sorted */
+    const int64_t *kth;     /* values, the rest on their sides (a full sort does); 0: sort */
+} PgSortArgs;
 
 struct PgBackend {
     const char *name;
@@ -84,6 +100,24 @@ struct PgBackend {
     int (*event_synchronize)(PgDevice *dev, void *event);
     int (*event_query)(PgDevice *dev, void *event);     /* 1 done, 0 busy, -1 error */
     int (*event_elapsed)(PgDevice *dev, void *start, void *end, float *ms);
+    /* Gather/scatter through index arrays (kernels/index.h), op a PgIndexOp, over a->size
+     * elements. An out-of-bounds index sets *a->err, a flag in the device's memory that the
+     * caller zeroes before and reads after (runtime/indexing.h does both). */
+    int (*index)(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
+    /* Compaction of a mask's true elements (kernels/index.h), a->op a PgCompactOp. Counts them
+     * into *count (waiting for the device); then for VALUES and INDICES calls alloc(ctx, *count,
+     * a), which sets a->out (or returns -1), and writes the output; RANK writes a->out, given.
+     * a->chunk and a->counts are the backend's to set. */
+    int (*compact)(PgDevice *dev, PgCompactArgs *a, int64_t *count,
+                   int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
+    /* Sorts (or partitions) a->keys along their last axis into a->out. */
+    int (*sort)(PgDevice *dev, const PgSortArgs *a, void *stream);
+    /* Binary searches (kernels/search.h) of s->size values. A sorter index out of range sets
+     * *s->err, a flag in device memory that the caller zeroes and reads. */
+    int (*search)(PgDevice *dev, const PgSearchArgs *s, void *stream);
+    /* Counts into bins, or the minimum and maximum keys (kernels/search.h), into h->out, which
+     * the caller initialises (zeros; [~0, 0] for the min/max). */
+    int (*histogram)(PgDevice *dev, const PgHistArgs *h, void *stream);
     /* A dict of the device's properties for the device report: name, memory, ... */
     PyObject *(*properties)(PgDevice *dev);
 };
@@ -112,16 +146,6 @@ int pg_cpu_threads(void);
 /* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
  * use it too). Touches no Python state: callers may have released the GIL. */
 void pg_host_copy(char *dst, const char *src, size_t n);
-
-/* The reduction family's entries of each backend (backend_cpu_reduce.c, backend_cuda_reduce.c). */
-int pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
-int pg_cpu_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
-int pg_cpu_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
-int pg_cpu_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
-int pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
-int pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
-int pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
-int pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
  * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception

@@ -1,6 +1,6 @@
 /* The CPU backend: host memory, synchronous streams, and the elementwise loops of
  * kernels/kernels_cpu.c run inline when small and split over OpenMP threads when large. */
-#include "runtime/backend.h"
+#include "runtime/cpu_backend.h"
 #include "runtime/kernel_table.h"
 #include "core/shape.h"
 #include "kernels/elementwise.h"
@@ -13,9 +13,6 @@
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
 int pg_cpu_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cpu.c */
-
-/* Below this many elements a loop runs on the calling thread: waking the team costs more. */
-#define PG_CPU_PARALLEL_MIN 65536
 
 static int
 cpu_mem_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void **ptr)
@@ -317,4 +314,9 @@ const PgBackend pg_backend_cpu = {
     .event_query = cpu_done,
     .event_elapsed = cpu_event_elapsed,
     .properties = cpu_properties,
+    .index = pg_cpu_index,
+    .compact = pg_cpu_compact,
+    .sort = pg_cpu_sort,
+    .search = pg_cpu_search,
+    .histogram = pg_cpu_histogram,
 };

@@ -961,6 +961,11 @@ const PgBackend pg_backend_cuda = {
     .event_query = cuda_event_query,
     .event_elapsed = cuda_event_elapsed,
     .properties = cuda_properties,
+    .index = pg_cuda_index,
+    .compact = pg_cuda_compact,
+    .sort = pg_cuda_sort,
+    .search = pg_cuda_search,
+    .histogram = pg_cuda_histogram,
 };
 
 /* ------------------------------------------------------------------ module functions */

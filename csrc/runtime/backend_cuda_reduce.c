@@ -18,29 +18,18 @@
 #define PG_SCAN_SHORT_ROW 64         /* shorter rows take a thread each, whatever their layout */
 #define PG_GRID_STRIDE_PER_SM 32
 
-static CUfunction
-family_function(PgDevice *dev, const char *prefix, int reducer)
+/* Launches the family's kernel PREFIX_<reducer> over a 1-d grid of 256-thread blocks. */
+static int
+launch(PgDevice *dev, const char *prefix, int reducer, int64_t blocks, void *args, void *stream)
 {
     char name[96];
     snprintf(name, sizeof name, "%s_%s", prefix, pg_reducers[reducer].name);
-    return pg_cuda_function(dev, "reduce", name);
-}
-
-static int
-launch(PgDevice *dev, CUfunction f, int64_t blocks, void *args, void *stream)
-{
-    void *params[1] = {args};
-    if (blocks < 1)
-        blocks = 1;
     if (blocks > 0x7fffffff) {
-        PyErr_SetString(PyExc_ValueError, "reduction too large for one CUDA grid");
+        PyErr_Format(PyExc_ValueError, "%s: too many blocks for one CUDA grid", name);
         return -1;
     }
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, PG_RBLOCK, 1, 1, 0, (CUstream)stream,
-                                      params, NULL);
-    if (r != CUDA_SUCCESS)
-        return pg_cuda_raise(dev, r, "cuLaunchKernel");
-    return 0;
+    void *params[1] = {args};
+    return pg_cuda_launch(dev, "reduce", name, blocks < 1 ? 1 : blocks, PG_RBLOCK, params, stream);
 }
 
 static int64_t
@@ -73,9 +62,6 @@ choose_lanes(int outer, int64_t nout, int64_t len)
 static int
 pg_cuda_reduce_in_context(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
 {
-    CUfunction f = family_function(dev, "reduce", reducer);
-    if (f == NULL)
-        return -1;
     const int64_t nout = a->nout, nred = a->nred_total;
     const int64_t target = (int64_t)IMPL(dev)->sm_count * PG_RED_BLOCKS_PER_SM;
     a->lanes = choose_lanes(a->outer, nout, nred);
@@ -93,7 +79,7 @@ pg_cuda_reduce_in_context(PgDevice *dev, int reducer, PgReduceArgs *a, void *str
         a->nsplit = 1;
         a->phase = PG_RPHASE_FINAL;
         a->work = NULL;
-        return launch(dev, f, nblk, a, stream);
+        return launch(dev, "reduce", reducer, nblk, a, stream);
     }
     /* split: partial accumulators, then one more launch merges them (a block per 32 outputs, or
      * for few outputs, lanes over the splits) */
@@ -103,12 +89,12 @@ pg_cuda_reduce_in_context(PgDevice *dev, int reducer, PgReduceArgs *a, void *str
         return -1;
     a->work = (char *)work->ptr;
     a->phase = PG_RPHASE_PARTIAL;
-    int rc = launch(dev, f, nblk * a->nsplit, a, stream);
+    int rc = launch(dev, "reduce", reducer, nblk * a->nsplit, a, stream);
     if (rc == 0) {
         a->phase = PG_RPHASE_FINISH;
         a->outer = nout >= 32;
         a->lanes = choose_lanes(a->outer, nout, a->nsplit);
-        rc = launch(dev, f, ceil_div(nout, PG_RBLOCK / a->lanes), a, stream);
+        rc = launch(dev, "reduce", reducer, ceil_div(nout, PG_RBLOCK / a->lanes), a, stream);
     }
     pg_pool_free(work); /* reused only by later work on this stream */
     return rc;
@@ -117,9 +103,6 @@ pg_cuda_reduce_in_context(PgDevice *dev, int reducer, PgReduceArgs *a, void *str
 static int
 pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
 {
-    CUfunction f = family_function(dev, "rscan", reducer);
-    if (f == NULL)
-        return -1;
     const int64_t target = (int64_t)IMPL(dev)->sm_count * PG_RED_BLOCKS_PER_SM;
     if (a->n <= PG_SCAN_SHORT_ROW)
         a->outer = 1;
@@ -130,7 +113,7 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
         int64_t blocks = ceil_div(a->nrows, PG_RBLOCK);
         a->nchunks = 1;
         a->chunk = a->n;
-        return launch(dev, f, blocks < cap ? blocks : cap, a, stream);
+        return launch(dev, "rscan", reducer, blocks < cap ? blocks : cap, a, stream);
     }
     a->nchunks = 1;
     if (a->nrows < target && a->n > 2 * PG_SCAN_MIN_CHUNK) {
@@ -140,7 +123,7 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
     a->chunk = ceil_div(a->n, a->nchunks);
     a->nchunks = ceil_div(a->n, a->chunk);
     if (a->nchunks == 1)
-        return launch(dev, f, a->nrows, a, stream);
+        return launch(dev, "rscan", reducer, a->nrows, a, stream);
     /* chunk totals, their scan along each row (one block a row), then the chunks from them */
     size_t acc = (size_t)pg_reducers[reducer].acc_size;
     PgBlock *carry = pg_pool_alloc(dev, (size_t)(a->nrows * a->nchunks) * acc, PG_MEM_DEVICE, stream);
@@ -148,7 +131,7 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
         return -1;
     a->carry = (char *)carry->ptr;
     a->phase = PG_SPHASE_TOTALS;
-    int rc = launch(dev, f, a->nrows * a->nchunks, a, stream);
+    int rc = launch(dev, "rscan", reducer, a->nrows * a->nchunks, a, stream);
     if (rc == 0) {
         PgScanArgs t;
         memset(&t, 0, sizeof t);
@@ -166,11 +149,11 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
         t.nchunks = 1;
         t.chunk = t.n;
         t.phase = PG_SPHASE_SCAN;
-        rc = launch(dev, f, t.nrows, &t, stream);
+        rc = launch(dev, "rscan", reducer, t.nrows, &t, stream);
     }
     if (rc == 0) {
         a->phase = PG_SPHASE_SCAN;
-        rc = launch(dev, f, a->nrows * a->nchunks, a, stream);
+        rc = launch(dev, "rscan", reducer, a->nrows * a->nchunks, a, stream);
     }
     pg_pool_free(carry);
     return rc;
@@ -179,27 +162,21 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
 static int
 pg_cuda_reduceat_in_context(PgDevice *dev, int reducer, const PgReduceArgs *a, void *stream)
 {
-    CUfunction f = family_function(dev, "rseg", reducer);
-    if (f == NULL)
-        return -1;
     int64_t cap = (int64_t)IMPL(dev)->sm_count * PG_GRID_STRIDE_PER_SM;
     int64_t blocks = ceil_div(a->nout, PG_RBLOCK);
-    return launch(dev, f, blocks < cap ? blocks : cap, (void *)a, stream);
+    return launch(dev, "rseg", reducer, blocks < cap ? blocks : cap, (void *)a, stream);
 }
 
 static int
 pg_cuda_ufunc_at_in_context(PgDevice *dev, int reducer, const PgAtArgs *a, void *stream)
 {
-    CUfunction f = family_function(dev, "rat", reducer);
-    if (f == NULL)
-        return -1;
     PgAtArgs args = *a;
     /* no 16-byte compare-and-swap before sm_90: complex128 targets of ops other than add run on
      * one thread, in order */
     args.serial = a->type == PG_COMPLEX128 && strncmp(pg_reducers[reducer].name, "add_", 4) != 0;
     int64_t cap = (int64_t)IMPL(dev)->sm_count * PG_GRID_STRIDE_PER_SM;
     int64_t blocks = args.serial ? 1 : ceil_div(a->nidx * a->trail_size, PG_RBLOCK);
-    return launch(dev, f, blocks < cap ? blocks : cap, &args, stream);
+    return launch(dev, "rat", reducer, blocks < cap ? blocks : cap, &args, stream);
 }
 
 PG_CUDA_ENTRY(pg_cuda_reduce, (PgDevice *dev, int reducer, PgReduceArgs *a, void *stream), (dev, reducer, a, stream))

@@ -58,4 +58,24 @@ CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name)
 
 /* PgBackend.gemm (gemm_cuda.c): cuBLAS, and the integer kernel of the "matmul" module. */
 int pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream);
+
+/* Launches module/name over a 1-d grid of `blocks` blocks of `threads` on stream, with dev's
+ * context current (0, or -1 with CUDAError naming the kernel). */
+int pg_cuda_launch(PgDevice *dev, const char *module, const char *name, int64_t blocks, int threads, void **params,
+                   void *stream);
+
+/* backend_cuda_index.c */
+int pg_cuda_index(PgDevice *dev, const PgIndexArgs *a, int op, void *stream);
+int pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
+                    int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
+/* backend_cuda_sort.c */
+int pg_cuda_sort(PgDevice *dev, const PgSortArgs *a, void *stream);
+/* backend_cuda_reduce.c */
+int pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+int pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+int pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+int pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
+/* backend_cuda_search.c */
+int pg_cuda_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
+int pg_cuda_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);
 #endif

@@ -1,0 +1,477 @@
+"""The sorting, searching and counting functions that NumPy itself composes in Python (unique and
+the array API's unique_*, isin, histogram, digitize, median, percentile, quantile) and the
+indexing helpers select, place and extract, built on pygpu's C primitives: sort/argsort/partition,
+searchsorted, nonzero and mask compaction, take, bincount/_histogram. The data stays on the
+array's device; the host sees only what NumPy decides on (bin edges, quantile positions, counts
+that size an output)."""
+import collections as _collections
+import operator as _operator
+
+import numpy as _np
+from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
+
+from . import _core
+
+__all__ = [
+    "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    "isin", "histogram", "digitize", "median", "percentile", "quantile",
+    "select", "place", "extract",
+]
+
+UniqueAllResult = _collections.namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = _collections.namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = _collections.namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def _as(x, device=None):
+    return x if isinstance(x, _core.ndarray) and (device is None or x.device == device) \
+        else _core.asarray(x, device=device)
+
+
+# ---------------------------------------------------------------- unique
+
+def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan):
+    flat = _core.ravel(ar)
+    n = flat.size
+    optional = return_index or return_inverse
+    if optional:
+        perm = _core.argsort(flat, kind="stable")
+        aux = flat[perm]
+    else:
+        aux = _core.sort(flat)
+    mask = _core.empty(n, dtype=_np.bool_, device=ar.device)
+    if n:
+        mask[:1] = True
+        kind = aux.dtype.kind
+        if equal_nan and kind in "fc" and bool(_core.isnan(aux[-1])):
+            # every NaN (sorted last) is one value: keep the first
+            if kind == "c":
+                first = int(_core.searchsorted(_core.isnan(aux), True))
+            else:
+                first = int(_core.searchsorted(aux, aux[-1:])[0])
+            if first > 1:
+                mask[1:first] = _core.not_equal(aux[1:first], aux[:first - 1])
+            mask[first:first + 1] = True
+            mask[first + 1:] = False
+        else:
+            mask[1:] = _core.not_equal(aux[1:], aux[:-1])
+    ret = (aux[mask],)
+    if return_index:
+        ret += (perm[mask],)
+    if return_inverse:
+        inv = _core.empty(n, dtype=_np.int64, device=ar.device)
+        if n:
+            inv[perm] = _core._true_rank(mask) - 1
+        ret += (inv.reshape(ar.shape),)
+    if return_counts:
+        starts = _core.flatnonzero(mask)
+        counts = _core.empty(starts.size, dtype=_np.int64, device=ar.device)
+        if starts.size:
+            counts[:-1] = starts[1:] - starts[:-1]
+            counts[-1:] = n - starts[-1:]
+        ret += (counts,)
+    return ret
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):  # noqa: A002
+    """numpy.unique for axis=None: the sorted unique elements, and optionally the index of each one's
+    first occurrence, the inverse (as ar's shape) and the counts. NaNs count as one value unless
+    equal_nan=False."""
+    ar = _as(ar)
+    if axis is not None:
+        raise NotImplementedError("pygpu.unique supports axis=None only (the unique elements of the "
+                                  "flattened array)")
+    ret = _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan)
+    return ret[0] if len(ret) == 1 else ret
+
+
+def unique_all(x):
+    """Array API: the unique values, first indices, inverse indices (x's shape) and counts."""
+    v, i, inv, c = _unique_flat(_as(x), True, True, True, False)
+    return UniqueAllResult(v, i, inv, c)
+
+
+def unique_counts(x):
+    """Array API: the unique values and their counts."""
+    v, c = _unique_flat(_as(x), False, False, True, False)
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x):
+    """Array API: the unique values and the inverse indices (x's shape)."""
+    v, inv = _unique_flat(_as(x), False, True, False, False)
+    return UniqueInverseResult(v, inv)
+
+
+def unique_values(x):
+    """Array API: the unique values (sorted)."""
+    return _unique_flat(_as(x), False, False, False, False)[0]
+
+
+# ---------------------------------------------------------------- isin
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """numpy.isin: whether each element of `element` is in test_elements (a bool array of its shape),
+    by a binary search in the sorted test elements. NaN is in nothing, as in NumPy."""
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
+    e = _as(element)
+    t = _core.ravel(_as(test_elements, e.device))
+    from ._array_api import result_type
+    dt = result_type(e, t)
+    e = e.astype(dt, copy=False)
+    t = t.astype(dt, copy=False)
+    if t.size == 0:
+        found = _core.zeros(e.shape, dtype=_np.bool_, device=e.device)
+    else:
+        s = _core.sort(t)
+        found = _core.equal(_core.take(s, _core.searchsorted(s, e), mode="clip"), e)
+    return _core.logical_not(found) if invert else found
+
+
+# ---------------------------------------------------------------- histogram, digitize
+
+def _outer_edges(a, range):  # noqa: A002
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        lo, hi = _core._minmax(a)
+        first, last = a.dtype.type(lo), a.dtype.type(hi)
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first = first - 0.5
+        last = last + 0.5
+    return first, last
+
+
+def _bin_edges(a, bins, range):  # noqa: A002
+    """(host edges, uniform?) as numpy.histogram_bin_edges makes them, for int or array bins."""
+    if isinstance(bins, str):
+        raise NotImplementedError(f"pygpu.histogram: the bin estimator {bins!r} is not supported; give the "
+                                  "number of bins or their edges")
+    if _np.ndim(bins) == 0:
+        try:
+            n = _operator.index(bins)
+        except TypeError as e:
+            raise TypeError("`bins` must be an integer, a string, or an array") from e
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(a, range)
+        bin_type = _np.result_type(first, last, a.dtype)
+        if _np.issubdtype(bin_type, _np.integer):
+            bin_type = _np.result_type(bin_type, float)
+        edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        return edges, True
+    edges = bins.get() if isinstance(bins, _core.ndarray) else _np.asarray(bins)
+    if edges.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if _np.any(edges[:-1] > edges[1:]):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return edges, False
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """numpy.histogram with an int number of bins or an array of edges: (hist, bin_edges), both on
+    a's device. Counts are int64; with weights, sums of the weights' dtype."""
+    a = _as(a)
+    if weights is not None:
+        weights = _as(weights, a.device)
+        if weights.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+    edges, uniform = _bin_edges(a, bins, range)
+    host_edges = edges.astype(_np.float64)
+    if weights is not None and weights.dtype.kind == "c":
+        re, total = _core._histogram(a, host_edges, uniform, weights.real)
+        im, _ = _core._histogram(a, host_edges, uniform, weights.imag)
+        n = (re + 1j * im).astype(weights.dtype)
+        total = total.astype(weights.dtype)
+    else:
+        n, total = _core._histogram(a, host_edges, uniform, weights)
+        if weights is not None:
+            n = n.astype(weights.dtype)
+            total = total.astype(weights.dtype)
+    bin_edges = _core.asarray(edges, device=a.device)
+    if density:
+        db = _core.asarray(_np.diff(edges), device=a.device)
+        return n / db / total, bin_edges
+    return n, bin_edges
+
+
+def _monotonicity(bins):
+    """1 when bins increase, -1 when they decrease, 0 otherwise (NumPy's _monotonicity)."""
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array" if bins.ndim > 1
+                         else "object of too small depth for desired array")
+    if bins.size <= 1:
+        return 1
+    if _core._count_true(_core.less(bins[1:], bins[:-1])) == 0:
+        return 1
+    if _core._count_true(_core.greater(bins[1:], bins[:-1])) == 0:
+        return -1
+    return 0
+
+
+def digitize(x, bins, right=False):
+    """numpy.digitize: the index of the bin each element of x falls in (int64)."""
+    x = _as(x)
+    bins = _as(bins, x.device)
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    mono = _monotonicity(bins)
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"
+    if mono == -1:
+        return bins.shape[0] - _core.searchsorted(bins[::-1], x, side=side)
+    return _core.searchsorted(bins, x, side=side)
+
+
+# ---------------------------------------------------------------- median, quantile
+
+def _reduce_axes(a, axis):
+    """(arr, axis, kept): a with the reduced axes merged into one (axis), and the shape keepdims
+    gives the result's trailing part."""
+    if axis is None:
+        return _core.ravel(a), 0, (1,) * a.ndim
+    nd = a.ndim
+    norm = _normalize_axis_tuple(axis, nd)
+    kept = tuple(1 if d in norm else a.shape[d] for d in range(nd))
+    if len(norm) == 1:
+        return a, norm[0], kept
+    rest = [d for d in range(nd) if d not in norm]
+    moved = _core.transpose(a, rest + list(norm))
+    shape = tuple(a.shape[d] for d in rest) + (-1,)
+    return _core.reshape(moved, shape), len(rest), kept
+
+
+def _finish(r, out, keepdims, kept, lead=()):
+    if keepdims:
+        r = r.reshape(tuple(lead) + kept)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """numpy.median: the middle value (or the mean of the two middle ones) along axis; NaN where a
+    slice holds a NaN."""
+    a = _as(a)
+    arr, ax, kept = _reduce_axes(a, axis)
+    n = arr.shape[ax]
+    inexact = arr.dtype.kind in "fc"
+    if n == 0:
+        import warnings
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
+    kth = [n // 2 - 1, n // 2] if n % 2 == 0 else [(n - 1) // 2]
+    if inexact and n:
+        kth.append(n - 1)
+    part = _core.partition(arr, [k for k in kth if k >= 0], axis=ax) if n else arr
+    kind = arr.dtype.kind
+    acc = _np.float64 if kind in "biu" else (_np.float32 if arr.dtype == _np.float16 else arr.dtype)
+    res = _np.float64 if kind in "biu" else arr.dtype
+    lead = (slice(None),) * ax
+    if n == 0:
+        shape = arr.shape[:ax] + arr.shape[ax + 1:]
+        r = _core.full(shape, _np.nan, dtype=res, device=a.device)
+    elif n % 2:
+        r = part[lead + (n // 2,)].astype(acc)
+    else:
+        r = (part[lead + (n // 2 - 1,)].astype(acc) + part[lead + (n // 2,)].astype(acc)) / 2
+    r = r.astype(res, copy=False)
+    if inexact and n:
+        r = _core.where(_core.isnan(part[lead + (n - 1,)]), part[lead + (n - 1,)].astype(res), r)
+    return _finish(r, out, keepdims, kept)
+
+
+_QUANTILE_METHODS = {}
+
+
+def _discrete_to_boundaries(index, gamma_condition):
+    previous = _np.floor(index)
+    gamma = index - previous
+    res = _np.where(gamma_condition(gamma, index), previous, previous + 1).astype(_np.intp)
+    res[res < 0] = 0
+    return res
+
+
+def _virtual_index(n, q, alpha, beta):
+    return n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+# name: (virtual index from (n, q), gamma fix or None for integer methods), in NumPy's order
+_QUANTILE_METHODS.update({
+    "inverted_cdf": (lambda n, q: _discrete_to_boundaries(n * q - 1, lambda g, _: g == 0), None),
+    "averaged_inverted_cdf": (lambda n, q: n * q - 1, lambda g, _: _np.where(g == 0, 0.5, 1.0)),
+    "closest_observation": (lambda n, q: _discrete_to_boundaries(
+        n * q - 1 - 0.5, lambda g, i: (g == 0) & (_np.floor(i) % 2 == 1)), None),
+    "interpolated_inverted_cdf": (lambda n, q: _virtual_index(n, q, 0, 1), lambda g, _: g),
+    "hazen": (lambda n, q: _virtual_index(n, q, 0.5, 0.5), lambda g, _: g),
+    "weibull": (lambda n, q: _virtual_index(n, q, 0, 0), lambda g, _: g),
+    "linear": (lambda n, q: (n - 1) * q, lambda g, _: g),
+    "median_unbiased": (lambda n, q: _virtual_index(n, q, 1 / 3.0, 1 / 3.0), lambda g, _: g),
+    "normal_unbiased": (lambda n, q: _virtual_index(n, q, 3 / 8.0, 3 / 8.0), lambda g, _: g),
+    "lower": (lambda n, q: _np.floor((n - 1) * q).astype(_np.intp), None),
+    "higher": (lambda n, q: _np.ceil((n - 1) * q).astype(_np.intp), None),
+    "midpoint": (lambda n, q: 0.5 * (_np.floor((n - 1) * q) + _np.ceil((n - 1) * q)),
+                 lambda g, i: _np.where(i % 1 == 0, 0.0, 0.5)),
+    "nearest": (lambda n, q: _np.around((n - 1) * q).astype(_np.intp), None),
+})
+
+
+def _quantile(a, q, axis, out, method, keepdims, weak_q, what):
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    arr, ax, kept = _reduce_axes(a, axis)
+    arr = _core.moveaxis(arr, ax, 0)
+    n = arr.shape[0]
+    get_index, fix_gamma = _QUANTILE_METHODS[method]
+    vidx = _np.asanyarray(get_index(n, q))
+    supports_nans = arr.dtype.kind == "f"
+    device = a.device
+    if fix_gamma is None or (method == "linear" and _np.issubdtype(vidx.dtype, _np.integer)):
+        kth = sorted({int(k) for k in vidx.ravel()} | ({n - 1} if supports_nans else set()))
+        part = _core.partition(arr, kth, axis=0)
+        result = _core.take(part, _core.asarray(vidx, device=device), axis=0)
+    else:
+        prev = _np.floor(vidx)
+        nxt = prev + 1
+        above = vidx >= n - 1
+        prev = _np.where(above, -1, prev)
+        nxt = _np.where(above, -1, nxt)
+        below = vidx < 0
+        prev = _np.where(below, 0, prev)
+        nxt = _np.where(below, 0, nxt)
+        if arr.dtype.kind == "f":
+            nans = _np.isnan(vidx)
+            prev = _np.where(nans, -1, prev)
+            nxt = _np.where(nans, -1, nxt)
+        prev = prev.astype(_np.intp)
+        nxt = nxt.astype(_np.intp)
+        kth = sorted({0, n - 1} | {int(k) % n for k in prev.ravel()} | {int(k) % n for k in nxt.ravel()})
+        part = _core.partition(arr, kth, axis=0)
+        below_arr = _core.take(part, _core.asarray(prev, device=device), axis=0)
+        above_arr = _core.take(part, _core.asarray(nxt, device=device), axis=0)
+        gamma = _np.asanyarray(fix_gamma(_np.asanyarray(vidx - prev), vidx), dtype=vidx.dtype)
+        if weak_q:
+            gamma = float(gamma)
+            t = gamma
+            upper = gamma >= 0.5
+        else:
+            gamma = gamma.reshape(vidx.shape + (1,) * (arr.ndim - 1))
+            t = _core.asarray(gamma, device=device)
+            upper = _core.asarray(gamma >= 0.5, device=device)
+        diff = above_arr - below_arr
+        lerp = below_arr + diff * t
+        high = (above_arr - diff * (1 - t)).astype(lerp.dtype)
+        if isinstance(upper, bool):
+            result = high if upper else lerp
+        else:
+            result = _core.where(upper, high, lerp)
+    if supports_nans and n:
+        last = part[n - 1]
+        result = _core.where(_core.isnan(last), last.astype(result.dtype), result)
+    return _finish(result, out, keepdims, kept, lead=q.shape)
+
+
+def _quantile_args(a, q):
+    a = _as(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    weak_q = type(q) in (int, float)
+    if isinstance(q, _core.ndarray):
+        q = q.get()
+    return a, q, weak_q
+
+
+def _quantile_valid(q):
+    return q.size == 0 or bool(_np.all((q >= 0) & (q <= 1)))
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None):
+    """numpy.quantile (every method of NumPy's but weights): the q-th quantiles along axis."""
+    if weights is not None:
+        raise NotImplementedError("pygpu.quantile: weights are not supported")
+    a, q, weak_q = _quantile_args(a, q)
+    q = _np.asanyarray(q)
+    if not _quantile_valid(q):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None):
+    """numpy.percentile: the q-th percentiles (0..100) along axis."""
+    if weights is not None:
+        raise NotImplementedError("pygpu.percentile: weights are not supported")
+    a, q, weak_q = _quantile_args(a, q)
+    q = _np.asanyarray(_np.true_divide(q, 100))
+    if not _quantile_valid(q):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    return _quantile(a, q, axis, out, method, keepdims, weak_q, "Percentiles")
+
+
+# ---------------------------------------------------------------- select, place, extract
+
+def select(condlist, choicelist, default=0):
+    """numpy.select: from choicelist, the first choice whose condition holds, else default."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    from ._array_api import result_type
+    device = next((c.device for c in list(condlist) + list(choicelist) if isinstance(c, _core.ndarray)), None)
+    choices = [c if type(c) in (int, float, complex) else _as(c, device) for c in choicelist]
+    dflt = default if type(default) in (int, float, complex) else _as(default, device)
+    try:
+        dtype = result_type(*choices, dflt)
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    conds = [_as(c, device) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != _np.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    arrays = conds + [c for c in choices + [dflt] if isinstance(c, _core.ndarray)]
+    shape = _core.broadcast_arrays(*arrays)[0].shape if len(arrays) > 1 else arrays[0].shape
+    result = _core.full(shape, dflt if not isinstance(dflt, _core.ndarray) else 0, dtype=dtype,
+                        device=conds[0].device)
+    if isinstance(dflt, _core.ndarray):
+        result[...] = dflt
+    for choice, cond in zip(reversed(choices), reversed(conds)):
+        result = _core.where(cond, choice, result).astype(dtype, copy=False)
+    return result
+
+
+def place(arr, mask, vals):
+    """numpy.place: arr's elements where mask is true set to vals, repeated as needed (in place)."""
+    if not isinstance(arr, _core.ndarray):
+        raise TypeError(f"argument 1 must be pygpu.ndarray, not {type(arr).__name__}")
+    mask = _as(mask, arr.device).astype(_np.bool_, copy=False)
+    if mask.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    mask = mask.reshape(arr.shape)
+    n = _core._count_true(mask)
+    if n == 0:
+        return
+    vals = _core.ravel(_as(vals, arr.device))
+    if vals.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    arr[mask] = _core.take(vals, _core.arange(n, device=arr.device), mode="wrap")
+
+
+def extract(condition, arr):
+    """numpy.extract: the elements of arr (flattened) where condition (flattened) is true."""
+    arr = _as(arr)
+    cond = _core.ravel(_as(condition, arr.device))
+    return _core.take(_core.ravel(arr), _core.flatnonzero(cond))
