@@ -37,9 +37,10 @@ SOURCES = ["csrc/module.c"] + [s for s in layer_files("*.c") if s != FATBIN_C] +
 DEPENDS = layer_files("*.h", "*.def")
 
 # -ffp-contract=off: never fuse a*b+c (as nvcc's --fmad=false), so both backends round alike;
-# -fno-math-errno: sqrt and friends inline and vectorise (nothing reads errno)
-CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-ffp-contract=off", "-fno-math-errno", "-Wall", "-Wextra",
-          "-Wno-missing-field-initializers", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
+# -fno-math-errno: sqrt and friends inline and vectorise (nothing reads errno); -fno-trapping-math
+# (not -ffast-math: results stay IEEE): nothing reads the floating-point flags, and selects vectorise
+CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math", "-Wall",
+          "-Wextra", "-Wno-missing-field-initializers", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
 if os.environ.get("PYGPU_WERROR"):
     CFLAGS.append("-Werror")
 

@@ -369,6 +369,154 @@ def bench_reductions(b):
     reduction_case(b, f"var float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.var())
     reduction_case(b, "per-call overhead: sum, 1 element", lambda: (np.ones(1, np.float32),), lambda xp, x: x.sum())
 
+# ------------------------------------------------------------------ cases: user functions
+
+numba = optional("numba")
+numexpr = optional("numexpr")
+
+COS2_SIN2 = """
+import math
+def f(x):
+    return math.cos(x) ** 2 + math.sin(x) ** 2
+"""
+
+MANDEL = """
+def f(x, y, max_iters):
+    c = complex(x, y)
+    z = 0.0j
+    for i in range(max_iters):
+        z = z * z + c
+        if (z.real * z.real + z.imag * z.imag) >= 4:
+            return i
+    return max_iters
+"""
+
+
+def fresh_functions(source, count, tag):
+    """count new function objects f (new code objects too) from modules written to a temporary
+    folder: each compiles from scratch, as a new function in a notebook cell does."""
+    import importlib.util
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="pygpu-bench-")
+    fns = []
+    for i in range(count):
+        path = os.path.join(folder, f"{tag}_{i}.py")
+        with open(path, "w") as fh:
+            fh.write(source + f"\n# {i}\n")
+        spec = importlib.util.spec_from_file_location(f"{tag}_{i}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        fns.append(mod.f)
+    return fns
+
+
+def load_function(source, tag):
+    return fresh_functions(source, 1, tag)[0]
+
+
+def bench_transcendental(b):
+    """float32 sin, cos, exp, log: on the CPU, vectorised polynomials (kernels/vmath_cpu.c)."""
+    header("float32 transcendental ufuncs (us per call)")
+    n = (1 << 26 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(0).random(n, dtype=np.float32) * 10 + np.float32(0.1)
+    for name in ("sin", "cos", "exp", "log"):
+        elementwise_case(b, f"{name} float32 n={n:.0e}", lambda xp: (x,), lambda xp, v: getattr(xp, name)(v), 8 * n)
+
+
+def bench_vectorize(b):
+    header("vectorize and fuse (us per call)")
+    dev = b.device
+    target = "cuda" if b.on_gpu else "cpu"
+    numba_target = "cuda" if b.on_gpu else "parallel"
+    sync = b.sync
+
+    # first call of a new function: compile + run on 10 elements
+    x10 = np.linspace(0, 1, 10, dtype=np.float32)
+    with dev:
+        d10 = pygpu.asarray(x10)
+    pygpu.vectorize(["float32(float32)"], target=target)(load_function(COS2_SIN2, "warm"))(d10)
+    times = []
+    for f in fresh_functions(COS2_SIN2, 3 if b.quick else 10, "pg"):
+        t0 = time.perf_counter()
+        r = pygpu.vectorize(["float32(float32)"], target=target)(f)(d10)
+        if sync:
+            sync()
+        times.append(time.perf_counter() - t0)
+        del r
+    res = {"pygpu": statistics.median(times)}
+    note = ""
+    if numba is not None and (numba_target != "cuda" or numba_cuda is not None):
+        ntimes = []
+        for f in fresh_functions(COS2_SIN2, 2 if b.quick else 3, "nb"):
+            t0 = time.perf_counter()
+            numba.vectorize(["float32(float32)"], target=numba_target)(f)(x10)
+            ntimes.append(time.perf_counter() - t0)
+        res["numba"] = statistics.median(ntimes)
+        note = f"numba @vectorize(target='{numba_target}')"
+    b.add("vectorize", "first call of a new @vectorize (10 elements)", "us", res, note)
+
+    # cos(x)**2 + sin(x)**2 in float32: the fused function against the unfused expression
+    n = (10 ** 8 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(0).random(n, dtype=np.float32)
+    with dev:
+        dx = pygpu.asarray(x)
+    f = pygpu.vectorize(["float32(float32)"], target=target)(load_function(COS2_SIN2, "steady"))
+    res = {"pygpu": b.time(lambda: f(dx), sync),
+           "numpy": b.time(lambda: np.cos(x) ** 2 + np.sin(x) ** 2, None)}
+    notes = []
+    if numexpr is not None and not b.on_gpu:
+        t = b.time(lambda: numexpr.evaluate("cos(x)**2 + sin(x)**2", local_dict={"x": x}), None)
+        res["numexpr"] = t
+        notes.append(f"numexpr {t * 1e6:.0f} us: {t / res['pygpu']:.2f}x")
+    if "cupy" in b.others():
+        cx = cp.asarray(x)
+        res["cupy"] = b.time(lambda: cp.cos(cx) ** 2 + cp.sin(cx) ** 2, b.others()["cupy"])
+    if numba is not None and (not b.on_gpu or numba_cuda is not None):
+        nf = numba.vectorize(["float32(float32)"], target=numba_target)(load_function(COS2_SIN2, "nbsteady"))
+        if b.on_gpu:
+            nx = numba_cuda.to_device(x)
+            res["numba"] = b.time(lambda: nf(nx), numba_cuda.synchronize)
+        else:
+            res["numba"] = b.time(lambda: nf(x), None)
+    if b.on_gpu and getattr(b, "copy_bandwidth", None):
+        gbs = 8 * n / res["pygpu"] / 1e9
+        notes.append(f"{gbs:.0f} GB/s = {100 * gbs / b.copy_bandwidth:.0f}% of copy")
+    notes.append("numpy/cupy: unfused")
+    b.add("vectorize", f"vectorize cos(x)**2+sin(x)**2 f32 n={n:.0e}", "us", res, "; ".join(notes))
+
+    # Mandelbrot, 1024 x 1024, 100 iterations
+    side = 256 if b.quick else 1024
+    xs = np.linspace(-2, 1, side)[None, :]
+    ys = np.linspace(-1.5, 1.5, side)[:, None]
+    xb, yb = (np.ascontiguousarray(v) for v in np.broadcast_arrays(xs, ys))
+    with dev:
+        px, py = pygpu.asarray(xb), pygpu.asarray(yb)
+    mf = pygpu.vectorize(["int32(float64, float64, int32)"], target=target)(load_function(MANDEL, "mandel"))
+    res = {"pygpu": b.time(lambda: mf(px, py, 100), sync)}
+    if numba is not None and (not b.on_gpu or numba_cuda is not None):
+        nm = numba.vectorize(["int32(float64, float64, int32)"], target=numba_target)(load_function(MANDEL, "nbm"))
+        if b.on_gpu:
+            nx, ny = numba_cuda.to_device(xb), numba_cuda.to_device(yb)
+            res["numba"] = b.time(lambda: nm(nx, ny, 100), numba_cuda.synchronize)
+        else:
+            res["numba"] = b.time(lambda: nm(xb, yb, 100), None)
+    b.add("vectorize", f"Mandelbrot {side}x{side}, 100 iterations", "us", res,
+          f"numba @vectorize(target='{numba_target}')")
+
+    # SELU with where, fused
+    n = (10 ** 8 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    with dev:
+        dx = pygpu.asarray(x)
+    selu = pygpu.fuse(lambda v: 1.0507 * pygpu.where(v > 0, v, 1.6733 * (pygpu.exp(v) - 1)))
+    res = {"pygpu": b.time(lambda: selu(dx), sync),
+           "numpy": b.time(lambda: 1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1)), None)}
+    if "cupy" in b.others():
+        cx = cp.asarray(x)
+        cselu = cp.fuse(lambda v: 1.0507 * cp.where(v > 0, v, 1.6733 * (cp.exp(v) - 1)))
+        res["cupy"] = b.time(lambda: cselu(cx), b.others()["cupy"])
+    b.add("vectorize", f"fuse SELU f32 n={n:.0e}", "us", res, "numpy unfused; cupy.fuse")
+
 # ------------------------------------------------------------------ cases: sorting and indexing
 
 def library_case(b, group, label, make, run, note=""):
@@ -630,7 +778,8 @@ def main():
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
               ("elementwise", bench_elementwise), ("reductions", bench_reductions),
               ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg),
-              ("sort", bench_sort), ("indexing", bench_indexing)]
+              ("sort", bench_sort), ("indexing", bench_indexing), ("transcendental", bench_transcendental),
+              ("vectorize", bench_vectorize)]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

@@ -3,8 +3,10 @@
 #define PG_IMPORT_ARRAY
 #include "array/array.h"
 #include "math/linalg.h"
+#include "math/ufunc.h"
 #include "math/reduction.h"
 #include "math/sort.h"
+#include "jit/jit.h"
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
@@ -128,7 +130,8 @@ PyInit__core(void)
         goto fail;
     if (add_functions(m, core_methods) < 0 || add_functions(m, pg_creation_methods) < 0 ||
         add_functions(m, pg_interop_module_methods) < 0 || add_functions(m, pg_views_module_methods) < 0 ||
-        add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_cuda_module_methods) < 0 ||
+        add_functions(m, pg_math_module_methods) < 0 || add_functions(m, pg_ufunc_module_methods) < 0 ||
+        add_functions(m, pg_cuda_module_methods) < 0 ||
         add_functions(m, pg_device_module_methods) < 0 || add_functions(m, pg_ranges_module_methods) < 0 ||
         add_functions(m, pg_join_module_methods) < 0 || add_functions(m, pg_array_module_methods) < 0 ||
         add_functions(m, pg_kernel_table_module_methods) < 0 || add_functions(m, pg_random_module_methods) < 0 ||
@@ -137,7 +140,7 @@ PyInit__core(void)
         add_functions(m, pg_advanced_module_methods) < 0 || add_functions(m, pg_search_module_methods) < 0 ||
         add_functions(m, pg_takeput_module_methods) < 0 || add_functions(m, pg_reduction_module_methods) < 0)
         goto fail;
-    if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0)
+    if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0 || pg_jit_init(m) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "_n_kernels", PG_NKERNELS) < 0)
         goto fail;

@@ -17,7 +17,7 @@ except ImportError:
     raise ImportError(_msg) from None
 from ._core import *  # noqa: F401,F403  (every public name of the C core)
 from ._core import (  # noqa: F401
-    CUDAError, Device, Event, OutOfMemoryError, Stream, ndarray,
+    CompileError, CUDAError, Device, Event, OutOfMemoryError, Stream, ndarray,
     array, asarray, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
     default_device, get_device, synchronize,
 )
@@ -34,6 +34,9 @@ from ._products import (  # noqa: F401,E402  (matmul itself is C: pygpu._core.ma
 from ._einsum import einsum, einsum_path  # noqa: F401,E402
 from . import linalg  # noqa: F401,E402
 from . import _dispatch  # noqa: F401,E402  (ndarray.__array_function__: NumPy's functions on pygpu arrays)
+from ._vectorize import vectorize  # noqa: F401,E402
+from ._fuse import fuse  # noqa: F401,E402
+from ._vreduce import reduce  # noqa: F401,E402
 from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
 
 __version__ = "0.1.0"

@@ -24,7 +24,7 @@ __all__ = [
     "to_device", "device_array", "device_array_like", "pinned_array", "mapped_array",
     "managed_array", "synchronize", "is_available", "detect", "device_count",
     "unavailable_reason", "stream", "default_stream", "event", "as_cuda_array",
-    "is_cuda_array", "get_current_device",
+    "is_cuda_array", "get_current_device", "reduce", "Reduce",
 ]
 
 
@@ -176,3 +176,6 @@ def as_cuda_array(obj, sync=True):
 def is_cuda_array(obj):
     """True when obj exports __cuda_array_interface__."""
     return hasattr(obj, "__cuda_array_interface__")
+
+
+from ._vreduce import Reduce, reduce  # noqa: E402,F401  (numba.cuda.reduce: a binary Python function)

@@ -27,6 +27,7 @@
 /* Exceptions created at module init (errors.c). */
 extern PyObject *PgExc_CUDAError;       /* pygpu.CUDAError(RuntimeError) */
 extern PyObject *PgExc_OutOfMemoryError; /* pygpu.OutOfMemoryError(MemoryError) */
+extern PyObject *PgExc_CompileError;    /* pygpu.CompileError(Exception) */
 int pg_errors_init(PyObject *module);
 
 #endif

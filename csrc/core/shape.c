@@ -196,29 +196,19 @@ pg_broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *
     return 0;
 }
 
-void
-pg_loop_prepare(PgLoopArgs *a, int nargs, const PgOperand *ops)
+int
+pg_loop_layout(int nargs, const PgOperand *ops, int64_t *shape_out, int64_t (*strides_out)[PG_MAXDIMS],
+               int64_t *size)
 {
     const PgOperand *out = &ops[nargs - 1];
     int nd = out->ndim;
     int perm[PG_MAXDIMS];
-    int64_t shape[PG_MAXDIMS];
-    int64_t strides[PG_MAXARGS][PG_MAXDIMS];
+    int64_t *shape = shape_out;
+    int64_t (*strides)[PG_MAXDIMS] = strides_out;
 
-    a->nargs = nargs;
-    a->size = 1;
+    *size = 1;
     for (int i = 0; i < nd; i++)
-        a->size *= out->shape[i];
-    for (int k = 0; k < nargs; k++) {
-        a->data[k] = ops[k].data;
-        a->types[k] = ops[k].type;
-        a->scalar[k][0] = ops[k].scalar[0];
-        a->scalar[k][1] = ops[k].scalar[1];
-    }
-    for (int k = nargs; k < PG_MAXARGS; k++) {
-        a->data[k] = NULL;
-        a->types[k] = 0;
-    }
+        *size *= out->shape[i];
     /* Order axes so the output's largest |stride| comes first (stable insertion sort): an
      * F-ordered or transposed output then walks memory in order and merges like a C one. */
     for (int i = 0; i < nd; i++) {
@@ -270,15 +260,29 @@ pg_loop_prepare(PgLoopArgs *a, int nargs, const PgOperand *ops)
             strides[k][w] = strides[k][j];
         w++;
     }
-    a->ndim = w;
-    for (int d = 0; d < w; d++) {
-        a->shape[d] = shape[d];
-        for (int k = 0; k < nargs; k++)
+    return w;
+}
+
+void
+pg_loop_prepare(PgLoopArgs *a, int nargs, const PgOperand *ops)
+{
+    int64_t strides[PG_MAXARGS][PG_MAXDIMS];
+    a->nargs = nargs;
+    a->ndim = pg_loop_layout(nargs, ops, a->shape, strides, &a->size);
+    for (int k = 0; k < nargs; k++) {
+        a->data[k] = ops[k].data;
+        a->types[k] = ops[k].type;
+        a->scalar[k][0] = ops[k].scalar[0];
+        a->scalar[k][1] = ops[k].scalar[1];
+        for (int d = 0; d < a->ndim; d++)
             a->strides[k][d] = strides[k][d];
     }
-    for (int k = nargs; k < PG_MAXARGS; k++)
-        for (int d = 0; d < w; d++)
+    for (int k = nargs; k < PG_MAXARGS; k++) {
+        a->data[k] = NULL;
+        a->types[k] = 0;
+        for (int d = 0; d < a->ndim; d++)
             a->strides[k][d] = 0;
+    }
 }
 
 int

@@ -35,6 +35,12 @@ typedef struct {
     uint64_t scalar[2];
 } PgOperand;
 
+/* The layout of an elementwise loop over nargs operands (inputs, then the output, which has the
+ * full shape): inputs are broadcast to the output's shape, axes are ordered by the output's
+ * strides, length-1 axes dropped and axes merged where every operand allows. Fills shape_out and
+ * strides_out[k] (bytes) for each operand and *size; returns the number of merged axes. */
+int pg_loop_layout(int nargs, const PgOperand *ops, int64_t *shape_out, int64_t (*strides_out)[PG_MAXDIMS],
+                   int64_t *size);
 /* Fills a PgLoopArgs for nargs operands (inputs, then the output, which has the full shape):
  * inputs are broadcast to the output's shape, axes are ordered by the output's strides and
  * merged where every operand allows. */

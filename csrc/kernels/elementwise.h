@@ -17,6 +17,7 @@
 #define PG_ELEMENTWISE_H
 #include "convert.h"
 #include "pg_math.h" /* scalar functions of the op table (ops.def) */
+#include "vmath.h"   /* whole-array CPU versions of some loops */
 
 /* Scalar value s<k> of input k (used only when its data pointer is NULL). */
 #define PG_SCALAR_PROLOGUE(S, k, A)                                                         \
@@ -282,6 +283,19 @@ PG_DEFINE_GATHER_SCATTER(c128)
         }                                                                                   \
     })
 
+/* A unary loop with a whole-array version (vmath.h) calls it on contiguous runs and blocks. */
+#define PG_CPU_RUN1_VMATH(NAME, S0, SO, EXPR, src, dst, m) pg_v_##NAME((src), (dst), (m));
+#define PG_CPU_RUN1_CONTIG(NAME, S0, SO, EXPR, src, dst, m)                                 \
+    for (int64_t i = 0; i < (m); i++) {                                                      \
+        pg_t_##S0 x0 = PG_TO_COMPUTE_##S0((src)[i]);                                         \
+        (dst)[i] = PG_TO_STORAGE_##SO(EXPR);                                                 \
+    }
+#define PG_CPU_RUN1_BLOCK(NAME, S0, SO, EXPR, src, dst, m)                                  \
+    for (int64_t j_ = 0; j_ < (m); j_++) {                                                   \
+        pg_t_##S0 x0 = (src)[j_];                                                            \
+        (dst)[j_] = (EXPR);                                                                  \
+    }
+
 #define PG_LOOP1(NAME, S0, SO, EXPR)                                                        \
     PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
@@ -290,10 +304,8 @@ PG_DEFINE_GATHER_SCATTER(c128)
         if (contiguous) {                                                                    \
             pg_s_##SO *out = (pg_s_##SO *)a.data[1];                                        \
             if (p0) {                                                                        \
-                for (int64_t i = begin; i < end; i++) {                                      \
-                    pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                \
-                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
-                }                                                                            \
+                PG_VMATH_CHOOSE(NAME, PG_CPU_RUN1_VMATH, PG_CPU_RUN1_CONTIG)                 \
+                (NAME, S0, SO, EXPR, p0 + begin, out + begin, end - begin)                   \
             } else {                                                                         \
                 pg_t_##S0 x0 = s0;                                                           \
                 pg_s_##SO v = PG_TO_STORAGE_##SO(EXPR);                                      \
@@ -304,8 +316,15 @@ PG_DEFINE_GATHER_SCATTER(c128)
         }                                                                                    \
         pg_t_##S0 b0[PG_CPU_BLOCK];                                                          \
         pg_t_##SO bo[PG_CPU_BLOCK];                                                          \
-        PG_CPU_BUFFERED(1, SO, PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_),                  \
-                        pg_t_##S0 x0 = b0[j_]; bo[j_] = (EXPR));                               \
+        PG_CPU_STRIDED_ROWS(ap, begin, end, {                                                \
+            for (int64_t c_ = 0; c_ < cnt_; c_ += PG_CPU_BLOCK) {                            \
+                int64_t m_ = cnt_ - c_ < PG_CPU_BLOCK ? cnt_ - c_ : PG_CPU_BLOCK;            \
+                PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_)                                  \
+                PG_VMATH_CHOOSE(NAME, PG_CPU_RUN1_VMATH, PG_CPU_RUN1_BLOCK)                  \
+                (NAME, S0, SO, EXPR, b0, bo, m_)                                             \
+                pg_scatter_##SO(a.data[1] + off1 + c_ * rs_[1], rs_[1], a.types[1], bo, m_); \
+            }                                                                                \
+        });                                                                                  \
     }
 
 #define PG_LOOP2(NAME, S0, S1, SO, EXPR)                                                    \

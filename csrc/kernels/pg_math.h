@@ -15,11 +15,19 @@
 #define PG_FN1(f, x) f(x)
 #define PG_FN2(f, x, y) f((x), (y))
 #define PG_DEV static __host__ __device__ inline
+/* The large complex functions: inlined into each elementwise kernel, but called (one copy each)
+ * from the VM's interpreter, which would otherwise hold every one of them inline in one switch. */
+#ifdef PG_MATH_CALL_HEAVY
+#define PG_DEV_HEAVY static __host__ __device__ __noinline__
+#else
+#define PG_DEV_HEAVY PG_DEV
+#endif
 #else
 #include <math.h>
 #define PG_FN1(fn, x) _Generic((x), float: fn##f, default: fn)(x)
 #define PG_FN2(fn, x, y) _Generic((x), float: fn##f, default: fn)((x), (y))
 #define PG_DEV static inline
+#define PG_DEV_HEAVY static inline
 #endif
 
 #define PG_PI 3.141592653589793238462643383279502884
@@ -300,7 +308,7 @@ pg_nextafter_half(float x, float y)
         return pg_cmake_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);             \
     }                                                                                          \
     /* Smith's algorithm, as NumPy's complex division */                                      \
-    PG_DEV C pg_cdiv_##S(C a, C b)                                                             \
+    PG_DEV_HEAVY C pg_cdiv_##S(C a, C b)                                                             \
     {                                                                                          \
         T abr = PG_FN1(fabs, b.re), abi = PG_FN1(fabs, b.im);                                  \
         if (abr >= abi) {                                                                      \
@@ -319,7 +327,7 @@ pg_nextafter_half(float x, float y)
     PG_DEV C pg_crecip_##S(C a) { return pg_cdiv_##S(pg_cmake_##S((T)1, (T)0), a); }           \
     PG_DEV T pg_cabs_##S(C a) { return PG_FN2(hypot, a.re, a.im); }                            \
     PG_DEV T pg_cangle_##S(C a) { return PG_FN2(atan2, a.im, a.re); }                          \
-    PG_DEV C pg_csign_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_csign_##S(C a)                                                                 \
     {                                                                                          \
         T r = pg_cabs_##S(a);                                                                  \
         if (r == 0)                                                                            \
@@ -365,7 +373,7 @@ pg_nextafter_half(float x, float y)
     PG_DEV C pg_cfmax_##S(C a, C b) { return (pg_cge_##S(a, b) || pg_cisnan_##S(b)) ? a : b; } \
     PG_DEV C pg_cfmin_##S(C a, C b) { return (pg_cle_##S(a, b) || pg_cisnan_##S(b)) ? a : b; } \
     PG_DEV C pg_crint_##S(C a) { return pg_cmake_##S(PG_FN1(rint, a.re), PG_FN1(rint, a.im)); } \
-    PG_DEV C pg_cexp_##S(C a)                                                                  \
+    PG_DEV_HEAVY C pg_cexp_##S(C a)                                                                  \
     {                                                                                          \
         if (isinf(a.re) && !isfinite(a.im)) {                                  \
             if (a.re < 0) /* exp(-inf + i y) for non-finite y: +-0 */                         \
@@ -381,12 +389,12 @@ pg_nextafter_half(float x, float y)
         }                                                                                      \
         return pg_cmake_##S(e * PG_FN1(cos, a.im), e * PG_FN1(sin, a.im));                     \
     }                                                                                          \
-    PG_DEV C pg_clog_##S(C a)                                                                  \
+    PG_DEV_HEAVY C pg_clog_##S(C a)                                                                  \
     {                                                                                          \
         T r = pg_cabs_##S(a);                                                                  \
         return pg_cmake_##S(PG_FN1(log, r), PG_FN2(atan2, a.im, a.re));                        \
     }                                                                                          \
-    PG_DEV C pg_csqrt_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_csqrt_##S(C a)                                                                 \
     {                                                                                          \
         if (a.re == 0 && a.im == 0)                                                            \
             return pg_cmake_##S((T)0, a.im);                                                   \
@@ -421,7 +429,7 @@ pg_nextafter_half(float x, float y)
         }                                                                                      \
         return pg_cmake_##S(re, im);                                                           \
     }                                                                                          \
-    PG_DEV C pg_cpow_##S(C a, C b)                                                             \
+    PG_DEV_HEAVY C pg_cpow_##S(C a, C b)                                                             \
     {                                                                                          \
         if (b.re == 0 && b.im == 0)                                                            \
             return pg_cmake_##S((T)1, (T)0);                                                   \
@@ -445,22 +453,22 @@ pg_nextafter_half(float x, float y)
         }                                                                                      \
         return pg_cexp_##S(pg_cmul_##S(b, pg_clog_##S(a)));                                    \
     }                                                                                          \
-    PG_DEV C pg_cexp2_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_cexp2_##S(C a)                                                                 \
     {                                                                                          \
         return pg_cexp_##S(pg_cmake_##S(a.re * (T)PG_LN2, a.im * (T)PG_LN2));                  \
     }                                                                                          \
-    PG_DEV C pg_clog2_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_clog2_##S(C a)                                                                 \
     {                                                                                          \
         C l = pg_clog_##S(a);                                                                  \
         return pg_cmake_##S(l.re * (T)PG_LOG2E, l.im * (T)PG_LOG2E);                           \
     }                                                                                          \
-    PG_DEV C pg_clog10_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_clog10_##S(C a)                                                                \
     {                                                                                          \
         C l = pg_clog_##S(a);                                                                  \
         T k = (T)0.434294481903251827651128918916605082;                                       \
         return pg_cmake_##S(l.re * k, l.im * k);                                               \
     }                                                                                          \
-    PG_DEV C pg_cexpm1_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_cexpm1_##S(C a)                                                                \
     {                                                                                          \
         /* exp(x)(cos y) - 1 = expm1(x) cos y - 2 sin^2(y/2), accurate near 0 */              \
         if (!isfinite(a.re) || !isfinite(a.im)) {                              \
@@ -471,7 +479,7 @@ pg_nextafter_half(float x, float y)
         T re = PG_FN1(expm1, a.re) * PG_FN1(cos, a.im) - 2 * s * s;                            \
         return pg_cmake_##S(re, PG_FN1(exp, a.re) * PG_FN1(sin, a.im));                        \
     }                                                                                          \
-    PG_DEV C pg_clog1p_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_clog1p_##S(C a)                                                                \
     {                                                                                          \
         /* log|1+z| = log1p(2x + x^2 + y^2)/2 keeps small arguments accurate */               \
         T x = a.re, y = a.im;                                                                  \
@@ -484,7 +492,7 @@ pg_nextafter_half(float x, float y)
     /* multiplication by i and -i, for the identities between trig and hyperbolic functions */ \
     PG_DEV C pg_cmuli_##S(C a) { return pg_cmake_##S(-a.im, a.re); }                           \
     PG_DEV C pg_cmulni_##S(C a) { return pg_cmake_##S(a.im, -a.re); }                          \
-    PG_DEV C pg_csinh_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_csinh_##S(C a)                                                                 \
     {                                                                                          \
         if (a.im == 0)                                                                         \
             return pg_cmake_##S(PG_FN1(sinh, a.re), a.im);                                     \
@@ -493,7 +501,7 @@ pg_nextafter_half(float x, float y)
         return pg_cmake_##S(PG_FN1(sinh, a.re) * PG_FN1(cos, a.im),                            \
                             PG_FN1(cosh, a.re) * PG_FN1(sin, a.im));                           \
     }                                                                                          \
-    PG_DEV C pg_ccosh_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_ccosh_##S(C a)                                                                 \
     {                                                                                          \
         if (a.im == 0)                                                                         \
             return pg_cmake_##S(PG_FN1(cosh, a.re), isnan(a.re) ? a.im : a.im * PG_FN2(copysign, (T)1, a.re)); \
@@ -502,7 +510,7 @@ pg_nextafter_half(float x, float y)
         return pg_cmake_##S(PG_FN1(cosh, a.re) * PG_FN1(cos, a.im),                            \
                             PG_FN1(sinh, a.re) * PG_FN1(sin, a.im));                           \
     }                                                                                          \
-    PG_DEV C pg_ctanh_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_ctanh_##S(C a)                                                                 \
     {                                                                                          \
         /* Kahan's formulation; large |re| saturates to +-1 */                                \
         if (isnan(a.re))                                                               \
@@ -521,7 +529,7 @@ pg_nextafter_half(float x, float y)
     PG_DEV C pg_csin_##S(C a) { return pg_cmulni_##S(pg_csinh_##S(pg_cmuli_##S(a))); }         \
     PG_DEV C pg_ccos_##S(C a) { return pg_ccosh_##S(pg_cmuli_##S(a)); }                        \
     PG_DEV C pg_ctan_##S(C a) { return pg_cmulni_##S(pg_ctanh_##S(pg_cmuli_##S(a))); }         \
-    PG_DEV C pg_casinh_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_casinh_##S(C a)                                                                \
     {                                                                                          \
         /* asinh z = log(z + sqrt(z^2 + 1)), evaluated for |re| >= 0 and reflected */         \
         int neg = a.re < 0 || (a.re == 0 && signbit(a.re));                            \
@@ -543,13 +551,13 @@ pg_nextafter_half(float x, float y)
         return neg ? pg_cneg_##S(w) : w;                                                       \
     }                                                                                          \
     PG_DEV C pg_casin_##S(C a) { return pg_cmulni_##S(pg_casinh_##S(pg_cmuli_##S(a))); }       \
-    PG_DEV C pg_cacos_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_cacos_##S(C a)                                                                 \
     {                                                                                          \
         /* acos z = pi/2 - asin z */                                                          \
         C s = pg_casin_##S(a);                                                                 \
         return pg_cmake_##S((T)(PG_PI / 2) - s.re, -s.im);                                     \
     }                                                                                          \
-    PG_DEV C pg_cacosh_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_cacosh_##S(C a)                                                                \
     {                                                                                          \
         /* acosh z = +-i acos z, the sign giving a non-negative real part: + where Im z >= 0.  \
          * Taken from z, not from the computed real part, whose sign is rounding noise near the \
@@ -562,7 +570,7 @@ pg_nextafter_half(float x, float y)
         r.re = PG_FN1(fabs, r.re);                                                             \
         return r;                                                                              \
     }                                                                                          \
-    PG_DEV C pg_catanh_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_catanh_##S(C a)                                                                \
     {                                                                                          \
         /* atanh z = (log1p(z) - log1p(-z)) / 2 */                                            \
         if (a.im == 0 && PG_FN1(fabs, a.re) <= 1)                                              \

@@ -1,5 +1,8 @@
-/* pygpu.ufunc objects, made from the op table: type resolution (NumPy 2 rules, NEP 50 weak
- * Python scalars), broadcasting, out= with overlap detection, and the launch.
+/* pygpu.ufunc objects, made from the op table or from user functions compiled to VM programs
+ * (pygpu.vectorize): type resolution (NumPy 2 rules, NEP 50 weak Python scalars), broadcasting,
+ * out= with overlap detection, and the launch. Both kinds take the same path; only the last step
+ * differs (an op-table kernel, or pg_program_launch for a program loop). A program ufunc may be
+ * lazy: with no loop for the inputs' dtypes it asks its compiler (a Python callable) for one.
  *
  * Resolution: every operand gets a dtype (arrays and NumPy scalars: their own; Python bool:
  * bool; Python int/float/complex: "weak", taking the dtype of the strong operands as NEP 50
@@ -11,16 +14,36 @@
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
+/* A loop that is a program of user code: its types (inputs, then the output) and the program. */
+typedef struct {
+    int types[PG_UFUNC_MAXARGS];
+    PyObject *program;
+} ProgramLoop;
+
 struct PgUfunc {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     PyObject *name;        /* str */
     int nin, nout;
-    int first, nloops;     /* kernel ids first .. first + nloops - 1 */
+    int nloops;
+    int first;             /* op-table ufuncs: their loops are the kernel ids first .. first + nloops - 1 */
+    ProgramLoop *programs; /* program ufuncs: their loops (NULL for op-table ufuncs) */
+    PyObject *compiler;    /* program ufuncs: compiler(dtypes) -> (types, program) for new dtypes, or NULL */
+    PgDevice *target;      /* the device it runs on, or NULL: the operands' */
+    PyObject *dict;        /* __dict__ (__doc__, __wrapped__, ...) */
     int flags;
     /* loop for "every input of dtype t" by the safe search; -2 not computed yet, -1 none */
     int cache[PG_NTYPES];
 };
+
+int (*pg_program_launch)(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops);
+
+/* The types of loop j (inputs, then the output). */
+static const int *
+loop_types(PgUfunc *uf, int j)
+{
+    return uf->programs ? uf->programs[j].types : pg_kernels[uf->first + j].types;
+}
 
 static PyTypeObject PgUfunc_Type;
 PgUfunc *pg_op_ufuncs[PG_NOPS];
@@ -203,10 +226,11 @@ release(Operand *ops, int n)
 /* ------------------------------------------------------------------ loop search */
 
 static int
-loop_accepts(int k, const int *types, int nin, PgCasting casting)
+loop_accepts(PgUfunc *uf, int j, const int *types, PgCasting casting)
 {
-    for (int i = 0; i < nin; i++)
-        if (types[i] != pg_kernels[k].types[i] && !pg_can_cast(types[i], pg_kernels[k].types[i], casting))
+    const int *lt = loop_types(uf, j);
+    for (int i = 0; i < uf->nin; i++)
+        if (types[i] != lt[i] && !pg_can_cast(types[i], lt[i], casting))
             return 0;
     return 1;
 }
@@ -229,9 +253,9 @@ find_loop(PgUfunc *uf, int *types)
     if (same && uf->cache[types[0]] != -2)
         return uf->cache[types[0]];
     int found = -1;
-    for (int k = uf->first; k < uf->first + uf->nloops; k++) {
-        if (loop_accepts(k, types, nin, PG_CAST_SAFE)) {
-            found = k;
+    for (int j = 0; j < uf->nloops; j++) {
+        if (loop_accepts(uf, j, types, PG_CAST_SAFE)) {
+            found = j;
             break;
         }
     }
@@ -240,20 +264,48 @@ find_loop(PgUfunc *uf, int *types)
     return found;
 }
 
+/* A program ufunc's loop, as NumPy picks among the loops of a user ufunc: the first whose inputs
+ * take each operand, an array or NumPy scalar by safe casting, a Python scalar by its kind (an
+ * int any integer or inexact type, a float any inexact type, a complex a complex type). */
+static int
+weak_fits(int weak, int t)
+{
+    switch (weak) {
+    case PG_WEAK_INT: return PG_IS_INTEGER(t) || PG_IS_FLOAT(t) || PG_IS_COMPLEX(t);
+    case PG_WEAK_FLOAT: return PG_IS_FLOAT(t) || PG_IS_COMPLEX(t);
+    default: return PG_IS_COMPLEX(t);
+    }
+}
+
+static int
+find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
+{
+    for (int j = 0; j < uf->nloops; j++) {
+        const int *lt = loop_types(uf, j);
+        int ok = 1;
+        for (int i = 0; i < uf->nin && ok; i++)
+            ok = ops[i].weak ? weak_fits(ops[i].weak, lt[i])
+                             : types[i] == lt[i] || pg_can_cast(types[i], lt[i], PG_CAST_SAFE);
+        if (ok)
+            return j;
+    }
+    return -1;
+}
+
 /* with dtype=: a loop computing in that dtype (all of its types), else one whose output is it */
 static int
 find_loop_dtype(PgUfunc *uf, const int *types, int dtype, PgCasting casting)
 {
-    for (int k = uf->first; k < uf->first + uf->nloops; k++) {
+    for (int j = 0; j < uf->nloops; j++) {
         int all = 1;
         for (int i = 0; i <= uf->nin; i++)
-            all &= pg_kernels[k].types[i] == dtype;
+            all &= loop_types(uf, j)[i] == dtype;
         if (all)
-            return k;
+            return j;
     }
-    for (int k = uf->first; k < uf->first + uf->nloops; k++)
-        if (pg_kernels[k].types[uf->nin] == dtype && loop_accepts(k, types, uf->nin, casting))
-            return k;
+    for (int j = 0; j < uf->nloops; j++)
+        if (loop_types(uf, j)[uf->nin] == dtype && loop_accepts(uf, j, types, casting))
+            return j;
     return -1;
 }
 
@@ -279,10 +331,107 @@ needs_buffer(PgArray *in, PgArray *out)
 int
 pg_raise_different_devices(PgDevice *a, PgDevice *b)
 {
-    PyErr_Format(PyExc_ValueError,
-                 "operands are on different devices (%S and %S); move them with .to_device() first",
+    PyErr_Format(PyExc_ValueError, "operands are on different devices (%S and %S); move them with .to_device() first",
                  (PyObject *)a, (PyObject *)b);
     return -1;
+}
+
+static int
+different_devices(PgUfunc *uf, PgDevice *a, PgDevice *b)
+{
+    if (!uf->target)
+        return pg_raise_different_devices(a, b);
+    PyErr_Format(PyExc_ValueError,
+                 "ufunc '%U' runs on %S (its target), but an operand is on %S; move it with .to_device() first",
+                 uf->name, (PyObject *)a, (PyObject *)b);
+    return -1;
+}
+
+/* NumPy's override protocol: an operand of a type ufuncs do not know that defines
+ * __array_ufunc__ (a tracer, a Dask array) gets the call. Returns its result, NULL with an
+ * exception, or NULL without one when obj does not take part. */
+static PyObject *
+call_override(PgUfunc *uf, PyObject *const *inputs, PyObject *obj, PyObject *out, int dtype, PgCasting casting)
+{
+    PyObject *meth = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__array_ufunc__");
+    PyObject *args = NULL, *kwargs = NULL, *ret = NULL;
+    if (meth == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (meth == Py_None) {
+        PyErr_Format(PyExc_TypeError, "operand '%.200s' does not support ufuncs (__array_ufunc__=None)",
+                     Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    args = PyTuple_New(3 + uf->nin);
+    kwargs = PyDict_New();
+    if (args == NULL || kwargs == NULL)
+        goto done;
+    PyTuple_SET_ITEM(args, 0, Py_NewRef(obj));
+    PyTuple_SET_ITEM(args, 1, Py_NewRef((PyObject *)uf));
+    PyObject *method = PyUnicode_FromString("__call__");
+    if (method == NULL)
+        goto done;
+    PyTuple_SET_ITEM(args, 2, method);
+    for (int i = 0; i < uf->nin; i++)
+        PyTuple_SET_ITEM(args, 3 + i, Py_NewRef(inputs[i]));
+    if (out && out != Py_None) {
+        PyObject *t = PyTuple_Pack(1, out);
+        if (t == NULL || PyDict_SetItemString(kwargs, "out", t) < 0) {
+            Py_XDECREF(t);
+            goto done;
+        }
+        Py_DECREF(t);
+    }
+    if (dtype >= 0 && PyDict_SetItemString(kwargs, "dtype", (PyObject *)pg_type_descr(dtype)) < 0)
+        goto done;
+    if (casting != PG_CAST_SAME_KIND) {
+        PyObject *c = PyUnicode_FromString(pg_casting_name(casting));
+        if (c == NULL || PyDict_SetItemString(kwargs, "casting", c) < 0) {
+            Py_XDECREF(c);
+            goto done;
+        }
+        Py_DECREF(c);
+    }
+    ret = PyObject_Call(meth, args, kwargs);
+    if (ret == Py_NotImplemented) {
+        Py_CLEAR(ret);
+        PyErr_Format(PyExc_TypeError, "operand type(s) all returned NotImplemented from __array_ufunc__(%R, '__call__', ...): '%.200s'",
+                     (PyObject *)uf, Py_TYPE(obj)->tp_name);
+    }
+done:
+    Py_DECREF(meth);
+    Py_XDECREF(args);
+    Py_XDECREF(kwargs);
+    return ret;
+}
+
+/* A new loop for these input dtypes from a lazy ufunc's compiler; its index, or -1. */
+static int add_program_loop(PgUfunc *uf, PyObject *types, PyObject *program);
+
+static int
+compile_loop(PgUfunc *uf, const int *types)
+{
+    PyObject *dtypes = PyTuple_New(uf->nin);
+    if (dtypes == NULL)
+        return -1;
+    for (int i = 0; i < uf->nin; i++)
+        PyTuple_SET_ITEM(dtypes, i, Py_NewRef((PyObject *)pg_type_descr(types[i])));
+    PyObject *r = PyObject_CallOneArg(uf->compiler, dtypes);
+    Py_DECREF(dtypes);
+    if (r == NULL)
+        return -1;
+    PyObject *ltypes, *program;
+    int j = -1;
+    if (PyArg_ParseTuple(r, "OO;a ufunc compiler returns (types, program)", &ltypes, &program))
+        j = add_program_loop(uf, ltypes, program);
+    Py_DECREF(r);
+    if (j >= 0 && !loop_accepts(uf, j, types, PG_CAST_SAFE)) {
+        PyErr_Format(PyExc_TypeError, "the loop compiled for ufunc '%U' does not take the inputs' dtypes", uf->name);
+        return -1;
+    }
+    return j;
 }
 
 int
@@ -304,19 +453,24 @@ PyObject *
 pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype, PgCasting casting, int notimpl)
 {
     int nin = uf->nin;
-    Operand ops[PG_MAXARGS];
-    int types[PG_MAXARGS];
-    PgOperand kops[PG_MAXARGS];
+    Operand ops[PG_UFUNC_MAXARGS];
+    int types[PG_UFUNC_MAXARGS];
+    PgOperand kops[PG_UFUNC_MAXARGS];
     PgArray *out = NULL, *result = NULL, *tmp = NULL;
     PyObject *ret = NULL;
-    PgDevice *dev = NULL;
+    PgDevice *dev = uf->target;
     int nclassified = 0;
     static const int64_t one[1] = {1}, zero[1] = {0};
 
     if (pg_parse_out(outobj, &out) < 0)
         return NULL;
-    if (out != NULL)
+    if (out != NULL) {
+        if (dev && out->device != dev) {
+            different_devices(uf, dev, out->device);
+            return NULL;
+        }
         dev = out->device;
+    }
     for (int i = 0; i < nin; i++) {
         int rc = classify(inputs[i], &ops[i]);
         if (rc != 0) {
@@ -325,8 +479,10 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
                     ret = Py_NewRef(Py_NotImplemented);
                     goto done;
                 }
-                PyErr_Format(PyExc_TypeError, "ufunc '%U' does not support operands of type %.200s", uf->name,
-                             Py_TYPE(inputs[i])->tp_name);
+                ret = call_override(uf, inputs, inputs[i], outobj, dtype, casting);
+                if (ret == NULL && !PyErr_Occurred())
+                    PyErr_Format(PyExc_TypeError, "ufunc '%U' does not support operands of type %.200s", uf->name,
+                                 Py_TYPE(inputs[i])->tp_name);
             }
             goto done;
         }
@@ -335,7 +491,7 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             if (dev == NULL)
                 dev = ops[i].arr->device;
             else if (ops[i].arr->device != dev) {
-                pg_raise_different_devices(dev, ops[i].arr->device);
+                different_devices(uf, dev, ops[i].arr->device);
                 goto done;
             }
         }
@@ -384,12 +540,33 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             goto done;
         }
     }
-    int k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
+    int k;
+    if (uf->programs && dtype < 0)
+        k = find_program_loop(uf, types, ops);
+    else
+        k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
+    if (k < 0 && uf->compiler) {
+        /* A lazy program ufunc compiles for the operands' own dtypes: Python scalars take their
+         * default dtype (int64, float64, complex128) rather than the other operands' (as
+         * Numba's lazy vectorize types its arguments). */
+        for (int i = 0; i < nin; i++) {
+            if (ops[i].weak) {
+                types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0);
+                if (types[i] < 0)
+                    goto done;
+            }
+        }
+        k = find_loop(uf, types);
+        if (k < 0 && (k = compile_loop(uf, types)) < 0)
+            goto done;
+        if (dtype >= 0 && loop_types(uf, k)[nin] != dtype)
+            k = find_loop_dtype(uf, types, dtype, casting);
+    }
     if (k < 0) {
         raise_no_loop(uf);
         goto done;
     }
-    const int *kt = pg_kernels[k].types;
+    const int *kt = loop_types(uf, k);
     if (dtype >= 0) {
         for (int i = first; i < nin; i++) {
             if (!ops[i].weak && !pg_can_cast(types[i], kt[i], casting)) {
@@ -400,8 +577,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     }
 
     /* broadcast shape (the output takes part but may not be broadcast) */
-    int nds[PG_MAXARGS + 1];
-    const int64_t *shapes[PG_MAXARGS + 1];
+    int nds[PG_UFUNC_MAXARGS + 1];
+    const int64_t *shapes[PG_UFUNC_MAXARGS + 1];
     int nshapes = 0, nd = 0;
     int64_t shape[PG_MAXDIMS];
     for (int i = 0; i < nin; i++) {
@@ -474,8 +651,12 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     }
     PgArray *target = tmp ? tmp : result;
     pg_operand_from_array(&kops[nin], target);
-    if (pg_array_size(target) > 0 && pg_elementwise_launch(dev, k, nin + 1, kops) < 0)
-        goto done;
+    if (pg_array_size(target) > 0) {
+        int rc = uf->programs ? pg_program_launch(uf->programs[k].program, dev, nin + 1, kops)
+                              : pg_elementwise_launch(dev, uf->first + k, nin + 1, kops);
+        if (rc < 0)
+            goto done;
+    }
     if (tmp && pg_array_assign(result, tmp) < 0)
         goto done;
     ret = (PyObject *)result;
@@ -544,10 +725,36 @@ ufunc_repr(PyObject *self)
     return PyUnicode_FromFormat("<ufunc '%U'>", ((PgUfunc *)self)->name);
 }
 
+static int
+ufunc_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    PgUfunc *uf = (PgUfunc *)self;
+    for (int j = 0; uf->programs && j < uf->nloops; j++)
+        Py_VISIT(uf->programs[j].program);
+    Py_VISIT(uf->compiler);
+    Py_VISIT(uf->dict);
+    return 0;
+}
+
+static int
+ufunc_clear(PyObject *self)
+{
+    PgUfunc *uf = (PgUfunc *)self;
+    for (int j = 0; uf->programs && j < uf->nloops; j++)
+        Py_CLEAR(uf->programs[j].program);
+    Py_CLEAR(uf->compiler);
+    Py_CLEAR(uf->dict);
+    return 0;
+}
+
 static void
 ufunc_dealloc(PyObject *self)
 {
-    Py_XDECREF(((PgUfunc *)self)->name);
+    PgUfunc *uf = (PgUfunc *)self;
+    PyObject_GC_UnTrack(self);
+    ufunc_clear(self);
+    PyMem_Free(uf->programs);
+    Py_XDECREF(uf->name);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -595,14 +802,14 @@ ufunc_get_types(PyObject *self, void *c)
     if (list == NULL)
         return NULL;
     for (int j = 0; j < uf->nloops; j++) {
-        const PgKernelInfo *ki = &pg_kernels[uf->first + j];
-        char buf[PG_MAXARGS + 3];
+        const int *lt = loop_types(uf, j);
+        char buf[PG_UFUNC_MAXARGS + 3];
         int n = 0;
         for (int i = 0; i < uf->nin; i++)
-            buf[n++] = type_chars[ki->types[i]];
+            buf[n++] = type_chars[lt[i]];
         buf[n++] = '-';
         buf[n++] = '>';
-        buf[n++] = type_chars[ki->types[uf->nin]];
+        buf[n++] = type_chars[lt[uf->nin]];
         PyObject *s = PyUnicode_FromStringAndSize(buf, n);
         if (s == NULL) {
             Py_DECREF(list);
@@ -623,11 +830,99 @@ ufunc_get_identity(PyObject *self, void *c)
         {"bitwise_and", -1, 0}, {"bitwise_or", 0, 0}, {"bitwise_xor", 0, 0},
     };
     PgUfunc *uf = (PgUfunc *)self;
+    if (!pg_ufunc_from_op_table(uf)) { /* vectorize's keep theirs in __dict__ */
+        PyObject *id = uf->dict ? PyDict_GetItemString(uf->dict, "_identity") : NULL;
+        return Py_NewRef(id ? id : Py_None);
+    }
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (PyUnicode_CompareWithASCIIString(uf->name, ids[i].name) == 0)
             return ids[i].is_bool ? PyBool_FromLong(ids[i].value) : PyLong_FromLong(ids[i].value);
     Py_RETURN_NONE;
 }
+
+static PyObject *
+ufunc_get_target(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    PgUfunc *uf = (PgUfunc *)self;
+    return Py_NewRef(uf->target ? (PyObject *)uf->target : Py_None);
+}
+
+static PyObject *
+ufunc_get_programs(PyObject *self, void *c)
+{
+    PG_UNUSED(c);
+    PgUfunc *uf = (PgUfunc *)self;
+    if (uf->programs == NULL)
+        Py_RETURN_NONE;
+    PyObject *list = PyList_New(uf->nloops);
+    for (int j = 0; list && j < uf->nloops; j++) {
+        PyObject *types = PyTuple_New(uf->nin + 1);
+        for (int i = 0; types && i <= uf->nin; i++)
+            PyTuple_SET_ITEM(types, i, Py_NewRef((PyObject *)pg_type_descr(uf->programs[j].types[i])));
+        PyObject *item = types ? PyTuple_Pack(2, types, uf->programs[j].program) : NULL;
+        Py_XDECREF(types);
+        if (item == NULL)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, j, item);
+    }
+    return list;
+}
+
+/* Appends a program loop: types is a sequence of nin + 1 dtypes (inputs, then the output).
+ * Returns its index, or -1 with an exception. */
+static int
+add_program_loop(PgUfunc *uf, PyObject *types, PyObject *program)
+{
+    if (uf->programs == NULL && uf->nloops > 0) {
+        PyErr_Format(PyExc_TypeError, "ufunc '%U' is not made of programs", uf->name);
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(types, "loop types must be a sequence of dtypes");
+    if (fast == NULL)
+        return -1;
+    ProgramLoop loop;
+    int ok = PySequence_Fast_GET_SIZE(fast) == uf->nin + 1;
+    if (!ok)
+        PyErr_Format(PyExc_ValueError, "a loop of ufunc '%U' has %d types", uf->name, uf->nin + 1);
+    for (int i = 0; ok && i <= uf->nin; i++) {
+        loop.types[i] = pg_type_from_object(PySequence_Fast_GET_ITEM(fast, i), -1);
+        ok = loop.types[i] >= 0;
+        if (ok == 0 && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "a loop type cannot be None");
+    }
+    Py_DECREF(fast);
+    if (!ok)
+        return -1;
+    ProgramLoop *grown = PyMem_Realloc(uf->programs, sizeof(ProgramLoop) * (size_t)(uf->nloops + 1));
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    uf->programs = grown;
+    loop.program = Py_NewRef(program);
+    uf->programs[uf->nloops] = loop;
+    for (int t = 0; t < PG_NTYPES; t++) /* a loop that did not exist may now be found */
+        uf->cache[t] = -2;
+    return uf->nloops++;
+}
+
+static PyObject *
+ufunc_add_loop(PyObject *self, PyObject *args)
+{
+    PyObject *types, *program;
+    if (!PyArg_ParseTuple(args, "OO:_add_loop", &types, &program))
+        return NULL;
+    int j = add_program_loop((PgUfunc *)self, types, program);
+    return j < 0 ? NULL : PyLong_FromLong(j);
+}
+
+static PyMethodDef ufunc_methods[] = {
+    {"_add_loop", ufunc_add_loop, METH_VARARGS,
+     "_add_loop(types, program): a new loop (program ufuncs: pygpu.vectorize); returns its index."},
+    {NULL, NULL, 0, NULL},
+};
 
 static PyGetSetDef ufunc_getset[] = {
     {"__name__", ufunc_get_name, NULL, "The ufunc's name.", NULL},
@@ -637,6 +932,9 @@ static PyGetSetDef ufunc_getset[] = {
     {"ntypes", ufunc_get_ntypes, NULL, "Number of loops.", NULL},
     {"types", ufunc_get_types, NULL, "The loops as NumPy type strings ('ff->f'), in search order.", NULL},
     {"identity", ufunc_get_identity, NULL, "The value of an empty reduction (NumPy's), or None.", NULL},
+    {"target", ufunc_get_target, NULL, "The device it runs on (vectorize's target), or None: the operands'.", NULL},
+    {"_programs", ufunc_get_programs, NULL, "The program loops as (types, program), or None.", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -648,11 +946,59 @@ static PyTypeObject PgUfunc_Type = {
     .tp_repr = ufunc_repr,
     .tp_call = PyVectorcall_Call,
     .tp_vectorcall_offset = offsetof(PgUfunc, vectorcall),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = ufunc_traverse,
+    .tp_clear = ufunc_clear,
+    .tp_dictoffset = offsetof(PgUfunc, dict),
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+    .tp_methods = ufunc_methods,
     .tp_doc = "An elementwise function over pygpu arrays (as numpy.ufunc): f(*inputs, out=None, dtype=None, "
               "casting='same_kind').",
     .tp_getset = ufunc_getset,
     .tp_methods = pg_ufunc_methods,
+};
+
+/* _program_ufunc(name, nin, compiler=None, target=None): a ufunc with no loops yet, whose loops
+ * will be programs (_add_loop, or compiler(dtypes) -> (types, program) on a call no loop takes). */
+static PyObject *
+py_program_ufunc(PyObject *m, PyObject *args, PyObject *kwds)
+{
+    PG_UNUSED(m);
+    static char *kwlist[] = {"name", "nin", "compiler", "target", NULL};
+    PyObject *name, *compiler = Py_None, *target = Py_None;
+    int nin;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Ui|OO:_program_ufunc", kwlist, &name, &nin, &compiler, &target))
+        return NULL;
+    if (nin < 1 || nin >= PG_UFUNC_MAXARGS) {
+        PyErr_Format(PyExc_ValueError, "a ufunc takes 1 to %d inputs, not %d", PG_UFUNC_MAXARGS - 1, nin);
+        return NULL;
+    }
+    PgDevice *dev = NULL;
+    if (target != Py_None && (dev = pg_device_from_object(target)) == NULL)
+        return NULL;
+    PgUfunc *uf = (PgUfunc *)PgUfunc_Type.tp_alloc(&PgUfunc_Type, 0);
+    if (uf == NULL)
+        return NULL;
+    uf->vectorcall = ufunc_vectorcall;
+    uf->name = Py_NewRef(name);
+    uf->nin = nin;
+    uf->nout = 1;
+    uf->target = dev;
+    uf->compiler = compiler == Py_None ? NULL : Py_NewRef(compiler);
+    uf->programs = PyMem_Malloc(sizeof(ProgramLoop)); /* non-NULL: a program ufunc */
+    if (uf->programs == NULL) {
+        Py_DECREF(uf);
+        return PyErr_NoMemory();
+    }
+    for (int t = 0; t < PG_NTYPES; t++)
+        uf->cache[t] = -2;
+    return (PyObject *)uf;
+}
+
+PyMethodDef pg_ufunc_module_methods[] = {
+    {"_program_ufunc", (PyCFunction)(void (*)(void))py_program_ufunc, METH_VARARGS | METH_KEYWORDS, NULL},
+    {NULL, NULL, 0, NULL},
 };
 
 PgUfunc *
@@ -668,6 +1014,12 @@ int
 pg_ufunc_nin(PgUfunc *uf)
 {
     return uf->nin;
+}
+
+int
+pg_ufunc_from_op_table(PgUfunc *uf)
+{
+    return uf->programs == NULL && uf->compiler == NULL;
 }
 
 const char *
@@ -729,7 +1081,7 @@ pg_math_init(PyObject *module)
         int j = k + 1;
         while (j < PG_K_copy_b && op_name_of(j, other, sizeof other) && strcmp(name, other) == 0)
             j++;
-        PgUfunc *uf = PyObject_New(PgUfunc, &PgUfunc_Type);
+        PgUfunc *uf = (PgUfunc *)PgUfunc_Type.tp_alloc(&PgUfunc_Type, 0);
         if (uf == NULL)
             return -1;
         uf->vectorcall = ufunc_vectorcall;

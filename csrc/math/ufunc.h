@@ -12,6 +12,14 @@
 
 typedef struct PgUfunc PgUfunc;
 
+/* Most operands of a ufunc call: the VM's (15 inputs and the output); op-table loops have at
+ * most PG_MAXARGS. */
+#define PG_UFUNC_MAXARGS PG_VM_MAXARGS
+
+/* The launch of a program loop (a ufunc made by pygpu.vectorize): set by jit/ at module init,
+ * since math/ cannot include jit/. Runs `program` over the operands (inputs, then the output). */
+extern int (*pg_program_launch)(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops);
+
 /* ufunc flags */
 enum {
     PG_UF_TRUEDIV = 0x1,  /* integer/bool inputs compute in float64 (numpy.true_divide) */
@@ -29,6 +37,8 @@ PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, in
 int pg_raise_different_devices(PgDevice *a, PgDevice *b);
 /* The ufunc's name ("add"). */
 const char *pg_ufunc_name(PgUfunc *uf);
+/* 1 for the ufuncs of the op table (pygpu.add, ...), 0 for vectorize's (program) ufuncs. */
+int pg_ufunc_from_op_table(PgUfunc *uf);
 /* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
  * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
 int pg_parse_out(PyObject *outobj, PgArray **out);
@@ -56,4 +66,6 @@ int pg_math_init(PyObject *module);
 int pg_operators_init(void);
 /* where, clip (operators.c) */
 extern PyMethodDef pg_math_module_methods[];
+/* _program_ufunc (ufunc.c) */
+extern PyMethodDef pg_ufunc_module_methods[];
 #endif

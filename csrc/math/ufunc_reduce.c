@@ -16,7 +16,8 @@ op_of(PyObject *self, const char *method)
     const char *name = pg_ufunc_name(uf);
     if (name == NULL)
         return -1;
-    int op = pg_reduce_op_of_ufunc(name);
+    /* by name among the op table's ufuncs only (a vectorize function may be called "add") */
+    int op = pg_ufunc_from_op_table(uf) ? pg_reduce_op_of_ufunc(name) : -1;
     if (op >= 0)
         return op;
     if (pg_ufunc_nin(uf) != 2)
@@ -226,7 +227,7 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     const char *name = pg_ufunc_name((PgUfunc *)self);
     if (name == NULL)
         return NULL;
-    int negate = strcmp(name, "subtract") == 0;
+    int negate = pg_ufunc_from_op_table((PgUfunc *)self) && strcmp(name, "subtract") == 0;
     int op = negate ? PG_ROP_ADD : op_of(self, "at");
     if (op < 0)
         return NULL;

@@ -10,9 +10,11 @@
  * the device is out of memory so that the pool can free its cache and retry. */
 #ifndef PG_BACKEND_H
 #define PG_BACKEND_H
+#include "core/pg.h"
 #include "core/shape.h"
 #include "kernels/index.h"
 #include "kernels/search.h"
+#include "kernels/vm_types.h"
 #include "kernels/reduce_types.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
@@ -86,6 +88,9 @@ struct PgBackend {
     int (*gemm)(PgDevice *dev, const PgGemmArgs *args, void *stream);
     /* Fills args->out with a draw of random numbers (kernels/random.h) on `stream`. */
     int (*random)(PgDevice *dev, const PgRandomArgs *args, void *stream);
+    /* Runs a vectorize VM program (kernels/vm.h; args->program is in the device's memory) over
+     * prepared operands. */
+    int (*vm_run)(PgDevice *dev, const PgVmArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
      * non_blocking, one that does not. */
@@ -146,6 +151,9 @@ int pg_cpu_threads(void);
 /* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
  * use it too). Touches no Python state: callers may have released the GIL. */
 void pg_host_copy(char *dst, const char *src, size_t n);
+/* The backends' VM launches (backend_cpu_vm.c, backend_cuda_vm.c). */
+int pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
+int pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
  * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception

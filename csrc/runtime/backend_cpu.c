@@ -301,6 +301,7 @@ const PgBackend pg_backend_cpu = {
     .ufunc_at = pg_cpu_ufunc_at,
     .gemm = pg_cpu_gemm,
     .random = pg_cpu_backend_random,
+    .vm_run = pg_cpu_vm_run,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,

@@ -948,6 +948,7 @@ const PgBackend pg_backend_cuda = {
     .ufunc_at = pg_cuda_ufunc_at,
     .gemm = pg_cuda_gemm,
     .random = pg_cuda_backend_random,
+    .vm_run = pg_cuda_vm_run,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,

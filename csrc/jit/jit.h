@@ -1,0 +1,34 @@
+/* The jit layer (csrc/jit/): user code on the device. The vectorize VM's host side: program
+ * objects (a checked bytecode blob and its copies in each device's memory) and their launch over
+ * ufunc operands; kernel modules compiled at run time come with the kernels issue. It may use
+ * math/, array/, runtime/, core/ and kernels/; nothing below it includes from here.
+ *
+ * The front end and the emitter that make programs are Python (pygpu/_compiler/); a program
+ * becomes a loop of a pygpu.ufunc (math/ufunc.h), which launches it through
+ * pg_program_launch, set here at module init. */
+#ifndef PG_JIT_H
+#define PG_JIT_H
+#include "math/ufunc.h"
+#include "kernels/vm_types.h"
+
+/* pygpu._core.VmProgram: one compiled function for one signature. */
+typedef struct {
+    PyObject_HEAD
+    PgVmProgram *host;      /* the blob, in host memory (the CPU device runs it from here) */
+    size_t nbytes;
+    int ndevices;           /* copies in CUDA devices' memory, by device index */
+    struct PgBlock **device;
+} PgVmProgramObject;
+
+extern PyTypeObject PgVmProgram_Type;
+#define PgVmProgram_Check(o) (Py_TYPE(o) == &PgVmProgram_Type)
+
+/* The program's blob in dev's memory (copied there on first use). NULL with an exception. */
+const PgVmProgram *pg_vm_program_on(PgVmProgramObject *p, PgDevice *dev);
+/* Runs the program over operands (inputs, then the output) on dev's current stream. */
+int pg_vm_launch(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops);
+
+/* Module init of the jit layer: the types and functions, and the ufunc's program hook. */
+int pg_jit_init(PyObject *module);
+extern PyMethodDef pg_vm_module_methods[];
+#endif

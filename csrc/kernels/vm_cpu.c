@@ -1,0 +1,32 @@
+/* The VM's CPU instantiation (vm.h, run by vm_cpu_run.h) for any CPU, and the entry point that
+ * runs vm_cpu_avx2.c's build instead where the CPU supports x86-64-v3. */
+#define PG_VM_CPU_RUN pg_vm_cpu_run_baseline
+#include "vm_cpu_run.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+void pg_vm_cpu_run_avx2(const PgVmArgs *a, int lanes, char *regs, int64_t begin, int64_t end);
+
+static int
+has_avx2(void)
+{
+    static int known = -1; /* set on first use; a race writes the same value */
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2") &&
+                __builtin_cpu_supports("f16c") && __builtin_cpu_supports("movbe");
+    }
+    return known;
+}
+#endif
+
+void
+pg_vm_cpu_run(const PgVmArgs *a, int lanes, char *regs, int64_t begin, int64_t end)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (has_avx2()) {
+        pg_vm_cpu_run_avx2(a, lanes, regs, begin, end);
+        return;
+    }
+#endif
+    pg_vm_cpu_run_baseline(a, lanes, regs, begin, end);
+}

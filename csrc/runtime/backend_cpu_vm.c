@@ -1,0 +1,78 @@
+/* The CPU backend's VM launch: the elements are split over the OpenMP threads like the
+ * elementwise loops, each thread with a register file of its own (kernels/vm_cpu.c runs them).
+ * Programs that branch run in smaller blocks, so lanes that diverge waste less work. */
+#include "runtime/backend.h"
+#include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Elements per block: a straight-line program takes the most whose register file fits in
+ * PG_VM_CPU_FILE_BYTES (a core's L2), between 256 and 4096 (the per-block costs amortised); a
+ * program with branches or loops takes few, so lanes that diverge waste little. */
+#define PG_VM_CPU_LANES_MIN 256
+#define PG_VM_CPU_LANES_MAX 4096
+#define PG_VM_CPU_FILE_BYTES (256 * 1024)
+#define PG_VM_CPU_LANES_JUMPS 64
+#define PG_VM_CPU_PARALLEL_MIN 16384 /* fewer elements run on the calling thread */
+#define PG_VM_CPU_CHUNK 4096        /* elements a thread takes at a time from a branching program */
+
+int
+pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
+{
+    PG_UNUSED(dev);
+    PG_UNUSED(stream);
+    int lanes = PG_VM_CPU_LANES_JUMPS;
+    if (!(args->flags & PG_VM_HAS_JUMPS)) {
+        lanes = PG_VM_CPU_LANES_MAX;
+        while (lanes > PG_VM_CPU_LANES_MIN && (int64_t)args->nslots * lanes * 8 > PG_VM_CPU_FILE_BYTES)
+            lanes /= 2;
+    }
+    int64_t n = args->size;
+    int nt = n < PG_VM_CPU_PARALLEL_MIN ? 1 : pg_cpu_threads();
+    if ((n + lanes - 1) / lanes < nt)
+        nt = (int)((n + lanes - 1) / lanes);
+    if (nt < 1)
+        nt = 1;
+    /* one register file per thread, each on its own cache lines */
+    size_t file = ((size_t)(args->nslots ? args->nslots : 1) * (size_t)lanes * 8 + 63) & ~(size_t)63;
+    char *regs = NULL;
+    if (posix_memalign((void **)&regs, 64, file * (size_t)nt) != 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* a user's loop may run long: other Python threads go on meanwhile */
+    Py_BEGIN_ALLOW_THREADS
+    if (nt == 1) {
+        pg_vm_cpu_run(args, lanes, regs, 0, n);
+    } else {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+        {
+            char *mine = regs + file * (size_t)omp_get_thread_num();
+            if (args->flags & PG_VM_HAS_JUMPS) {
+                /* loops make the work per element uneven: threads take chunks as they finish */
+                int64_t chunks = (n + PG_VM_CPU_CHUNK - 1) / PG_VM_CPU_CHUNK;
+#pragma omp for schedule(dynamic, 1)
+                for (int64_t c = 0; c < chunks; c++)
+                    pg_vm_cpu_run(args, lanes, mine, c * PG_VM_CPU_CHUNK,
+                                  c * PG_VM_CPU_CHUNK + PG_VM_CPU_CHUNK < n ? c * PG_VM_CPU_CHUNK + PG_VM_CPU_CHUNK : n);
+            } else {
+                int t = omp_get_thread_num(), team = omp_get_num_threads();
+                int64_t blocks = (n + lanes - 1) / lanes; /* chunks of whole blocks */
+                int64_t per = (blocks + team - 1) / team;
+                int64_t begin = per * t * lanes, end = begin + per * lanes;
+                if (end > n)
+                    end = n;
+                if (begin < end)
+                    pg_vm_cpu_run(args, lanes, mine, begin, end);
+            }
+        }
+#else
+        pg_vm_cpu_run(args, lanes, regs, 0, n);
+#endif
+    }
+    Py_END_ALLOW_THREADS
+    free(regs);
+    return 0;
+}

@@ -1,0 +1,80 @@
+"""The op table (csrc/kernels/ops.def) as the front end sees it: which loops an op has (their input
+and output types, in NumPy's search order) and NumPy's choice of loop for given operands. The IR's
+Op nodes name an op and its loop's input types; emitters map them to their own form (the VM: an
+opcode per loop, by loop_name)."""
+import numpy as np
+
+from .. import _core
+from . import types as T
+
+_table = None
+
+
+def _load():
+    global _table
+    table = {}
+    for name, uf in vars(_core).items():
+        if not isinstance(uf, _core.ufunc) or name in table:
+            continue
+        if uf.__name__ != name.lstrip("_"):
+            continue  # an alias (abs for absolute); internal ops keep their '_' (_where, _clip, _angle)
+        loops = []
+        for spec in uf.types:
+            ins, out = spec.split("->")
+            loops.append((tuple(np.dtype(c) for c in ins), np.dtype(out)))
+        table[name] = loops
+    _table = table
+
+
+def loops(op):
+    """[(input types, output type)] of op, in search order; KeyError for an unknown op."""
+    if _table is None:
+        _load()
+    return _table[op]
+
+
+def has(op):
+    if _table is None:
+        _load()
+    return op in _table
+
+
+def find(op, in_types):
+    """The output type of op's loop taking exactly in_types, or None."""
+    for ins, out in loops(op):
+        if ins == tuple(in_types):
+            return out
+    return None
+
+
+def loop_name(op, in_types):
+    """The loop's name in ops.def ('add_f32', '_where_f64'): op and its first non-condition input's
+    suffix."""
+    t = in_types[1] if op == "_where" else in_types[0]
+    return f"{op}_{T.SUFFIX[t]}"
+
+
+def resolve(op, operands):
+    """NumPy's loop for op on operands, each a dtype or a Python type (int, float, complex) for a
+    weak Python scalar (NEP 50): (input types, output type), computing float16 as float32.
+    None when no loop takes them."""
+    r = resolve_numpy(op, operands)
+    return None if r is None else r[:2]
+
+
+def resolve_numpy(op, operands):
+    """resolve(), and the output dtype NumPy gives (float16 where it computes in float16)."""
+    npuf = getattr(np, op, None) if not op.startswith("_") else None
+    if isinstance(npuf, np.ufunc) and npuf.nin == len(operands):
+        try:
+            dts = npuf.resolve_dtypes(tuple(operands) + (None,))
+        except (TypeError, np.exceptions.DTypePromotionError):
+            return None
+        ins = tuple(T.compute_type(d) for d in dts[:-1])
+        out = find(op, ins)
+        return None if out is None else (ins, out, dts[-1])
+    # internal ops (clip, angle): NumPy's result type of the operands, for every input
+    t = T.compute_type(np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in operands)))
+    ins = (t,) * len(operands)
+    out = find(op, ins)
+    return (ins, out, out) if out is not None else None

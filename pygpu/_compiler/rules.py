@@ -1,0 +1,144 @@
+"""Typed IR for Python's operators on scalars, under Numba's rules (vectorize) or NumPy's (fuse):
+shared by the front end and the tracer. Errors raise TypingError with the message; callers add
+the place."""
+import numpy as np
+
+from . import ir, optable
+from . import types as T
+
+
+class TypingError(Exception):
+    pass
+
+
+BINARY_OPS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor_divide",
+              "%": "remainder", "**": "power", "<<": "left_shift", ">>": "right_shift", "&": "bitwise_and",
+              "|": "bitwise_or", "^": "bitwise_xor"}
+COMPARE_OPS = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal", "==": "equal",
+               "!=": "not_equal"}
+
+
+def cast(e, t):
+    """e converted to type t (constants folded)."""
+    if e.type == t:
+        return e
+    if isinstance(e, ir.Const):
+        return ir.Const(convert(e.value, t), t)
+    return ir.Cast(e, t)
+
+
+def convert(value, t):
+    """A constant converted to type t as NumPy's cast converts it."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    with np.errstate(all="ignore"):
+        if T.is_complex(t):
+            return complex(value)
+        if isinstance(value, complex):
+            value = value.real
+        if T.is_float(t):
+            return float(np.array(value).astype(t))
+        if T.is_bool(t):
+            return bool(value)
+        return int(np.array(value).astype(t))
+
+
+def truth(e):
+    """bool(e)."""
+    if T.is_bool(e.type):
+        return e
+    return ir.Op("not_equal", [e, ir.Const(0, e.type)], T.BOOL)
+
+
+def _small_power(a, value, t):
+    """a ** 2, 3, 4 by multiplication (as Numba does for constant exponents; NumPy squares)."""
+    x = cast(a, t)
+    sq = ir.Op("square", [x], t)
+    if value == 2:
+        return sq
+    if value == 3:
+        return ir.Op("multiply", [sq, x], t)
+    return ir.Op("square", [sq], t)
+
+
+def _int_const(e):
+    return isinstance(e, ir.Const) and isinstance(e.value, (int, np.integer)) and not isinstance(e.value, bool)
+
+
+def binary(sym, a, b):
+    """a <sym> b under Numba's rules."""
+    if sym == "/":
+        t = T.true_divide(a.type, b.type)
+    elif sym == "**":
+        negative = _int_const(b) and b.value < 0
+        t = T.power(a.type, b.type, negative)
+        if _int_const(b) and 2 <= b.value <= 4:
+            return _small_power(a, b.value, t)
+    elif sym in ("&", "|", "^"):
+        t = T.bitwise(a.type, b.type)
+    elif sym in ("<<", ">>"):
+        t = T.bitwise(a.type, b.type)
+        if t == T.BOOL:
+            t = T.INT64
+    elif sym == "@":
+        raise TypingError("matrix multiplication (@) is not supported")
+    else:
+        t = T.arithmetic(a.type, b.type)
+    opname = BINARY_OPS[sym]
+    out = None if t is None else optable.find(opname, (t, t))
+    if out is None:
+        raise TypingError(f"unsupported operand types for {sym}: '{a.type}' and '{b.type}'")
+    return ir.Op(opname, [cast(a, t), cast(b, t)], out)
+
+
+def compare(sym, a, b):
+    t = T.comparison(a.type, b.type)
+    if T.is_complex(t) and sym not in ("==", "!="):
+        raise TypingError(f"'{sym}' is not supported between complex numbers")
+    return ir.Op(COMPARE_OPS[sym], [cast(a, t), cast(b, t)], T.BOOL)
+
+
+def unary(sym, v):
+    if sym == "not":
+        return ir.Op("logical_not", [v], T.BOOL)
+    if sym == "-":
+        t = T.unary_minus(v.type)
+        return ir.Op("negative", [cast(v, t)], t)
+    if sym == "+":
+        return cast(v, T.unary_minus(v.type))
+    if sym == "~":
+        if T.is_bool(v.type):
+            return ir.Op("logical_not", [v], T.BOOL)
+        if not T.is_int(v.type):
+            raise TypingError(f"bad operand type for unary ~: '{v.type}'")
+        t = T.unary_minus(v.type)
+        return ir.Op("invert", [cast(v, t)], t)
+    raise TypingError(f"the operator {sym} is not supported")
+
+
+# ------------------------------------------------------------------ NumPy's rules (fuse)
+
+def ufunc(op, args, operands):
+    """The op-table loop NumPy picks for op on args; operands: each arg's dtype, or its Python
+    type when it is a weak Python scalar."""
+    return numpy_ufunc(op, args, operands)[0]
+
+
+def numpy_ufunc(op, args, operands):
+    """(ufunc()'s Op, the dtype NumPy gives the result: float16 where the Op computes float32)."""
+    r = optable.resolve_numpy(op, operands)
+    if r is None:
+        types = ", ".join(str(o if isinstance(o, np.dtype) else o.__name__) for o in operands)
+        raise TypingError(f"{op}() is not supported for operands of type {types}")
+    ins, out, np_out = r
+    return ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out), np_out
+
+
+def numpy_binary(sym, a, b, operands):
+    """(Op, NumPy's result dtype) of a <sym> b on arrays."""
+    if sym == "**" and _int_const(b) and b.value == 2 and not T.is_bool(a.type) \
+            and isinstance(operands[1], type):
+        return numpy_ufunc("square", [a], operands[:1])   # NumPy's x ** 2
+    if sym in COMPARE_OPS:
+        return numpy_ufunc(COMPARE_OPS[sym], [a, b], operands)
+    return numpy_ufunc(BINARY_OPS[sym], [a, b], operands)

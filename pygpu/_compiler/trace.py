@@ -1,0 +1,217 @@
+"""The tracer: a function is called with Tracer objects standing for its arguments, and what it
+does with them (operators, NumPy's and pygpu's ufuncs through __array_ufunc__, np.where & co.
+through __array_function__) is recorded as typed IR. It serves functions without Python source
+(vectorize: straight-line code only) and pygpu.fuse (NumPy's typing rules, as the same code run
+on arrays would give)."""
+import numpy as np
+
+from .. import _core
+from . import ir, rules
+from . import types as T
+from .errors import compile_error
+
+_UFUNC_ALIASES = {"true_divide": "divide", "where": "_where", "clip": "_clip", "angle": "_angle"}
+
+
+class TraceContext:
+    """How traced operations are typed: rules 'numba' (vectorize) or 'numpy' (fuse)."""
+
+    def __init__(self, rules_name, context, fn, tracer_class=None):
+        self.rules = rules_name
+        self.tracer_class = tracer_class or Tracer
+        self.context = context
+        self.fn = fn
+        code = getattr(fn, "__code__", None)
+        self.filename = code.co_filename if code else None
+        self.line = code.co_firstlineno if code else None
+
+    def error(self, message):
+        return compile_error(message, self.filename, self.line)
+
+    def lift(self, value):
+        """(IR expression, operand for NumPy's type resolution) of a traced value or a number."""
+        if isinstance(value, Tracer):
+            return value.expr, value.operand
+        t = T.python_type(value)
+        if t is None:
+            raise self.error(f"a value of type {type(value).__name__} cannot be used in {self.context}")
+        if isinstance(value, np.generic):
+            return ir.Const(value.item(), T.compute_type(t)), T.compute_type(t)
+        return ir.Const(value, T.compute_type(t)), (type(value) if not isinstance(value, bool) else T.BOOL)
+
+    def wrap(self, expr, dtype=None):
+        """A Tracer of expr; dtype: the dtype NumPy gives the value (float16 computed as float32)."""
+        return self.tracer_class(self, expr, dtype if dtype is not None and self.rules == "numpy" else expr.type)
+
+    def binary(self, sym, a, b):
+        (ea, oa), (eb, ob) = self.lift(a), self.lift(b)
+        try:
+            if self.rules == "numpy":
+                return self.wrap(*rules.numpy_binary(sym, ea, eb, [oa, ob]))
+            if sym in rules.COMPARE_OPS:
+                return self.wrap(rules.compare(sym, ea, eb))
+            return self.wrap(rules.binary(sym, ea, eb))
+        except rules.TypingError as e:
+            raise self.error(f"{e} in {self.context}") from None
+
+    def unary(self, sym, a):
+        e, o = self.lift(a)
+        try:
+            if self.rules == "numpy":
+                op = {"-": "negative", "+": "positive", "~": "invert"}[sym]
+                if sym == "~" and T.is_bool(e.type):
+                    op = "logical_not"
+                return self.wrap(*rules.numpy_ufunc(op, [e], [o]))
+            return self.wrap(rules.unary(sym, e))
+        except rules.TypingError as err:
+            raise self.error(f"{err} in {self.context}") from None
+
+    def ufunc(self, op, inputs):
+        lifted = [self.lift(x) for x in inputs]
+        exprs, operands = [e for e, _ in lifted], [o for _, o in lifted]
+        if op == "_where":
+            cond = rules.truth(exprs[0])
+            args = [x if isinstance(x, np.dtype) else x(0) for x in operands[1:]]
+            dt = np.result_type(*args)
+            t = T.compute_type(dt)
+            return self.wrap(ir.Select(cond, rules.cast(exprs[1], t), rules.cast(exprs[2], t), t), dt)
+        try:
+            return self.wrap(*rules.numpy_ufunc(op, exprs, operands))
+        except rules.TypingError as e:
+            raise self.error(f"{e} in {self.context}") from None
+
+    def part(self, a, which):
+        e, _ = self.lift(a)
+        if not T.is_complex(e.type):
+            return a if which == "real" else self.wrap(ir.Const(0, e.type))
+        node = ir.Real if which == "real" else ir.Imag
+        return self.wrap(node(e, T.real_of(e.type)))
+
+
+def _no_control_flow(what):
+    def method(self, *args):
+        raise self.ctx.error(
+            f"{what} of a traced value: {self.ctx.fn.__name__}() has no Python source, so it is traced, and "
+            f"traced code cannot branch on its arguments or convert them to Python numbers (math.* functions "
+            f"do); define it in a file, or use NumPy's functions (np.sin, np.where)"
+            if self.ctx.rules == "numba" else
+            f"{what} of a traced array in {self.ctx.context}: the function is traced with its arguments' "
+            f"dtypes, so Python control flow and conversions cannot depend on their values; use pygpu.where")
+    return method
+
+
+class Tracer:
+    """A traced value: an IR expression, and how NumPy's type resolution sees it (its dtype, or
+    a Python type for a weak Python scalar argument of fuse)."""
+    __array_priority__ = 1000
+
+    def __init__(self, ctx, expr, operand):
+        self.ctx = ctx
+        self.expr = expr
+        self.operand = operand
+
+    @property
+    def dtype(self):
+        return self.expr.type
+
+    @property
+    def real(self):
+        return self.ctx.part(self, "real")
+
+    @property
+    def imag(self):
+        return self.ctx.part(self, "imag")
+
+    def conjugate(self):
+        if not T.is_complex(self.expr.type):
+            return self
+        return self.ctx.wrap(ir.Op("conjugate", [self.expr], self.expr.type))
+
+    conj = conjugate
+
+    def astype(self, dtype):
+        t = T.parse_type(dtype)
+        if t is None:
+            raise self.ctx.error(f"astype({dtype!r}): unsupported dtype")
+        return self.ctx.wrap(rules.cast(self.expr, T.compute_type(t)))
+
+    def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        if method != "__call__":
+            return NotImplemented
+        if kwargs:
+            raise self.ctx.error(f"{uf.__name__}() with {', '.join(kwargs)}= in {self.ctx.context}")
+        name = _UFUNC_ALIASES.get(uf.__name__, uf.__name__)
+        return self.ctx.ufunc(name, inputs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        name = func.__name__
+        if name == "where" and len(args) == 3 and not kwargs:
+            return self.ctx.ufunc("_where", args)
+        if name in ("real", "imag") and len(args) == 1:
+            return self.ctx.part(args[0], name)
+        if name in ("round", "around") and len(args) == 1:
+            return self.ctx.ufunc("rint", args)
+        if name == "clip" and len(args) == 3:
+            return self.ctx.ufunc("_clip", args)
+        if name in ("conj", "conjugate") and len(args) == 1:
+            return args[0].conjugate() if isinstance(args[0], Tracer) else args[0]
+        if name == "angle" and len(args) == 1:
+            return self.ctx.ufunc("_angle", args)
+        return NotImplemented
+
+    __bool__ = _no_control_flow("bool()")
+    __float__ = _no_control_flow("float()")
+    __int__ = _no_control_flow("int()")
+    __complex__ = _no_control_flow("complex()")
+    __index__ = _no_control_flow("int()")
+
+    def __abs__(self):
+        return self.ctx.ufunc("absolute", [self])
+
+    def __neg__(self):
+        return self.ctx.unary("-", self)
+
+    def __pos__(self):
+        return self.ctx.unary("+", self)
+
+    def __invert__(self):
+        return self.ctx.unary("~", self)
+
+    def __pow__(self, other):
+        return self.ctx.binary("**", self, other)
+
+    def __rpow__(self, other):
+        return self.ctx.binary("**", other, self)
+
+
+def _binary_method(sym, reflected=False):
+    if reflected:
+        return lambda self, other: self.ctx.binary(sym, other, self)
+    return lambda self, other: self.ctx.binary(sym, self, other)
+
+
+for _sym, _name in (("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"), ("//", "floordiv"),
+                    ("%", "mod"), ("<<", "lshift"), (">>", "rshift"), ("&", "and"), ("|", "or"), ("^", "xor")):
+    setattr(Tracer, f"__{_name}__", _binary_method(_sym))
+    setattr(Tracer, f"__r{_name}__", _binary_method(_sym, reflected=True))
+for _sym, _name in (("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge"), ("==", "eq"), ("!=", "ne")):
+    setattr(Tracer, f"__{_name}__", _binary_method(_sym))
+Tracer.__hash__ = None
+
+
+def trace_function(pyfunc, arg_types, return_type=None, context="vectorize"):
+    """The IR of a function without source, by calling it with tracers (Numba's typing rules)."""
+    ctx = TraceContext("numba", context, pyfunc)
+    params = [ir.Var(f"arg{i}", T.compute_type(t)) for i, t in enumerate(arg_types)]
+    tracers = [Tracer(ctx, ir.Load(p), p.type) for p in params]
+    try:
+        result = pyfunc(*tracers)
+    except _core.CompileError:
+        raise
+    except Exception as e:
+        raise ctx.error(f"{getattr(pyfunc, '__name__', pyfunc)}() has no Python source, so it was traced, and "
+                        f"tracing failed with {type(e).__name__}: {e}") from None
+    value, _ = ctx.lift(result)
+    ret = T.compute_type(return_type) if return_type is not None else value.type
+    body = [ir.Return(rules.cast(value, ret), ctx.line)]
+    return ir.Function(getattr(pyfunc, "__name__", "traced"), params, ret, body, params, ctx.filename, ctx.line)

@@ -1,0 +1,121 @@
+"""pygpu.fuse: the fused function against the same function run by NumPy (values and dtypes),
+over dtypes, Python and NumPy scalars, broadcasting and layouts, on every device."""
+import numpy as np
+import pytest
+
+import pygpu
+
+
+def selu(x):
+    return 1.0507 * pygpu.where(x > 0, x, 1.6733 * (pygpu.exp(x) - 1))
+
+
+def selu_np(x):
+    return 1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1))
+
+
+def mixed(a, b, s):
+    return a * s + np.sin(b) ** 2 - (a > b) + abs(a - b) // 2 + np.maximum(a, 0.5)
+
+
+def logic(a, b):
+    return (a < b) & ~(a == 1) | (b > 3)
+
+
+def complex_fn(z, w):
+    return z * w.conjugate() + np.exp(z) - abs(w) + z.real * w.imag
+
+
+def compare(got, expected):
+    assert isinstance(got, pygpu.ndarray)
+    got = got.get()
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    assert got.shape == expected.shape
+    if got.dtype.kind in "fc":
+        tol = {2: 2e-3, 4: 2e-6, 8: 1e-13, 16: 1e-13}[got.dtype.itemsize if got.dtype.kind == "f"
+                                                      else got.dtype.itemsize // 2]
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_selu_is_one_kernel(device, dt):
+    fused = pygpu.fuse(selu)
+    x = np.linspace(-3, 3, 101).astype(dt)
+    compare(fused(pygpu.asarray(x, device=device)), selu_np(x))
+    uf, reduction = fused.cache[(np.dtype(dt),)]
+    assert reduction is None and len(uf._programs) == 1  # one program: one pass
+
+
+@pytest.mark.parametrize("da, db", [("f4", "f4"), ("f2", "f8"), ("i4", "f4"), ("i8", "i8"), ("u1", "i2"),
+                                    ("f8", "f8")])
+@pytest.mark.parametrize("s", [2, 2.5, np.float32(1.5), np.int8(3)])
+def test_mixed_against_numpy(device, da, db, s):
+    a = (np.arange(12).reshape(3, 4) % 7).astype(da)
+    b = (np.arange(4)[::-1] + 0.25).astype(db)
+    fused = pygpu.fuse(mixed)
+    with np.errstate(all="ignore"):
+        expected = mixed(a, b, s)
+    compare(fused(pygpu.asarray(a, device=device), pygpu.asarray(b, device=device), s), expected)
+
+
+def test_bool_and_complex(device):
+    a, b = np.arange(6.0), np.arange(6.0)[::-1]
+    compare(pygpu.fuse(logic)(pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)), logic(a, b))
+    z = (np.arange(6) + 1j * np.arange(6)[::-1]).astype(np.complex64)
+    w = z[::-1] * 0.5
+    compare(pygpu.fuse(complex_fn)(pygpu.asarray(z, device=device), pygpu.asarray(w, device=device)),
+            complex_fn(z, w))
+
+
+def test_layouts_and_numpy_inputs(device):
+    fused = pygpu.fuse(lambda x, y: x * 2 + y)
+    base = np.arange(20.0).reshape(4, 5)
+    pb = pygpu.asarray(base, device=device)
+    compare(fused(pb.T, pb.T[::-1]), base.T * 2 + base.T[::-1])
+    compare(fused(pb[:, :1], np.arange(5.0)), base[:, :1] * 2 + np.arange(5.0))  # NumPy input moved
+    compare(fused(pb[:0], 1.0), base[:0] * 2 + 1.0)
+
+
+def test_cache_per_dtypes():
+    fused = pygpu.fuse(lambda x, s: x + s)
+    a = pygpu.arange(4, dtype=np.int32)
+    fused(a, 1)
+    fused(a, 2)
+    fused(a, 1.5)
+    fused(a.astype(np.float32), 1)
+    assert set(fused.cache) == {(np.dtype("int32"), int), (np.dtype("int32"), float), (np.dtype("float32"), int)}
+    assert fused(a, 1.5).dtype == np.float64 and fused(a, 1).dtype == np.int32
+
+
+def test_errors():
+    with pytest.raises(pygpu.CompileError, match="use pygpu.where"):
+        pygpu.fuse(lambda x: x if x > 0 else -x)(pygpu.ones(3))
+    with pytest.raises(pygpu.CompileError, match="must return an array"):
+        pygpu.fuse(lambda x: 3)(pygpu.ones(3))
+    with pytest.raises(TypeError, match="unsupported argument of type str"):
+        pygpu.fuse(lambda x: x)("a")
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        pygpu.fuse(bogus=1)
+    named = pygpu.fuse(kernel_name="k")(lambda x: x + 1)
+    assert named.name == "k" and repr(named) == "<pygpu.fuse k>"
+
+
+def sum_of_squares(x, y):
+    return ((x - y) ** 2).sum(axis=1)
+
+
+@pytest.mark.skipif(getattr(pygpu.ndarray, "sum", None) is None, reason="this build has no reductions")
+def test_final_reduction(device):
+    x = np.arange(12.0).reshape(3, 4)
+    got = pygpu.fuse(sum_of_squares)(pygpu.asarray(x, device=device), pygpu.asarray(x[::-1], device=device))
+    compare(got, sum_of_squares(x, x[::-1]))
+    mean = pygpu.fuse(lambda x: np.mean(x * 2, axis=0))(pygpu.asarray(x, device=device))
+    compare(mean, np.mean(x * 2, axis=0))
+
+
+@pytest.mark.skipif(getattr(pygpu.ndarray, "sum", None) is not None, reason="this build has reductions")
+def test_final_reduction_needs_reductions():
+    with pytest.raises(NotImplementedError, match="needs pygpu's reductions"):
+        pygpu.fuse(sum_of_squares)(pygpu.ones((2, 2)), pygpu.ones((2, 2)))
