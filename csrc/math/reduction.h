@@ -62,6 +62,6 @@ int pg_reduce_reducer(PgRedOp op, int ct);
 int pg_reduce_parse_axis(PyObject *axis, int ndim, int single, char *reduced);
 
 /* The module functions and ndarray methods (reductions.c; module.c adds them), the ufunc
- * methods (ufunc_reduce.c; ufunc.c's type has them). */
+ * methods (ufunc_reduce.c: reduce, accumulate, reduceat, at and ufunc.c's _add_loop; ufunc.c's type has them). */
 extern PyMethodDef pg_reduction_module_methods[], pg_array_methods_reduction[], pg_ufunc_methods[];
 #endif

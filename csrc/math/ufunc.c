@@ -908,8 +908,8 @@ add_program_loop(PgUfunc *uf, PyObject *types, PyObject *program)
     return uf->nloops++;
 }
 
-static PyObject *
-ufunc_add_loop(PyObject *self, PyObject *args)
+PyObject *
+pg_ufunc_add_loop(PyObject *self, PyObject *args)
 {
     PyObject *types, *program;
     if (!PyArg_ParseTuple(args, "OO:_add_loop", &types, &program))
@@ -917,12 +917,6 @@ ufunc_add_loop(PyObject *self, PyObject *args)
     int j = add_program_loop((PgUfunc *)self, types, program);
     return j < 0 ? NULL : PyLong_FromLong(j);
 }
-
-static PyMethodDef ufunc_methods[] = {
-    {"_add_loop", ufunc_add_loop, METH_VARARGS,
-     "_add_loop(types, program): a new loop (program ufuncs: pygpu.vectorize); returns its index."},
-    {NULL, NULL, 0, NULL},
-};
 
 static PyGetSetDef ufunc_getset[] = {
     {"__name__", ufunc_get_name, NULL, "The ufunc's name.", NULL},
@@ -952,7 +946,6 @@ static PyTypeObject PgUfunc_Type = {
     .tp_dictoffset = offsetof(PgUfunc, dict),
     .tp_getattro = PyObject_GenericGetAttr,
     .tp_setattro = PyObject_GenericSetAttr,
-    .tp_methods = ufunc_methods,
     .tp_doc = "An elementwise function over pygpu arrays (as numpy.ufunc): f(*inputs, out=None, dtype=None, "
               "casting='same_kind').",
     .tp_getset = ufunc_getset,

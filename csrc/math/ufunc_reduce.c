@@ -386,6 +386,8 @@ done:
 }
 
 PyMethodDef pg_ufunc_methods[] = {
+    {"_add_loop", pg_ufunc_add_loop, METH_VARARGS,
+     "_add_loop(types, program): a new loop (program ufuncs: pygpu.vectorize); returns its index."},
     {"reduce", (PyCFunction)(void (*)(void))ufunc_reduce, METH_FASTCALL | METH_KEYWORDS,
      "reduce($self, /, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True)\n--\n\n"
      "The ufunc applied along the axes until one value is left (add.reduce is sum)."},
