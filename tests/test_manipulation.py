@@ -690,3 +690,12 @@ def test_row_contiguous_operands(device, rows, cols):
     e = np.zeros((rows, cols + 7))
     e[:, 2:2 + cols] = x[:, :cols]
     assert_array_equal(out, e)
+
+
+def test_concatenate_promotes_all_inputs_at_once(device):
+    """NumPy's n-ary promotion is not pairwise: bool, int8, uint8 and float16 give float16 (folding
+    pairs would give int16, then float32). Found by the Hypothesis test above."""
+    arrs = [np.zeros(2, d) for d in ("bool", "int8", "uint8", "float16")]
+    got = pygpu.concatenate([pygpu.asarray(a, device=device) for a in arrs])
+    assert_array_equal(got, np.concatenate(arrs))
+    assert pygpu.stack([pygpu.asarray(a, device=device) for a in arrs]).dtype == np.stack(arrs).dtype

@@ -75,10 +75,10 @@ join_type(ArrayList *list, int dtype, PgArray *out, PgCasting casting)
 {
     int type = out ? out->type : dtype;
     if (type < 0) {
-        type = list->arrays[0]->type;
-        for (Py_ssize_t k = 1; k < list->n; k++)
-            type = (int)pg_promote_types((PgType)type, (PgType)list->arrays[k]->type);
-        return type;
+        unsigned types = 0;
+        for (Py_ssize_t k = 0; k < list->n; k++)
+            types |= 1u << list->arrays[k]->type;
+        return pg_result_type_of_set(types);
     }
     for (Py_ssize_t k = 0; k < list->n; k++) {
         int t = list->arrays[k]->type;

@@ -133,6 +133,26 @@ pg_type_from_object(PyObject *obj, int deflt)
     return t;
 }
 
+int
+pg_result_type_of_set(unsigned types)
+{
+    /* NumPy's n-ary promotion is not the pairwise one folded: (bool, int8, uint8, float16) is
+     * float16, where folding gives float32 */
+    PyArray_Descr *descrs[PG_NTYPES];
+    int nd = 0, last = -1;
+    for (int t = 0; t < PG_NTYPES; t++)
+        if (types & (1u << t))
+            descrs[nd++] = type_descr[last = t];
+    if (nd <= 1)
+        return last;
+    PyArray_Descr *r = PyArray_ResultType(0, NULL, nd, descrs);
+    if (r == NULL)
+        return -1;
+    int t = pg_type_from_descr(r);
+    Py_DECREF(r);
+    return t;
+}
+
 PgType
 pg_promote_types(PgType a, PgType b)
 {

@@ -30,6 +30,9 @@ int pg_type_from_descr(PyArray_Descr *d);
 int pg_type_from_object(PyObject *obj, int deflt);
 
 PgType pg_promote_types(PgType a, PgType b);      /* numpy.promote_types */
+/* numpy.result_type of a set of dtypes (bit t set for PgType t; not empty): NumPy's n-ary rule,
+ * which is not promote_types folded. */
+int pg_result_type_of_set(unsigned types);
 /* numpy.can_cast for casting = "no", "equiv", "safe", "same_kind", "unsafe". */
 typedef enum { PG_CAST_NO, PG_CAST_EQUIV, PG_CAST_SAFE, PG_CAST_SAME_KIND, PG_CAST_UNSAFE } PgCasting;
 int pg_can_cast(PgType from, PgType to, PgCasting casting);
