@@ -428,7 +428,7 @@ def test_large_arrays(device, shape, axis, name):
         d = to_device(v, device)
         compare(getattr(pygpu, name)(d, axis=axis), getattr(np, name)(v, axis=axis), scale)
     xi = values("int32", shape)
-    compare(getattr(pygpu, name)(to_device(xi, device), axis=axis), getattr(np, name)(xi, axis=axis))
+    compare(getattr(pygpu, name)(to_device(xi, device), axis=axis), getattr(np, name)(xi, axis=axis), scale)
 
 
 # ------------------------------------------------------------------ ufunc.reduce and NumPy's functions
