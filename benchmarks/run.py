@@ -297,6 +297,80 @@ def bench_elementwise(b):
                      lambda xp, a, c: a + c)
 
 
+# ------------------------------------------------------------------ cases: reductions and scans
+
+def copy_bandwidth(b):
+    """The device-to-device copy bandwidth (GB/s, bytes read + written) of this run: the ceiling
+    the GPU figures are read against (measured here when the bandwidth group did not run)."""
+    if getattr(b, "copy_bandwidth", None):
+        return b.copy_bandwidth
+    n = 1 << 26
+    src = pygpu.ones(n, dtype=np.float32, device=b.device)
+    dst = pygpu.empty(n, dtype=np.float32, device=b.device)
+    b.copy_bandwidth = 2 * n * 4 / b.time(lambda: dst.__setitem__(Ellipsis, src), b.sync) / 1e9
+    return b.copy_bandwidth
+
+
+def reduction_case(b, label, make, expr, nbytes=None, torch_expr=None):
+    """make() -> NumPy inputs; expr(xp, *inputs) the same call in NumPy, pygpu and CuPy;
+    torch_expr(torch, *inputs) where PyTorch spells it differently. On a GPU the note gives the
+    bytes read per second as a fraction of the copy bandwidth (which counts bytes read + written,
+    so a reduction at the memory's limit reads at about the same rate)."""
+    dev = b.device
+    inputs = make()
+    res = {"numpy": b.time(lambda: expr(np, *inputs), None)}
+    with dev:
+        pin = [pygpu.asarray(x) for x in inputs]
+    res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
+    if "cupy" in b.others():
+        cin = [cp.asarray(x) for x in inputs]
+        res["cupy"] = b.time(lambda: expr(cp, *cin), b.others()["cupy"])
+    if "torch" in b.others():
+        tin = [torch.as_tensor(x, device="cuda") for x in inputs]
+        texpr = torch_expr or (lambda t, *a: expr(t, *a))
+        res["torch"] = b.time(lambda: texpr(torch, *tin), b.others()["torch"])
+    note = ""
+    if nbytes and b.on_gpu:
+        gbs = nbytes / res["pygpu"] / 1e9
+        note = f"{gbs:.0f} GB/s read = {100 * gbs / copy_bandwidth(b):.0f}% of copy"
+    b.add("reductions", label, "us", res, note)
+
+
+def bench_reductions(b):
+    header("reductions and scans (us per call)")
+    rng = np.random.default_rng(0)
+    if b.on_gpu:
+        n = 1 << 28 if not b.quick else 1 << 26
+        reduction_case(b, f"sum float32 n=2^{n.bit_length() - 1}", lambda: (rng.random(n, dtype=np.float32),),
+                       lambda xp, x: x.sum(), 4 * n)
+        side = 8192 if not b.quick else 4096
+        make = lambda: (rng.random((side, side), dtype=np.float32),)  # noqa: E731
+        for axis in (0, 1):
+            reduction_case(b, f"sum(axis={axis}) float32 {side}x{side}", make, lambda xp, x, a=axis: x.sum(axis=a),
+                           4 * side * side, lambda t, x, a=axis: x.sum(dim=a))
+        reduction_case(b, f"argmin(axis=1) float32 {side}x{side}", make, lambda xp, x: x.argmin(axis=1),
+                       4 * side * side, lambda t, x: x.argmin(dim=1))
+        reduction_case(b, f"mean(axis=0) float32 {side}x{side}", make, lambda xp, x: x.mean(axis=0),
+                       4 * side * side, lambda t, x: x.mean(dim=0))
+        m = 1 << 26
+        reduction_case(b, "cumsum float32 n=2^26", lambda: (rng.random(m, dtype=np.float32),),
+                       lambda xp, x: xp.cumsum(x), 4 * m, lambda t, x: t.cumsum(x, dim=0))
+        return
+    n = 10 ** 7 if not b.quick else 10 ** 6
+    reduction_case(b, f"sum float32 n={n:.0e}", lambda: (rng.random(n, dtype=np.float32),), lambda xp, x: x.sum())
+    side = 3000 if not b.quick else 1000
+    make = lambda: (rng.random((side, side)),)  # noqa: E731
+    reduction_case(b, f"sum(axis=0) float64 {side}x{side}", make, lambda xp, x: x.sum(axis=0))
+    reduction_case(b, f"sum(axis=1) float64 {side}x{side}", make, lambda xp, x: x.sum(axis=1))
+    reduction_case(b, f"cumsum float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: xp.cumsum(x))
+    reduction_case(b, f"cumsum float32 n={n:.0e}", lambda: (rng.random(n, dtype=np.float32),),
+                   lambda xp, x: xp.cumsum(x))
+    reduction_case(b, f"max float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.max())
+    reduction_case(b, f"argmin(axis=1) float64 {side}x{side}", make, lambda xp, x: x.argmin(axis=1))
+    reduction_case(b, f"mean float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.mean())
+    reduction_case(b, f"var float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.var())
+    reduction_case(b, "per-call overhead: sum, 1 element", lambda: (np.ones(1, np.float32),), lambda xp, x: x.sum())
+
 # ------------------------------------------------------------------ cases: user functions
 
 numba = optional("numba")
@@ -704,9 +778,10 @@ def main():
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
-              ("elementwise", bench_elementwise), ("manipulation", bench_manipulation), ("random", bench_random),
-              ("linalg", bench_linalg), ("sort", bench_sort), ("indexing", bench_indexing),
-              ("transcendental", bench_transcendental), ("vectorize", bench_vectorize)]
+              ("elementwise", bench_elementwise), ("reductions", bench_reductions),
+              ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg),
+              ("sort", bench_sort), ("indexing", bench_indexing), ("transcendental", bench_transcendental),
+              ("vectorize", bench_vectorize)]
     groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
     for name, fn in groups:
         if args.only and args.only not in name:

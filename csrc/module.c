@@ -4,6 +4,7 @@
 #include "array/array.h"
 #include "math/linalg.h"
 #include "math/ufunc.h"
+#include "math/reduction.h"
 #include "math/sort.h"
 #include "jit/jit.h"
 #include "jit/kernel.h"
@@ -123,7 +124,8 @@ PyInit__core(void)
         return NULL;
     if (pg_errors_init(m) < 0)
         goto fail;
-    if (pg_array_add_methods(pg_array_methods_sort) < 0 || pg_array_add_methods(pg_array_methods_search) < 0)
+    if (pg_array_add_methods(pg_array_methods_sort) < 0 || pg_array_add_methods(pg_array_methods_search) < 0 ||
+        pg_array_add_methods(pg_array_methods_reduction) < 0)
         goto fail;
     if (pg_dtype_init() < 0 || pg_device_init(m) < 0 || pg_stream_init(m) < 0 || pg_array_type_init(m) < 0)
         goto fail;
@@ -137,7 +139,7 @@ PyInit__core(void)
         add_functions(m, pg_linalg_module_methods) < 0 || add_functions(m, pg_linalg_cuda_module_methods) < 0 ||
         add_functions(m, pg_cpu_sort_module_methods) < 0 || add_functions(m, pg_sort_module_methods) < 0 ||
         add_functions(m, pg_advanced_module_methods) < 0 || add_functions(m, pg_search_module_methods) < 0 ||
-        add_functions(m, pg_takeput_module_methods) < 0)
+        add_functions(m, pg_takeput_module_methods) < 0 || add_functions(m, pg_reduction_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0 || pg_jit_init(m) < 0)
         goto fail;

@@ -37,6 +37,7 @@ from . import _dispatch  # noqa: F401,E402  (ndarray.__array_function__: NumPy's
 from ._vectorize import vectorize  # noqa: F401,E402
 from ._fuse import fuse  # noqa: F401,E402
 from ._vreduce import reduce  # noqa: F401,E402
+from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
 from ._jit.raw import RawKernel, RawModule  # noqa: F401,E402
 from ._jit.elementwise import ElementwiseKernel  # noqa: F401,E402
 

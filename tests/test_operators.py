@@ -160,11 +160,13 @@ def test_array_ufunc(device):
     r = np.cos(pa) ** 2 + np.sin(pa) ** 2
     np.testing.assert_allclose(r.get(), np.ones(7), rtol=1e-15)
     assert isinstance(np.maximum(a, pa), pygpu.ndarray)
-    # ufuncs pygpu lacks, and methods other than __call__, are NotImplemented -> TypeError
+    # ufuncs pygpu lacks, and methods it lacks, are NotImplemented -> TypeError
     with pytest.raises(TypeError):
         np.frexp(pa)
     with pytest.raises(TypeError):
-        np.add.reduce(pa)
+        np.add.outer(pa, pa)
+    # the reduction methods run on the device (tests/test_reductions.py)
+    assert isinstance(np.add.reduce(pa), pygpu.ndarray)
 
 
 def test_comparisons_with_unsupported_objects(device):

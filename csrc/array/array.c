@@ -23,6 +23,29 @@ array_alloc(int ndim)
     return a;
 }
 
+int
+pg_array_bytes_overlap(const PgArray *a, const PgArray *b)
+{
+    if (a->device != b->device)
+        return 0;
+    char *lo[2], *hi[2];
+    const PgArray *ab[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        lo[k] = ab[k]->data;
+        hi[k] = ab[k]->data + PG_ITEMSIZE(ab[k]);
+        for (int i = 0; i < ab[k]->ndim; i++) {
+            int64_t ext = (ab[k]->shape[i] - 1) * ab[k]->strides[i];
+            if (ab[k]->shape[i] == 0)
+                return 0;
+            if (ext < 0)
+                lo[k] += ext;
+            else
+                hi[k] += ext;
+        }
+    }
+    return lo[0] < hi[1] && lo[1] < hi[0];
+}
+
 int64_t
 pg_array_size(const PgArray *a)
 {

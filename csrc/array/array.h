@@ -70,6 +70,8 @@ PgArray *pg_array_wrap(PgDevice *dev, PgMemKind kind, char *data, int type, int 
                        const int64_t *strides, PyObject *owner, int writeable);
 void pg_array_update_flags(PgArray *a);
 int64_t pg_array_size(const PgArray *a);
+/* 1 when the byte ranges the two arrays span on one device intersect (empty arrays span none). */
+int pg_array_bytes_overlap(const PgArray *a, const PgArray *b);
 
 /* dst[...] = src with broadcasting and dtype conversion, across devices too. */
 int pg_array_assign(PgArray *dst, PgArray *src);

@@ -131,3 +131,41 @@ pg_normalize_axis(int64_t axis, int ndim, const char *prefix, int *out)
     *out = (int)(axis < 0 ? axis + ndim : axis);
     return 0;
 }
+
+int
+pg_parse_fastcall(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                  const char *const *names, int npos, PyObject **slots, int nrequired)
+{
+    int nnames = 0;
+    while (names[nnames])
+        nnames++;
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", fname, npos, nargs);
+        return -1;
+    }
+    for (int i = 0; i < nnames; i++)
+        slots[i] = i < nargs ? args[i] : NULL;
+    for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        for (int i = 0; i < nnames && found < 0; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
+                found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+        if (slots[found]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, names[found]);
+            return -1;
+        }
+        slots[found] = args[nargs + k];
+    }
+    for (int i = 0; i < nrequired; i++) {
+        if (slots[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}

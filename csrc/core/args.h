@@ -17,4 +17,9 @@ int pg_order_from_object(PyObject *obj, const char *allowed, char deflt, char *o
 int pg_axis_error(int64_t axis, int ndim, const char *prefix);
 /* axis in [-ndim, ndim) normalised into [0, ndim), else AxisError. Returns 0 or -1. */
 int pg_normalize_axis(int64_t axis, int ndim, const char *prefix, int *out);
+/* METH_FASTCALL | METH_KEYWORDS arguments into slots by name (NULL when absent): at most npos
+ * positional ones, the first nrequired required; Python's TypeErrors for unknown, repeated or
+ * missing arguments. names ends with NULL. 0 or -1. */
+int pg_parse_fastcall(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      const char *const *names, int npos, PyObject **slots, int nrequired);
 #endif

@@ -160,8 +160,9 @@ PG_UNSIGNED_HELPERS(u64)
         }                                                                                      \
         return mod;                                                                            \
     }                                                                                          \
-    PG_DEV T pg_maximum(T a, T b) { return (a > b || a != a) ? a : b; } /* equal: b, as NumPy */                       \
-    PG_DEV T pg_minimum(T a, T b) { return (a < b || a != a) ? a : b; }                       \
+    /* NaN propagates; equal: b, as NumPy. Written as selects without || so loops vectorise. */ \
+    PG_DEV T pg_maximum(T a, T b) { return b != b ? b : !(a <= b) ? a : b; }                  \
+    PG_DEV T pg_minimum(T a, T b) { return b != b ? b : !(a >= b) ? a : b; }                  \
     /* fmax/fmin: NaN loses; on equal values (+0 and -0) the second, as NumPy and x86's maxsd     \
      * (CUDA's fmax prefers +0: not used, so both backends agree) */                          \
     PG_DEV T pg_fmax(T a, T b) { return (a > b || b != b) ? a : b; }                          \

@@ -50,6 +50,29 @@ number_apply(PgNumberOp op, PyObject *const *args, PyObject *out)
 
 /* ------------------------------------------------------------------ __array_ufunc__ */
 
+/* np.add.reduce(x), np.maximum.accumulate(x), ...: the pygpu ufunc's method of that name with the
+ * same arguments; NotImplemented for ufuncs or methods pygpu lacks. */
+static PyObject *
+ufunc_method(PyObject *npufunc, PyObject *method, PyObject *args, PyObject *kwds)
+{
+    PyObject *name = PyObject_GetAttrString(npufunc, "__name__");
+    if (name == NULL)
+        return NULL;
+    const char *cname = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    PgUfunc *uf = cname && cname[0] != '_' ? pg_ufunc_lookup(cname) : NULL;
+    Py_DECREF(name);
+    PyObject *fn = uf ? PyObject_GetAttr((PyObject *)uf, method) : NULL;
+    if (fn == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *inputs = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
+    PyObject *res = inputs ? PyObject_Call(fn, inputs, kwds) : NULL;
+    Py_XDECREF(inputs);
+    Py_DECREF(fn);
+    return res;
+}
+
 static PyObject *
 array_ufunc(PyObject *args, PyObject *kwds)
 {
@@ -59,8 +82,10 @@ array_ufunc(PyObject *args, PyObject *kwds)
         return NULL;
     }
     PyObject *npufunc = PyTuple_GET_ITEM(args, 0), *method = PyTuple_GET_ITEM(args, 1);
-    if (!PyUnicode_Check(method) || PyUnicode_CompareWithASCIIString(method, "__call__") != 0)
+    if (!PyUnicode_Check(method))
         Py_RETURN_NOTIMPLEMENTED;
+    if (PyUnicode_CompareWithASCIIString(method, "__call__") != 0)
+        return ufunc_method(npufunc, method, args, kwds);
     name = PyObject_GetAttrString(npufunc, "__name__");
     if (name == NULL)
         return NULL;
@@ -129,52 +154,13 @@ pg_operators_init(void)
 
 /* ------------------------------------------------------------------ where, clip */
 
-/* The fastcall arguments named in `names` into slots (NULL when absent). */
-static int
-parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *const *names,
-           int npos, PyObject **slots, int nrequired)
-{
-    int nnames = 0;
-    while (names[nnames])
-        nnames++;
-    if (nargs > npos) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", fname, npos, nargs);
-        return -1;
-    }
-    for (int i = 0; i < nnames; i++)
-        slots[i] = i < nargs ? args[i] : NULL;
-    for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        int found = -1;
-        for (int i = 0; i < nnames && found < 0; i++)
-            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0)
-                found = i;
-        if (found < 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
-            return -1;
-        }
-        if (slots[found]) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, names[found]);
-            return -1;
-        }
-        slots[found] = args[nargs + k];
-    }
-    for (int i = 0; i < nrequired; i++) {
-        if (slots[i] == NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, names[i], i + 1);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 static PyObject *
 py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PG_UNUSED(m);
     static const char *const names[] = {"condition", "x", "y", NULL};
     PyObject *slots[3];
-    if (parse_args("where", args, nargs, kwnames, names, 3, slots, 1) < 0)
+    if (pg_parse_fastcall("where", args, nargs, kwnames, names, 3, slots, 1) < 0)
         return NULL;
     if (slots[1] == NULL && slots[2] == NULL)
         return pg_nonzero(slots[0]);
@@ -191,7 +177,7 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     PG_UNUSED(m);
     static const char *const names[] = {"x", "min", "max", "out", "a_min", "a_max", NULL};
     PyObject *s[6];
-    if (parse_args("clip", args, nargs, kwnames, names, 3, s, 1) < 0)
+    if (pg_parse_fastcall("clip", args, nargs, kwnames, names, 3, s, 1) < 0)
         return NULL;
     PyObject *lo = s[1] ? s[1] : s[4], *hi = s[2] ? s[2] : s[5], *out = s[3];
     if ((s[1] && s[4]) || (s[2] && s[5])) {

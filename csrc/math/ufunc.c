@@ -10,6 +10,7 @@
  * casting is used. The result of that search is cached per ufunc for the common case of all
  * inputs of one dtype. Scalars travel to the kernel by value, converted to the loop's type. */
 #include "math/ufunc.h"
+#include "math/reduction.h"
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
@@ -310,31 +311,13 @@ find_loop_dtype(PgUfunc *uf, const int *types, int dtype, PgCasting casting)
 
 /* ------------------------------------------------------------------ memory overlap */
 
-static void
-byte_range(PgArray *a, char **lo, char **hi)
-{
-    char *l = a->data, *h = a->data + PG_ITEMSIZE(a);
-    for (int i = 0; i < a->ndim; i++) {
-        int64_t ext = (a->shape[i] - 1) * a->strides[i];
-        if (ext < 0)
-            l += ext;
-        else
-            h += ext;
-    }
-    *lo = l;
-    *hi = h;
-}
-
 /* 1 when input `in` shares memory with `out` other than element-for-element */
 static int
 needs_buffer(PgArray *in, PgArray *out)
 {
     if (in->device != out->device)
         return 0;
-    char *l1, *h1, *l2, *h2;
-    byte_range(in, &l1, &h1);
-    byte_range(out, &l2, &h2);
-    if (h1 <= l2 || h2 <= l1)
+    if (!pg_array_bytes_overlap(in, out))
         return 0;
     if (in->data == out->data && in->ndim == out->ndim && PG_ITEMSIZE(in) == PG_ITEMSIZE(out) &&
         memcmp(in->shape, out->shape, sizeof(int64_t) * (size_t)in->ndim) == 0 &&
@@ -345,17 +328,22 @@ needs_buffer(PgArray *in, PgArray *out)
 
 /* ------------------------------------------------------------------ apply */
 
+int
+pg_raise_different_devices(PgDevice *a, PgDevice *b)
+{
+    PyErr_Format(PyExc_ValueError, "operands are on different devices (%S and %S); move them with .to_device() first",
+                 (PyObject *)a, (PyObject *)b);
+    return -1;
+}
+
 static int
 different_devices(PgUfunc *uf, PgDevice *a, PgDevice *b)
 {
-    if (uf->target)
-        PyErr_Format(PyExc_ValueError,
-                     "ufunc '%U' runs on %S (its target), but an operand is on %S; move it with .to_device() first",
-                     uf->name, (PyObject *)a, (PyObject *)b);
-    else
-        PyErr_Format(PyExc_ValueError,
-                     "operands are on different devices (%S and %S); move them with .to_device() first",
-                     (PyObject *)a, (PyObject *)b);
+    if (!uf->target)
+        return pg_raise_different_devices(a, b);
+    PyErr_Format(PyExc_ValueError,
+                 "ufunc '%U' runs on %S (its target), but an operand is on %S; move it with .to_device() first",
+                 uf->name, (PyObject *)a, (PyObject *)b);
     return -1;
 }
 
@@ -832,11 +820,23 @@ ufunc_get_types(PyObject *self, void *c)
     return list;
 }
 
+/* NumPy's identities of the ufuncs that reduce with one */
 static PyObject *
 ufunc_get_identity(PyObject *self, void *c)
 {
-    PG_UNUSED(self);
     PG_UNUSED(c);
+    static const struct { const char *name; int value; int is_bool; } ids[] = {
+        {"add", 0, 0}, {"multiply", 1, 0}, {"logical_and", 1, 1}, {"logical_or", 0, 1}, {"logical_xor", 0, 1},
+        {"bitwise_and", -1, 0}, {"bitwise_or", 0, 0}, {"bitwise_xor", 0, 0},
+    };
+    PgUfunc *uf = (PgUfunc *)self;
+    if (!pg_ufunc_from_op_table(uf)) { /* vectorize's keep theirs in __dict__ */
+        PyObject *id = uf->dict ? PyDict_GetItemString(uf->dict, "_identity") : NULL;
+        return Py_NewRef(id ? id : Py_None);
+    }
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (PyUnicode_CompareWithASCIIString(uf->name, ids[i].name) == 0)
+            return ids[i].is_bool ? PyBool_FromLong(ids[i].value) : PyLong_FromLong(ids[i].value);
     Py_RETURN_NONE;
 }
 
@@ -908,8 +908,8 @@ add_program_loop(PgUfunc *uf, PyObject *types, PyObject *program)
     return uf->nloops++;
 }
 
-static PyObject *
-ufunc_add_loop(PyObject *self, PyObject *args)
+PyObject *
+pg_ufunc_add_loop(PyObject *self, PyObject *args)
 {
     PyObject *types, *program;
     if (!PyArg_ParseTuple(args, "OO:_add_loop", &types, &program))
@@ -918,12 +918,6 @@ ufunc_add_loop(PyObject *self, PyObject *args)
     return j < 0 ? NULL : PyLong_FromLong(j);
 }
 
-static PyMethodDef ufunc_methods[] = {
-    {"_add_loop", ufunc_add_loop, METH_VARARGS,
-     "_add_loop(types, program): a new loop (program ufuncs: pygpu.vectorize); returns its index."},
-    {NULL, NULL, 0, NULL},
-};
-
 static PyGetSetDef ufunc_getset[] = {
     {"__name__", ufunc_get_name, NULL, "The ufunc's name.", NULL},
     {"nin", ufunc_get_nin, NULL, "Number of inputs.", NULL},
@@ -931,7 +925,7 @@ static PyGetSetDef ufunc_getset[] = {
     {"nargs", ufunc_get_nargs, NULL, "Number of arguments (inputs + outputs).", NULL},
     {"ntypes", ufunc_get_ntypes, NULL, "Number of loops.", NULL},
     {"types", ufunc_get_types, NULL, "The loops as NumPy type strings ('ff->f'), in search order.", NULL},
-    {"identity", ufunc_get_identity, NULL, "None (reductions live elsewhere).", NULL},
+    {"identity", ufunc_get_identity, NULL, "The value of an empty reduction (NumPy's), or None.", NULL},
     {"target", ufunc_get_target, NULL, "The device it runs on (vectorize's target), or None: the operands'.", NULL},
     {"_programs", ufunc_get_programs, NULL, "The program loops as (types, program), or None.", NULL},
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
@@ -952,10 +946,10 @@ static PyTypeObject PgUfunc_Type = {
     .tp_dictoffset = offsetof(PgUfunc, dict),
     .tp_getattro = PyObject_GenericGetAttr,
     .tp_setattro = PyObject_GenericSetAttr,
-    .tp_methods = ufunc_methods,
     .tp_doc = "An elementwise function over pygpu arrays (as numpy.ufunc): f(*inputs, out=None, dtype=None, "
               "casting='same_kind').",
     .tp_getset = ufunc_getset,
+    .tp_methods = pg_ufunc_methods,
 };
 
 /* _program_ufunc(name, nin, compiler=None, target=None): a ufunc with no loops yet, whose loops
@@ -1013,6 +1007,18 @@ int
 pg_ufunc_nin(PgUfunc *uf)
 {
     return uf->nin;
+}
+
+int
+pg_ufunc_from_op_table(PgUfunc *uf)
+{
+    return uf->programs == NULL && uf->compiler == NULL;
+}
+
+const char *
+pg_ufunc_name(PgUfunc *uf)
+{
+    return PyUnicode_AsUTF8(uf->name);
 }
 
 /* NumPy and array API names for the same ufunc object */

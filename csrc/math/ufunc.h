@@ -33,6 +33,14 @@ enum {
  * Py_NotImplemented (new ref) when `notimpl` is set and an operand is of an unsupported type. */
 PyObject *pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *out, int dtype, PgCasting casting,
                          int notimpl);
+/* ValueError for operands on different devices; returns -1. */
+int pg_raise_different_devices(PgDevice *a, PgDevice *b);
+/* The ufunc's name ("add"). */
+const char *pg_ufunc_name(PgUfunc *uf);
+/* 1 for the ufuncs of the op table (pygpu.add, ...), 0 for vectorize's (program) ufuncs. */
+int pg_ufunc_from_op_table(PgUfunc *uf);
+/* ufunc._add_loop(types, program): a new program loop (pygpu.vectorize); its index. */
+PyObject *pg_ufunc_add_loop(PyObject *self, PyObject *args);
 /* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
  * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
 int pg_parse_out(PyObject *outobj, PgArray **out);

@@ -16,6 +16,7 @@
 #include "kernels/search.h"
 #include "kernels/vm_types.h"
 #include "kernels/cpu_kernel_abi.h"
+#include "kernels/reduce_types.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
 
@@ -100,6 +101,14 @@ struct PgBackend {
     int (*memcpy)(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream);
     /* Launches kernel `kernel_id` (kernel_table.h) over prepared operands. */
     int (*elementwise)(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stream);
+    /* The reduction family (kernels/reduce.h) over prepared layouts (core/reduce_shape.h), by
+     * reducer id (kernels/reduce_ids.h); the backend chooses the schedule (the last fields of
+     * PgReduceArgs, the chunks of PgScanArgs) and any workspace. scan, reduceat and ufunc_at take
+     * the op reducers only. */
+    int (*reduce)(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+    int (*scan)(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+    int (*reduceat)(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+    int (*ufunc_at)(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
     /* One strided batched matrix product (PgGemmArgs of kernels/kernel_types.h), any dtype:
      * BLAS for float and complex types (cuBLAS; NumPy's BLAS on the CPU), the integer kernel of
      * kernels/matmul.h for integer and bool types. */

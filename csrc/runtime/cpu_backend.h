@@ -19,6 +19,11 @@ int pg_cpu_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
                    int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
 /* backend_cpu_sort.c */
 int pg_cpu_sort(PgDevice *dev, const PgSortArgs *a, void *stream);
+/* backend_cpu_reduce.c */
+int pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+int pg_cpu_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+int pg_cpu_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+int pg_cpu_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
 /* backend_cpu_search.c */
 int pg_cpu_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
 int pg_cpu_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);

@@ -70,6 +70,11 @@ int pg_cuda_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
                     int (*alloc)(void *ctx, int64_t count, PgCompactArgs *a), void *ctx, void *stream);
 /* backend_cuda_sort.c */
 int pg_cuda_sort(PgDevice *dev, const PgSortArgs *a, void *stream);
+/* backend_cuda_reduce.c */
+int pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
+int pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
+int pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
+int pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
 /* backend_cuda_search.c */
 int pg_cuda_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
 int pg_cuda_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);

@@ -1,0 +1,595 @@
+"""Reductions against NumPy: sum prod max min amax amin any all mean var std argmax argmin
+count_nonzero ptp, the nan* family, average, ufunc.reduce; every dtype, layouts (contiguous,
+transposed, negative strides, broadcast, 0-d, empty), axes (int, tuple, None, negative),
+keepdims, dtype=, out=, initial=, where=, ddof/correction; NumPy's result dtypes and errors; the
+pairwise accuracy of float sums; sizes that take the parallel paths of the CPU backend."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import pygpu
+from conftest import DTYPES, assert_array_equal, same_error
+
+RNG = np.random.default_rng(7)
+
+
+def values(dt, shape, nan=False, small=False):
+    """Values of dtype dt: integers in a small range (so products stay exact enough), floats and
+    complex in [-3, 3), optionally with NaNs."""
+    dt = np.dtype(dt)
+    n = int(np.prod(shape))
+    if dt.kind == "b":
+        v = RNG.integers(0, 2, n).astype(bool)
+    elif dt.kind in "iu":
+        lo = 0 if dt.kind == "u" else -4
+        v = RNG.integers(lo, 5 if small else 100, n).astype(dt)
+    else:
+        v = RNG.uniform(-3, 3, n)
+        if small:
+            v = RNG.uniform(0.5, 1.5, n)
+        if dt.kind == "c":
+            v = v + 1j * RNG.uniform(-3, 3, n)
+        v = v.astype(dt)
+        if nan and n:
+            v[RNG.integers(0, n, max(1, n // 5))] = np.nan
+    return v.reshape(shape)
+
+
+def layouts(x):
+    """(name, NumPy view) pairs of x in several layouts, same values where the shape allows."""
+    out = [("contiguous", x)]
+    if x.ndim >= 2:
+        out.append(("transposed", np.ascontiguousarray(x.T).T))
+    if x.ndim >= 1 and x.shape[-1] > 1:
+        out.append(("negative", np.ascontiguousarray(x[..., ::-1])[..., ::-1]))
+        big = np.concatenate([x, x], axis=-1)
+        out.append(("strided", big[..., ::2]))
+    return out
+
+
+def to_device(x, device):
+    with device:
+        return pygpu.asarray(x)
+
+
+def compare(actual, expected, scale=1.0, exact=False):
+    """Values, dtype and shape of a pygpu result against NumPy's, with a tolerance for floats
+    (times `scale`: long scans summed in another order differ by more than a few ulp)."""
+    if isinstance(actual, pygpu.ndarray):
+        actual = actual.get()
+    expected = np.asarray(expected)
+    actual = np.asarray(actual)
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    kind = expected.dtype.kind
+    if exact or kind in "biu":
+        np.testing.assert_array_equal(actual, expected)
+        return
+    size = expected.dtype.itemsize // (2 if kind == "c" else 1)
+    rtol = {2: 4e-3, 4: 2e-5, 8: 1e-12}[size] * scale
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol, equal_nan=True)
+
+
+SHAPES = [(), (0,), (7,), (3, 4), (2, 3, 5), (4, 0, 3)]
+
+
+def axes_for(ndim):
+    out = [None]
+    if ndim >= 1:
+        out += [0, -1]
+    if ndim >= 2:
+        out += [(0, 1), (1,), ()]
+    if ndim >= 3:
+        out += [(0, 2), (2, 0, 1)]
+    return out
+
+
+# ------------------------------------------------------------------ sum, prod, max, min, any, all
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "any", "all"])
+def test_reductions_every_dtype(device, dt, name):
+    for shape in SHAPES:
+        x0 = values(dt, shape, small=name == "prod")
+        for layout, x in layouts(x0):
+            d = to_device(x, device)
+            for axis in axes_for(x.ndim):
+                for keepdims in (False, True):
+                    try:
+                        expected = getattr(np, name)(x, axis=axis, keepdims=keepdims)
+                    except ValueError:  # max/min of an empty reduction
+                        same_error(lambda: getattr(np, name)(x, axis=axis, keepdims=keepdims),
+                                   lambda: getattr(pygpu, name)(d, axis=axis, keepdims=keepdims))
+                        continue
+                    got = getattr(pygpu, name)(d, axis=axis, keepdims=keepdims)
+                    assert got.device == device
+                    compare(got, expected)
+                    # the method agrees
+                    compare(getattr(d, name)(axis=axis, keepdims=keepdims), expected)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_sum_result_dtypes(dt):
+    x = values(dt, (5,))
+    d = pygpu.asarray(x)
+    for name in ("sum", "prod", "cumsum", "cumprod", "max", "mean", "var", "std", "argmax", "any"):
+        if name in ("var", "std", "mean") and dt == "bool":
+            continue  # NumPy computes, but with a bool subtract in var; mean works below
+        assert getattr(pygpu, name)(d).dtype == getattr(np, name)(x).dtype, name
+    assert pygpu.mean(d).dtype == np.mean(x).dtype
+    assert pygpu.add.reduce(d).dtype == np.add.reduce(x).dtype
+    assert pygpu.add.accumulate(d).dtype == np.add.accumulate(x).dtype
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int32", "float16", "float32", "complex64"])
+def test_dtype_argument(device, dt):
+    x = values(dt, (4, 6))
+    d = to_device(x, device)
+    for target in ("int64", "float32", "float64", "complex128", "uint8"):
+        if np.dtype(dt).kind == "c" and np.dtype(target).kind != "c":
+            continue
+        compare(pygpu.sum(d, axis=1, dtype=target), np.sum(x, axis=1, dtype=target))
+        compare(pygpu.prod(d, axis=0, dtype=target), np.prod(x, axis=0, dtype=target))
+    if np.dtype(dt).kind != "c":
+        compare(pygpu.mean(d, axis=0, dtype="float32"), np.mean(x, axis=0, dtype="float32"))
+
+
+def test_integer_sums_wrap_like_numpy(device):
+    x = np.array([120, 100, 90], dtype=np.int8)
+    d = to_device(x, device)
+    compare(pygpu.sum(d, dtype=np.int8), np.sum(x, dtype=np.int8))
+    compare(pygpu.prod(d, dtype=np.int8), np.prod(x, dtype=np.int8))
+    big = np.array([2 ** 63 - 1, 2 ** 63 - 1], dtype=np.int64)
+    compare(pygpu.sum(to_device(big, device)), np.sum(big))
+    u = np.array([2 ** 64 - 1, 5], dtype=np.uint64)
+    compare(pygpu.sum(to_device(u, device)), np.sum(u))
+    compare(pygpu.max(to_device(u, device)), np.max(u))
+    compare(pygpu.min(to_device(u, device)), np.min(u))
+
+
+# ------------------------------------------------------------------ NaN, complex ordering, ties
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_nan_propagation(device, dt):
+    x = values(dt, (6, 9), nan=True)
+    x[2] = np.nan  # an all-NaN row
+    d = to_device(x, device)
+    for axis in (None, 0, 1):
+        for name in ("max", "min", "argmax", "argmin", "sum", "mean", "nansum", "nanmax", "nanmin", "nanmean",
+                     "nanprod"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                expected = getattr(np, name)(x, axis=axis)
+            compare(getattr(pygpu, name)(d, axis=axis), expected)
+
+
+def test_argmin_first_of_ties_and_nan(device):
+    x = np.array([[3, 1, 1, 0, 0], [2, 2, 2, 2, 2]], dtype=np.float64)
+    d = to_device(x, device)
+    for name in ("argmin", "argmax"):
+        for axis in (None, 0, 1):
+            compare(getattr(pygpu, name)(d, axis=axis), getattr(np, name)(x, axis=axis))
+    y = np.array([1.0, np.nan, 0.0, np.nan])
+    compare(pygpu.argmin(to_device(y, device)), np.argmin(y))
+    compare(pygpu.argmax(to_device(y, device)), np.argmax(y))
+    z = np.array([1 + 1j, 1 + 2j, 2 + 0j, 2 - 1j, complex(np.nan, 1), 0j])
+    for name in ("argmin", "argmax", "max", "min"):
+        compare(getattr(pygpu, name)(to_device(z, device)), getattr(np, name)(z))
+        compare(getattr(pygpu, name)(to_device(z[:4], device)), getattr(np, name)(z[:4]))
+
+
+def test_argmax_layouts_and_keepdims(device):
+    x = values("float32", (4, 5, 6))
+    for layout, v in layouts(x) + [("transposed3", np.transpose(x, (2, 0, 1)))]:
+        d = to_device(v, device)
+        for axis in (None, 0, 1, 2, -1):
+            for keepdims in (False, True):
+                for name in ("argmax", "argmin"):
+                    compare(getattr(pygpu, name)(d, axis=axis, keepdims=keepdims),
+                            getattr(np, name)(v, axis=axis, keepdims=keepdims))
+    out = pygpu.zeros(5, dtype=np.int32, device=device)
+    r = pygpu.argmax(to_device(x[0].T, device), axis=0, out=out)
+    assert r is out
+    compare(out, np.argmax(x[0].T, axis=0).astype(np.int32))
+
+
+def test_nanargmin(device):
+    x = np.array([[np.nan, 2.0, 1.0], [3.0, np.nan, 4.0]])
+    d = to_device(x, device)
+    for axis in (None, 0, 1):
+        compare(pygpu.nanargmin(d, axis=axis), np.nanargmin(x, axis=axis))
+        compare(pygpu.nanargmax(d, axis=axis), np.nanargmax(x, axis=axis))
+    bad = np.array([[np.nan, np.nan], [1.0, 2.0]])
+    same_error(lambda: np.nanargmin(bad, axis=1), lambda: pygpu.nanargmin(to_device(bad, device), axis=1))
+    compare(pygpu.nanargmin(to_device(bad, device), axis=0), np.nanargmin(bad, axis=0))
+    ints = np.array([3, 1, 2])
+    compare(pygpu.nanargmax(to_device(ints, device)), np.nanargmax(ints))
+
+
+# ------------------------------------------------------------------ mean, var, std
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_mean_var_std(device, dt):
+    if dt == "bool":
+        x = values(dt, (4, 5))
+        compare(pygpu.mean(to_device(x, device), axis=0), np.mean(x, axis=0))
+        return
+    for shape in [(7,), (3, 4), (2, 3, 5)]:
+        x0 = values(dt, shape)
+        for layout, x in layouts(x0):
+            d = to_device(x, device)
+            for axis in axes_for(x.ndim):
+                if axis == ():
+                    continue
+                compare(pygpu.mean(d, axis=axis), np.mean(x, axis=axis))
+                compare(d.mean(axis=axis, keepdims=True), np.mean(x, axis=axis, keepdims=True))
+                for ddof in (0, 1):
+                    compare(pygpu.var(d, axis=axis, ddof=ddof), np.var(x, axis=axis, ddof=ddof))
+                    compare(d.std(axis=axis, ddof=ddof), np.std(x, axis=axis, ddof=ddof))
+
+
+def test_var_correction_and_ddof_errors(device):
+    x = values("float64", (5, 6))
+    d = to_device(x, device)
+    compare(pygpu.var(d, axis=1, correction=1), np.var(x, axis=1, correction=1))
+    compare(pygpu.std(d, correction=2), np.std(x, correction=2))
+    same_error(lambda: np.var(x, ddof=1, correction=1), lambda: pygpu.var(d, ddof=1, correction=1))
+    # more degrees of freedom than elements: inf or NaN as NumPy
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        compare(pygpu.var(d[:1], axis=0, ddof=1), np.var(x[:1], axis=0, ddof=1))
+        compare(pygpu.var(d, axis=0, ddof=10), np.var(x, axis=0, ddof=10))
+        compare(pygpu.mean(d[:, :0], axis=1), np.mean(x[:, :0], axis=1))
+
+
+def test_var_is_accurate_with_a_large_offset(device):
+    x = (1e8 + RNG.uniform(0, 1, 100000)).astype(np.float64)
+    d = to_device(x, device)
+    np.testing.assert_allclose(float(pygpu.var(d)), np.var(x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "int32"])
+def test_nan_moments(device, dt):
+    x = values(dt, (6, 7), nan=True)
+    d = to_device(x, device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for axis in (None, 0, 1):
+            compare(pygpu.nanmean(d, axis=axis), np.nanmean(x, axis=axis))
+            compare(pygpu.nanvar(d, axis=axis, ddof=1), np.nanvar(x, axis=axis, ddof=1))
+            compare(pygpu.nanstd(d, axis=axis), np.nanstd(x, axis=axis))
+
+
+# ------------------------------------------------------------------ out=, initial=, where=
+
+def test_out_argument(device):
+    x = values("float32", (4, 5))
+    d = to_device(x, device)
+    out = pygpu.empty(5, dtype=np.float32, device=device)
+    assert pygpu.sum(d, axis=0, out=out) is out
+    compare(out, np.sum(x, axis=0))
+    out64 = pygpu.empty((1, 5), dtype=np.float64, device=device)  # another dtype: cast
+    assert d.max(axis=0, keepdims=True, out=out64) is out64
+    compare(out64, np.max(x, axis=0, keepdims=True).astype(np.float64))
+    strided = pygpu.zeros(10, dtype=np.float32, device=device)[::2]
+    pygpu.mean(d, axis=0, out=strided)
+    compare(strided, np.mean(x, axis=0))
+    # out overlapping the input: computed first, then written
+    y = to_device(np.arange(12, dtype=np.float64).reshape(3, 4), device)
+    pygpu.sum(y, axis=0, out=y[0])
+    compare(y[0], np.arange(12.0).reshape(3, 4).sum(axis=0))
+    same_error(lambda: np.sum(x, axis=0, out=np.zeros((2, 5), np.float32)),
+               lambda: pygpu.sum(d, axis=0, out=pygpu.zeros((2, 5), dtype=np.float32, device=device)))
+    with pytest.raises(ValueError, match="wrong shape"):
+        pygpu.sum(d, axis=0, out=pygpu.zeros(4, dtype=np.float32, device=device))
+    with pytest.raises(TypeError):
+        pygpu.sum(d, axis=0, out=np.zeros(5, np.float32))
+
+
+def test_initial(device):
+    x = values("int32", (3, 4))
+    d = to_device(x, device)
+    for name in ("sum", "prod", "max", "min"):
+        for axis in (None, 0, 1):
+            compare(getattr(pygpu, name)(d, axis=axis, initial=5), getattr(np, name)(x, axis=axis, initial=5))
+    empty = np.zeros((0, 3), np.float64)
+    compare(pygpu.max(to_device(empty, device), axis=0, initial=-1.5), np.max(empty, axis=0, initial=-1.5))
+    compare(pygpu.sum(to_device(empty, device), initial=2), np.sum(empty, initial=2))
+    same_error(lambda: np.add.reduce(np.array([]), initial=None),
+               lambda: pygpu.add.reduce(pygpu.asarray(np.array([]), device=device), initial=None))
+
+
+def test_where(device):
+    x = values("float64", (4, 5))
+    mask = RNG.integers(0, 2, (4, 5)).astype(bool)
+    row = np.array([True, False, True, True, False])
+    d = to_device(x, device)
+    for w in (mask, row, False):
+        for axis in (None, 0, 1):
+            compare(pygpu.sum(d, axis=axis, where=w), np.sum(x, axis=axis, where=w))
+            compare(pygpu.prod(d, axis=axis, where=w), np.prod(x, axis=axis, where=w))
+            compare(pygpu.max(d, axis=axis, where=w, initial=-10), np.max(x, axis=axis, where=w, initial=-10))
+            compare(pygpu.any(d > 0, axis=axis, where=w), np.any(x > 0, axis=axis, where=w))
+            compare(pygpu.all(d > 0, axis=axis, where=w), np.all(x > 0, axis=axis, where=w))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                compare(pygpu.mean(d, axis=axis, where=w), np.mean(x, axis=axis, where=w))
+                compare(pygpu.var(d, axis=axis, where=w), np.var(x, axis=axis, where=w))
+    dw = to_device(mask, device)  # a pygpu mask
+    compare(pygpu.sum(d, axis=1, where=dw), np.sum(x, axis=1, where=mask))
+    same_error(lambda: np.max(x, where=mask), lambda: pygpu.max(d, where=mask))
+    with pytest.raises(ValueError):
+        pygpu.sum(d, where=np.ones(3, bool))
+
+
+# ------------------------------------------------------------------ errors
+
+def test_errors(device):
+    x = np.ones((3, 0))
+    d = to_device(x, device)
+    same_error(lambda: np.max(x, axis=1), lambda: pygpu.max(d, axis=1))
+    same_error(lambda: np.min(x), lambda: pygpu.min(d))
+    same_error(lambda: np.nanmax(x), lambda: pygpu.nanmax(d))
+    same_error(lambda: np.argmax(x), lambda: pygpu.argmax(d))
+    same_error(lambda: np.argmin(x, axis=1), lambda: pygpu.argmin(d, axis=1))
+    same_error(lambda: np.ptp(x, axis=1), lambda: pygpu.ptp(d, axis=1))
+    compare(pygpu.max(d, axis=0), np.max(x, axis=0))  # empty output: no error
+    y = np.ones((2, 3))
+    e = to_device(y, device)
+    same_error(lambda: np.sum(y, axis=2), lambda: pygpu.sum(e, axis=2))
+    same_error(lambda: np.sum(y, axis=-3), lambda: pygpu.sum(e, axis=-3))
+    same_error(lambda: np.sum(y, axis=(0, 0)), lambda: pygpu.sum(e, axis=(0, 0)))
+    same_error(lambda: np.sum(y, axis=(0, -2)), lambda: pygpu.sum(e, axis=(0, -2)))
+    same_error(lambda: np.sum(y, axis=1.0), lambda: pygpu.sum(e, axis=1.0))
+    same_error(lambda: np.sum(y, axis=[0]), lambda: pygpu.sum(e, axis=[0]))
+    same_error(lambda: np.argmin(y, axis=(0, 1)), lambda: pygpu.argmin(e, axis=(0, 1)))
+    same_error(lambda: np.cumsum(y, axis=2), lambda: pygpu.cumsum(e, axis=2))
+    same_error(lambda: np.mean(np.ones(()), axis=0), lambda: pygpu.mean(pygpu.ones((), device=device), axis=0))
+    same_error(lambda: np.bitwise_and.reduce(y), lambda: pygpu.bitwise_and.reduce(e))
+    same_error(lambda: np.negative.reduce(y), lambda: pygpu.negative.reduce(e))
+    with pytest.raises(TypeError, match="subtract"):
+        pygpu.subtract.reduce(e)
+    with pytest.raises(TypeError):
+        pygpu.sum(e, foo=1)
+
+
+# ------------------------------------------------------------------ count_nonzero, ptp, average
+
+def test_count_nonzero(device):
+    x = RNG.integers(0, 3, (4, 5)).astype(np.float32)
+    x[0, 0] = np.nan
+    d = to_device(x, device)
+    r = pygpu.count_nonzero(d)  # a 0-d array (the array API's; NumPy's is a Python int)
+    assert isinstance(r, pygpu.ndarray) and r.shape == () and int(r) == np.count_nonzero(x)
+    for axis in (0, 1, (0, 1)):
+        compare(pygpu.count_nonzero(d, axis=axis), np.count_nonzero(x, axis=axis))
+    compare(pygpu.count_nonzero(d, axis=0, keepdims=True), np.count_nonzero(x, axis=0, keepdims=True))
+    z = np.array([0j, 1j, 1 + 0j])
+    assert int(pygpu.count_nonzero(to_device(z, device))) == 2
+
+
+@pytest.mark.parametrize("dt", ["uint8", "int16", "float32", "complex64"])
+def test_ptp(device, dt):
+    x = values(dt, (4, 5))
+    d = to_device(x, device)
+    for axis in (None, 0, 1):
+        compare(pygpu.ptp(d, axis=axis), np.ptp(x, axis=axis))
+    compare(pygpu.ptp(d, axis=1, keepdims=True), np.ptp(x, axis=1, keepdims=True))
+
+
+def test_average(device):
+    x = values("float64", (3, 4))
+    xi = values("int16", (3, 4))
+    w = RNG.uniform(0.5, 2, (3, 4))
+    d, di, dw = to_device(x, device), to_device(xi, device), to_device(w, device)
+    compare(pygpu.average(d), np.average(x))
+    compare(pygpu.average(di, axis=0), np.average(xi, axis=0))
+    compare(pygpu.average(d, weights=dw), np.average(x, weights=w))
+    compare(pygpu.average(di, axis=1, weights=w[0]), np.average(xi, axis=1, weights=w[0]))
+    avg, scl = pygpu.average(d, axis=0, weights=dw, returned=True)
+    eavg, escl = np.average(x, axis=0, weights=w, returned=True)
+    compare(avg, eavg)
+    compare(scl, escl)
+    compare(pygpu.average(d, axis=1, keepdims=True), np.average(x, axis=1, keepdims=True))
+    same_error(lambda: np.average(x, weights=w[0]), lambda: pygpu.average(d, weights=w[0]))
+    same_error(lambda: np.average(x, axis=1, weights=w[0, :3]), lambda: pygpu.average(d, axis=1, weights=w[0, :3]))
+    same_error(lambda: np.average(x, axis=0, weights=np.zeros(3)),
+               lambda: pygpu.average(d, axis=0, weights=np.zeros(3)))
+
+
+# ------------------------------------------------------------------ accuracy and the parallel paths
+
+def test_float32_sum_is_pairwise_accurate(device):
+    x = np.full(10_000_001, 0.1, dtype=np.float32)
+    exact = 10_000_001 * float(np.float32(0.1))
+    got = float(pygpu.sum(to_device(x, device)))
+    np_error = abs(float(np.sum(x)) - exact)
+    assert abs(got - exact) <= max(np_error, 0.125)  # NumPy's pairwise error, or 2 ulp at 1e6
+    # the mean follows
+    assert abs(float(pygpu.mean(to_device(x, device))) - 0.1) < 1e-6
+
+
+@pytest.mark.parametrize("shape,axis", [((1_000_003,), None), ((3, 200_001), 1), ((200_001, 3), 0),
+                                        ((700, 600), 0), ((700, 600), 1), ((2, 90_000), 0),
+                                        ((50, 40, 30), (0, 2)), ((50, 40, 30), (1,))])
+@pytest.mark.parametrize("name", ["sum", "max", "argmin", "var", "cumsum"])
+def test_large_arrays(device, shape, axis, name):
+    x = values("float64", shape)
+    if name == "argmin" and isinstance(axis, tuple):
+        axis = axis[0]
+    if name == "cumsum" and (axis is None or isinstance(axis, tuple)):
+        axis = -1 if axis is None else axis[0]
+    # a scan's running sum is computed in parts (one per thread): a few ulp of the sum, not of
+    # each prefix near zero; NumPy's own var of 2e5 elements is off by ~1e-12 (pygpu's by less)
+    scale = {"cumsum": 1e4, "var": 1e2}.get(name, 1.0)
+    for v in (x, np.ascontiguousarray(x.T).T):
+        d = to_device(v, device)
+        compare(getattr(pygpu, name)(d, axis=axis), getattr(np, name)(v, axis=axis), scale)
+    xi = values("int32", shape)
+    compare(getattr(pygpu, name)(to_device(xi, device), axis=axis), getattr(np, name)(xi, axis=axis), scale)
+
+
+# ------------------------------------------------------------------ ufunc.reduce and NumPy's functions
+
+REDUCING = ["add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+            "bitwise_and", "bitwise_or", "bitwise_xor"]
+
+
+@pytest.mark.parametrize("name", REDUCING)
+@pytest.mark.parametrize("dt", DTYPES)
+def test_ufunc_reduce(device, name, dt):
+    np_uf, uf = getattr(np, name), getattr(pygpu, name)
+    x = values(dt, (3, 4), nan=True, small=name == "multiply")
+    d = to_device(x, device)
+    assert uf.identity == np_uf.identity
+    for axis in (0, 1, None, (0, 1)):
+        try:
+            expected = np_uf.reduce(x, axis=axis)
+        except TypeError:
+            same_error(lambda: np_uf.reduce(x, axis=axis), lambda: uf.reduce(d, axis=axis))
+            return
+        compare(uf.reduce(d, axis=axis), expected)
+    compare(uf.reduce(d), np_uf.reduce(x))  # the default axis is 0
+    compare(uf.reduce(d, axis=1, keepdims=True), np_uf.reduce(x, axis=1, keepdims=True))
+
+
+def test_ufunc_reduce_zero_d_and_options(device):
+    compare(pygpu.add.reduce(pygpu.asarray(np.float32(3.5), device=device)), np.add.reduce(np.float32(3.5)))
+    x = values("int16", (3, 4))
+    d = to_device(x, device)
+    compare(pygpu.add.reduce(d, axis=0, dtype=np.int8, initial=3), np.add.reduce(x, axis=0, dtype=np.int8, initial=3))
+    w = np.array([True, False, True, False])
+    compare(pygpu.multiply.reduce(d, axis=1, where=w), np.multiply.reduce(x, axis=1, where=w))
+    out = pygpu.zeros(4, dtype=np.float64, device=device)
+    pygpu.maximum.reduce(d, out=(out,))
+    compare(out, np.maximum.reduce(x).astype(np.float64))
+
+
+def test_numpy_functions_on_pygpu_arrays(device):
+    x = values("float32", (3, 4))
+    d = to_device(x, device)
+    for fn in (np.sum, np.prod, np.max, np.min, np.mean, np.var, np.std, np.argmax, np.argmin, np.any, np.all,
+               np.cumsum, np.cumprod):
+        r = fn(d, axis=0)
+        assert isinstance(r, pygpu.ndarray), fn
+        compare(r, fn(x, axis=0))
+    r = np.add.reduce(d, axis=1)
+    assert isinstance(r, pygpu.ndarray)
+    compare(r, np.add.reduce(x, axis=1))
+    compare(np.maximum.accumulate(d, axis=1), np.maximum.accumulate(x, axis=1))
+    compare(np.add.reduceat(d, [0, 2], axis=1), np.add.reduceat(x, [0, 2], axis=1))
+    a = pygpu.zeros(4, device=device)
+    np.add.at(a, [0, 0, 3], 1.0)
+    compare(a, np.array([2.0, 0, 0, 1.0]))
+
+
+# ------------------------------------------------------------------ hypothesis
+
+@st.composite
+def arrays_and_axes(draw):
+    ndim = draw(st.integers(0, 4))
+    shape = tuple(draw(st.lists(st.integers(0, 5), min_size=ndim, max_size=ndim)))
+    perm = draw(st.permutations(list(range(ndim))))
+    flips = draw(st.lists(st.booleans(), min_size=ndim, max_size=ndim))
+    axes = draw(st.lists(st.integers(0, max(ndim - 1, 0)), unique=True, max_size=ndim)) if ndim else []
+    axis = draw(st.sampled_from([None, tuple(axes)] + ([axes[0]] if axes else [])))
+    return shape, perm, flips, axis
+
+
+@settings(max_examples=150, deadline=None)
+@given(arrays_and_axes(), st.sampled_from(["int32", "uint8", "float32", "float64", "complex64", "bool"]),
+       st.sampled_from(["sum", "max", "argmin", "mean", "any", "cumsum"]), st.booleans())
+def test_hypothesis_shapes_axes_layouts(case, dt, name, keepdims):
+    shape, perm, flips, axis = case
+    x = values(dt, shape)
+    x = np.ascontiguousarray(np.transpose(x, perm)).transpose(np.argsort(perm)) if x.ndim else x
+    index = tuple(slice(None, None, -1) if f else slice(None) for f in flips)
+    x = x[index]
+    d = pygpu.asarray(x)[index][index]  # the same values through pygpu's own views
+    assert np.array_equal(d.get(), x)
+    if name in ("argmin", "cumsum") and isinstance(axis, tuple):
+        axis = axis[0] if axis else None
+    kw = {} if name == "cumsum" else {"keepdims": keepdims}
+    if name == "mean" and dt == "bool":
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected = getattr(np, name)(x, axis=axis, **kw)
+    except Exception:
+        same_error(lambda: getattr(np, name)(x, axis=axis, **kw), lambda: getattr(pygpu, name)(d, axis=axis, **kw))
+        return
+    compare(getattr(pygpu, name)(d, axis=axis, **kw), expected)
+
+
+# ------------------------------------------------------------------ the CUDA launches (mock driver)
+
+from conftest import run_mock  # noqa: E402
+
+needs_kernels = pytest.mark.skipif(pygpu._core._build_info()["fatbin_bytes"] == 0,
+                                   reason="this build has no CUDA kernels")
+
+
+@needs_kernels
+def test_mock_reduction_launch_configuration(mock_driver):
+    """The host side of the CUDA reductions against the mock driver (4 SMs: 32 resident blocks
+    wanted): which kernels run (the mock knows only the names this build embeds), how many
+    launches, their grids. The mock runs no kernel."""
+    out = run_mock(mock_driver, """
+        res = {}
+        def launches(fn):
+            before = stats()
+            fn()
+            after = stats()
+            return {"n": after["launches"] - before["launches"], "kernel": after["last_kernel"],
+                    "grid": after["grid"], "block": after["block"]}
+        x = pygpu.zeros(10**6, dtype=np.float32, device="cuda:0")
+        y = pygpu.zeros((64, 1000), dtype=np.float64, device="cuda:0")
+        z = pygpu.zeros((4096, 8), dtype=np.int32, device="cuda:0")
+        res["sum"] = launches(lambda: pygpu.sum(x))
+        res["small"] = launches(lambda: pygpu.sum(x[:100]))
+        res["argmin"] = launches(lambda: pygpu.argmin(y, axis=1))
+        res["outer"] = launches(lambda: pygpu.max(y, axis=0))
+        res["var"] = launches(lambda: pygpu.var(y.T, axis=1))
+        res["cumsum"] = launches(lambda: pygpu.cumsum(x))
+        res["cumsum_rows"] = launches(lambda: pygpu.cumsum(z, axis=1))
+        res["reduceat"] = launches(lambda: pygpu.add.reduceat(x, [0, 10, 500]))
+        res["at"] = launches(lambda: pygpu.add.at(y, [0, 1, 0], 1.0))
+        res["at_serial"] = launches(lambda: pygpu.multiply.at(pygpu.zeros(4, dtype=np.complex128, device="cuda:0"),
+                                                             [0, 0], 2.0))
+        print(json.dumps(res))
+    """)
+    # a long full reduction: 32 partial blocks, then one block merges them
+    assert out["sum"] == {"n": 2, "kernel": "reduce_add_f32", "grid": 1, "block": 256}
+    assert out["small"]["n"] == 1 and out["small"]["grid"] == 1
+    # 64 rows of 1000: 128 lanes a row, two rows a block, enough blocks without a split
+    assert out["argmin"] == {"n": 1, "kernel": "reduce_argmin_f64", "grid": 32, "block": 256}
+    # 1000 outputs along the fast axis, 32 to a block (32 blocks): no split either
+    assert out["outer"]["n"] == 1 and out["outer"]["kernel"] == "reduce_maximum_f64"
+    assert out["outer"]["grid"] == 32
+    assert out["var"]["kernel"] == "reduce_moments_f64"
+    # one long row: chunk totals, their scan, the chunks
+    assert out["cumsum"] == {"n": 3, "kernel": "rscan_add_f32", "grid": 32, "block": 256}
+    # short rows: a thread each (the sums of int32 are int64)
+    assert out["cumsum_rows"] == {"n": 1, "kernel": "rscan_add_i64", "grid": 16, "block": 256}
+    assert out["reduceat"]["kernel"] == "rseg_add_f32" and out["reduceat"]["grid"] == 1
+    # 3 indices x 1000 trailing elements: a thread each (atomic additions; b is converted first)
+    assert out["at"]["kernel"] == "rat_add_f64" and out["at"]["grid"] == 12
+    assert out["at_serial"]["kernel"] == "rat_multiply_c128" and out["at_serial"]["grid"] == 1
+
+
+def test_var_about_a_given_mean(device):
+    x = values("float64", (4, 6))
+    z = values("complex128", (4, 6))
+    d, dz = to_device(x, device), to_device(z, device)
+    m = np.mean(x, axis=1, keepdims=True)
+    compare(pygpu.var(d, axis=1, mean=to_device(m, device)), np.var(x, axis=1, mean=m))
+    compare(pygpu.std(d, axis=1, mean=m, ddof=1, keepdims=True), np.std(x, axis=1, mean=m, ddof=1, keepdims=True))
+    mz = np.mean(z, axis=0, keepdims=True)
+    compare(pygpu.var(dz, axis=0, mean=mz), np.var(z, axis=0, mean=mz))
+    w = RNG.integers(0, 2, (4, 6)).astype(bool)
+    w[:, 0] = True
+    mw = np.mean(x, axis=1, keepdims=True, where=w)
+    compare(pygpu.var(d, axis=1, mean=mw, where=w), np.var(x, axis=1, mean=mw, where=w))
