@@ -20,7 +20,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
 import pygpu  # noqa: E402
+import kernels  # noqa: E402  (benchmarks/kernels.py: user kernels)
 
 
 def optional(name):
@@ -780,6 +782,7 @@ def main():
               ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg),
               ("sort", bench_sort), ("indexing", bench_indexing), ("transcendental", bench_transcendental),
               ("vectorize", bench_vectorize)]
+    groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

@@ -7,6 +7,7 @@
 #include "math/reduction.h"
 #include "math/sort.h"
 #include "jit/jit.h"
+#include "jit/kernel.h"
 #include "runtime/kernel_table.h"
 #include "runtime/stream.h"
 
@@ -141,6 +142,10 @@ PyInit__core(void)
         add_functions(m, pg_takeput_module_methods) < 0 || add_functions(m, pg_reduction_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0 || pg_jit_init(m) < 0)
+        goto fail;
+    /* user kernels: modules, functions, launches; NVRTC */
+    if (pg_jit_kernel_init(m) < 0 || add_functions(m, pg_jit_kernel_methods) < 0 ||
+        add_functions(m, pg_nvrtc_methods) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "_n_kernels", PG_NKERNELS) < 0)
         goto fail;

@@ -116,13 +116,18 @@ MOCK_STATS = textwrap.dedent("""
                     ("modules_loaded", ctypes.c_long), ("unknown_kernels", ctypes.c_long),
                     ("misaligned_launches", ctypes.c_long), ("faults", ctypes.c_long),
                     ("blocking_streams", ctypes.c_long), ("non_blocking_streams", ctypes.c_long),
-                    ("async_copies", ctypes.c_long), ("implicit_waits", ctypes.c_long)]
+                    ("async_copies", ctypes.c_long), ("implicit_waits", ctypes.c_long),
+                    ("grid_yz", ctypes.c_uint * 2), ("block_yz", ctypes.c_uint * 2), ("shared_mem", ctypes.c_uint),
+                    ("last_nparams", ctypes.c_uint), ("last_params", ctypes.c_ubyte * 512)]
 
     def stats():
         libcuda.mock_stats.restype = ctypes.POINTER(Stats)
         s = libcuda.mock_stats().contents
-        return {f: (getattr(s, f).decode() if f == "last_kernel" else getattr(s, f))
-                for f, _ in Stats._fields_}
+        def value(f):
+            v = getattr(s, f)
+            return v.decode() if f == "last_kernel" else bytes(v).hex() if f == "last_params" else \
+                list(v) if f in ("grid_yz", "block_yz") else v
+        return {f: value(f) for f, _ in Stats._fields_}
 """)
 
 MOCK_PRELUDE = textwrap.dedent("""

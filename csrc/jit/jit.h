@@ -1,6 +1,6 @@
 /* The jit layer (csrc/jit/): user code on the device. The vectorize VM's host side: program
  * objects (a checked bytecode blob and its copies in each device's memory) and their launch over
- * ufunc operands; kernel modules compiled at run time come with the kernels issue. It may use
+ * ufunc operands (kernel modules compiled at run time, and their launch, are in jit/kernel.h). It may use
  * math/, array/, runtime/, core/ and kernels/; nothing below it includes from here.
  *
  * The front end and the emitter that make programs are Python (pygpu/_compiler/); a program

@@ -15,6 +15,7 @@
 #include "kernels/index.h"
 #include "kernels/search.h"
 #include "kernels/vm_types.h"
+#include "kernels/cpu_kernel_abi.h"
 #include "kernels/reduce_types.h"
 
 typedef enum { PG_DEVICE_CPU = 0, PG_DEVICE_CUDA = 1 } PgDeviceKind;
@@ -60,6 +61,32 @@ typedef struct {
     int nkth;               /* partition: these positions of each row must hold their sorted */
     const int64_t *kth;     /* values, the rest on their sides (a full sort does); 0: sort */
 } PgSortArgs;
+/* User kernels (jit/): a launch's shape, and what a backend knows of a kernel it loaded. */
+typedef struct {
+    unsigned int grid[3], block[3];
+    size_t shared_mem;          /* dynamic shared memory, bytes */
+} PgLaunchConfig;
+
+typedef struct {
+    int32_t size;               /* bytes */
+    int32_t kind;               /* PG_CPU_PARAM_* (kernels/cpu_kernel_abi.h), or PG_PARAM_UNKNOWN */
+    int32_t type;               /* PgType of the scalar, or of what a pointer points to; -1: none */
+} PgParamInfo;
+#define PG_PARAM_UNKNOWN (-1)
+
+typedef struct {
+    void *handle;               /* CUfunction, or the module's PgCpuKernel */
+    void *module;               /* the backend's module it belongs to */
+    int nparams;                /* -1 when the backend cannot tell (a driver without cuFuncGetParamInfo) */
+    PgParamInfo *params;        /* nparams entries, PyMem_Malloc'ed: the owner frees them */
+    int max_threads;            /* threads per block this kernel can run with on the device */
+    int max_block[3];
+    int64_t max_grid[3];
+    int64_t static_shared;      /* bytes of __shared__ the kernel declares (-1: unknown) */
+    int64_t max_shared;         /* static + dynamic bytes a block of it may use */
+    int64_t shared_opted;       /* dynamic bytes the kernel is allowed without asking the driver */
+    int num_regs, local_bytes, const_bytes, ptx_version, binary_version;
+} PgFunctionInfo;
 
 struct PgBackend {
     const char *name;
@@ -125,7 +152,31 @@ struct PgBackend {
     int (*histogram)(PgDevice *dev, const PgHistArgs *h, void *stream);
     /* A dict of the device's properties for the device report: name, memory, ... */
     PyObject *(*properties)(PgDevice *dev);
+    /* User modules (jit/). module_load takes a CUDA image (cubin, PTX or fatbin; PTX text
+     * NUL-terminated) or, on the CPU, the path of a shared object built from kernels/cuda_cpu.h. */
+    int (*module_load)(PgDevice *dev, const void *image, size_t size, void **module);
+    void (*module_unload)(PgDevice *dev, void *module);
+    /* Kernel `name` of a module into *info: 0, 1 when the module has no such kernel (no
+     * exception), -1 with an exception. */
+    int (*kernel_get)(PgDevice *dev, void *module, const char *name, PgFunctionInfo *info);
+    /* Launches a kernel of kernel_get; args[i] points at the bytes of parameter i. The launch
+     * configuration has been checked against info. */
+    int (*kernel_launch)(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *cfg, void **args, void *stream);
+    /* The address and size of a module's global variable: 0, 1 when there is none, -1. */
+    int (*module_global)(PgDevice *dev, void *module, const char *name, void **ptr, size_t *size);
 };
+
+/* The user-kernel entry points of each backend (backend_cpu_kernel.c, backend_cuda_kernel.c). */
+int pg_cpu_module_load(PgDevice *dev, const void *image, size_t size, void **module);
+void pg_cpu_module_unload(PgDevice *dev, void *module);
+int pg_cpu_kernel_get(PgDevice *dev, void *module, const char *name, PgFunctionInfo *info);
+int pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *cfg, void **args, void *stream);
+int pg_cpu_module_global(PgDevice *dev, void *module, const char *name, void **ptr, size_t *size);
+int pg_cuda_module_load(PgDevice *dev, const void *image, size_t size, void **module);
+void pg_cuda_module_unload(PgDevice *dev, void *module);
+int pg_cuda_kernel_get(PgDevice *dev, void *module, const char *name, PgFunctionInfo *info);
+int pg_cuda_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *cfg, void **args, void *stream);
+int pg_cuda_module_global(PgDevice *dev, void *module, const char *name, void **ptr, size_t *size);
 
 extern const PgBackend pg_backend_cpu;
 extern const PgBackend pg_backend_cuda;

@@ -320,4 +320,9 @@ const PgBackend pg_backend_cpu = {
     .sort = pg_cpu_sort,
     .search = pg_cpu_search,
     .histogram = pg_cpu_histogram,
+    .module_load = pg_cpu_module_load,
+    .module_unload = pg_cpu_module_unload,
+    .kernel_get = pg_cpu_kernel_get,
+    .kernel_launch = pg_cpu_kernel_launch,
+    .module_global = pg_cpu_module_global,
 };

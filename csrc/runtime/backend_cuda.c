@@ -967,6 +967,11 @@ const PgBackend pg_backend_cuda = {
     .sort = pg_cuda_sort,
     .search = pg_cuda_search,
     .histogram = pg_cuda_histogram,
+    .module_load = pg_cuda_module_load,
+    .module_unload = pg_cuda_module_unload,
+    .kernel_get = pg_cuda_kernel_get,
+    .kernel_launch = pg_cuda_kernel_launch,
+    .module_global = pg_cuda_module_global,
 };
 
 /* ------------------------------------------------------------------ module functions */

@@ -13,9 +13,10 @@ pg_dl_resolve(void *handle, const char *libname, const PgDlSymbol *syms, size_t 
 {
     for (size_t i = 0; i < nsyms; i++) {
         void *f = dlsym(handle, syms[i].name);
-        if (f == NULL && syms[i].fallback)
+        int optional = syms[i].fallback != NULL && syms[i].fallback[0] == 0;
+        if (f == NULL && syms[i].fallback != NULL && !optional)
             f = dlsym(handle, syms[i].fallback);
-        if (f == NULL) {
+        if (f == NULL && !optional) {
             snprintf(err, errsize, "%s lacks %s", libname, syms[i].name);
             return -1;
         }

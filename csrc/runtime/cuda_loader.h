@@ -26,7 +26,9 @@ enum {
     CUDA_ERROR_NOT_INITIALIZED = 3,
     CUDA_ERROR_DEINITIALIZED = 4,
     CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_IMAGE = 200,
     CUDA_ERROR_ECC_UNCORRECTABLE = 214,
+    CUDA_ERROR_INVALID_HANDLE = 400,
     CUDA_ERROR_NOT_FOUND = 500,
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
@@ -39,12 +41,19 @@ enum {
     CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
     CUDA_ERROR_INVALID_PC = 718,
     CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_UNKNOWN = 999,
 };
 
 /* CUdevice_attribute values */
 enum {
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY = 9,
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
@@ -93,9 +102,25 @@ enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3
 #define CU_EVENT_DEFAULT 0x0
 #define CU_EVENT_DISABLE_TIMING 0x2
 
+/* CUfunction_attribute values */
+enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+    CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+    CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
+
+/* A symbol the loader leaves NULL when the library lacks it (the fallback name of the table). */
+#define PG_DL_OPTIONAL ""
+
 /* The driver symbols pygpu takes: X(field, return type, parameters, exported name, older name).
  * The exported name is the versioned one (cuMemAlloc_v2, ...) that cuda.h maps the plain name
- * to; where the driver added a newer version late, the older name is the fallback. Copies all
+ * to; where the driver added a newer version late, the older name is the fallback; PG_DL_OPTIONAL
+ * marks a symbol that newer drivers have and pygpu does without (cuFuncGetParamInfo: 12.4). Copies all
  * go through cuMemcpyAsync: 64-bit Linux devices have unified addressing, so the driver infers
  * the direction from the pointers. */
 #define PG_CU_SYMBOLS(X)                                                                        \
@@ -127,6 +152,11 @@ enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3
     X(cuModuleLoadData, CUresult, (CUmodule *, const void *), "cuModuleLoadData", NULL)         \
     X(cuModuleUnload, CUresult, (CUmodule), "cuModuleUnload", NULL)                             \
     X(cuModuleGetFunction, CUresult, (CUfunction *, CUmodule, const char *), "cuModuleGetFunction", NULL) \
+    X(cuModuleGetGlobal, CUresult, (CUdeviceptr *, size_t *, CUmodule, const char *), "cuModuleGetGlobal_v2", NULL) \
+    X(cuFuncGetAttribute, CUresult, (int *, int, CUfunction), "cuFuncGetAttribute", NULL)       \
+    X(cuFuncSetAttribute, CUresult, (CUfunction, int, int), "cuFuncSetAttribute", NULL)         \
+    X(cuFuncGetParamInfo, CUresult, (CUfunction, size_t, size_t *, size_t *), "cuFuncGetParamInfo", \
+      PG_DL_OPTIONAL)                                                                           \
     X(cuLaunchKernel, CUresult,                                                                 \
       (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,        \
        unsigned int, unsigned int, CUstream, void **, void **),                                 \
@@ -169,7 +199,8 @@ typedef struct {
 } PgDlSymbol;
 
 /* dlopen()s the first of `libnames` (NULL-terminated) that loads, with RTLD_NOW | RTLD_LOCAL, and
- * fills `table` from `syms`. Returns the handle, or NULL with a message in err. */
+ * fills `table` from `syms` (an optional symbol the library lacks is left NULL). Returns the
+ * handle, or NULL with a message in err. */
 void *pg_dl_load_table(const char *const *libnames, const PgDlSymbol *syms, size_t nsyms, void *table,
                        char *err, size_t errsize);
 /* Fills `table` from the symbols of an open library (named libname in the message). 0, or -1 with

@@ -10,7 +10,9 @@
  *   - "device" memory is host memory, tracked per context (out of memory past the limit); the
  *     pointer attribute queries; frees wait until queued work is done;
  *   - a fatbin image (magic checked) per module; cuModuleGetFunction knows the real kernel names
- *     when MOCK_CUDA_KERNELS names a list of them;
+ *     when MOCK_CUDA_KERNELS names a list of them; user modules (a cubin or PTX, mock_images.c)
+ *     know the kernels, parameters, shared memory and globals their image declares, which
+ *     cuFuncGetParamInfo, cuFuncGetAttribute and cuModuleGetGlobal report;
  *   - streams run their work on a worker thread each, in order, after a delay (mock_streams.c):
  *     copies, kernels (recorded, not run), events; the legacy default stream's implicit ordering
  *     with blocking streams; pageable copies return once the host side is read or written;
@@ -30,6 +32,8 @@
  *   MOCK_CUDA_DELAY_US=n        how long each queued copy or kernel takes (default 300)
  *   MOCK_CUDA_LOAD_DELAY_US=n   how long cuModuleLoadData takes (default 0)
  *   MOCK_CUDA_FAULT_AFTER=n     the n-th launch faults with CUDA_ERROR_ILLEGAL_ADDRESS
+ *   MOCK_CUDA_NO_PARAM_INFO=1   cuFuncGetParamInfo answers CUDA_ERROR_NOT_SUPPORTED (a driver < 12.4)
+ *   MOCK_CUDA_FUNC_MAX_THREADS=n  the threads per block a user kernel can run with (default 1024)
  * mock_stats() lets the test read what happened; mock_write_after(word, value, us) writes a word
  * from a thread of its own later (to let go of a stream held by cuStreamWaitValue32). */
 #include "mock.h"
@@ -179,6 +183,7 @@ cuGetErrorName(CUresult e, const char **s)
     case 701: *s = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"; return 0;
     case 716: *s = "CUDA_ERROR_MISALIGNED_ADDRESS"; return 0;
     case 719: *s = "CUDA_ERROR_LAUNCH_FAILED"; return 0;
+    case 801: *s = "CUDA_ERROR_NOT_SUPPORTED"; return 0;
     default: *s = NULL; return 1;
     }
 }
@@ -260,6 +265,14 @@ cuDeviceGetAttribute(int *v, int attr, int d)
 {
     DEVICE_CALL(d, switch (attr) {
         case 16: *v = 4; break;  /* multiprocessors */
+        case 1: *v = MOCK_MAX_THREADS; break;                   /* max threads per block */
+        case 2: case 3: *v = 1024; break;                       /* max block dimensions */
+        case 4: *v = 64; break;
+        case 5: *v = 2147483647; break;                         /* max grid dimensions */
+        case 6: case 7: *v = 65535; break;
+        case 8: *v = MOCK_SHARED_DEFAULT; break;                /* shared memory per block */
+        case 97: *v = MOCK_SHARED_OPTIN; break;                 /* ... when opted in */
+        case 10: *v = 32; break;                                /* warp size */
         case 75: *v = 9; break;  /* compute capability */
         case 76: *v = 0; break;
         case 115: r = CUDA_ERROR_INVALID_VALUE; break; /* an attribute this "driver" does not know */
@@ -620,22 +633,29 @@ cuModuleLoadData(Handle *m, const void *image)
 {
     ENTER(ctx);
     const unsigned char *b = image;
-    /* a fatbin starts with the magic 0xBA55ED50 (little-endian), a 2-byte version, the 2-byte
-     * header size and the 8-byte size of what follows */
-    if (b == NULL || !(b[0] == 0x50 && b[1] == 0xED && b[2] == 0x55 && b[3] == 0xBA)) {
-        r = CUDA_ERROR_INVALID_IMAGE;
-        goto done;
-    }
-    uint16_t header;
-    uint64_t body;
-    memcpy(&header, b + 6, sizeof header);
-    memcpy(&body, b + 8, sizeof body);
-    Module *mod = malloc(sizeof *mod);
+    Module *mod = calloc(1, sizeof *mod);
     if (mod == NULL) {
         r = CUDA_ERROR_OUT_OF_MEMORY;
         goto done;
     }
-    *mod = (Module){MODULE_MAGIC, ctx, (size_t)header + (size_t)body};
+    /* a fatbin starts with the magic 0xBA55ED50 (little-endian), a 2-byte version, the 2-byte
+     * header size and the 8-byte size of what follows; a cubin is an ELF image, PTX is text */
+    if (b != NULL && b[0] == 0x50 && b[1] == 0xED && b[2] == 0x55 && b[3] == 0xBA) {
+        uint16_t header;
+        uint64_t body;
+        memcpy(&header, b + 6, sizeof header);
+        memcpy(&body, b + 8, sizeof body);
+        *mod = (Module){MODULE_MAGIC, ctx, (size_t)header + (size_t)body, 0, {0}};
+    } else if (b != NULL && mock_image_parse(&mod->image, image) == 0) {
+        mod->magic = MODULE_MAGIC;
+        mod->ctx = ctx;
+        mod->image_size = mod->image.size;
+        mod->user = 1;
+    } else {
+        free(mod);
+        r = CUDA_ERROR_INVALID_IMAGE;
+        goto done;
+    }
     if (mock_settings.load_delay_us > 0) {
         /* loading may JIT PTX: let callers see how they behave meanwhile */
         pthread_mutex_unlock(&mock_lock);
@@ -669,7 +689,8 @@ cuModuleGetFunction(Handle *f, Handle m, const char *name)
     size_t len = strlen(name);
     if (mod == NULL || mod->magic != MODULE_MAGIC) {
         r = CUDA_ERROR_INVALID_HANDLE;
-    } else if (len >= sizeof ((Function *)0)->name || !kernel_known(mod, name)) {
+    } else if (len >= sizeof ((Function *)0)->name ||
+               (mod->user ? mock_image_kernel(&mod->image, name) == NULL : !kernel_known(mod, name))) {
         mock_stats_data.unknown_kernels++;
         r = CUDA_ERROR_NOT_FOUND;
     } else {
@@ -683,10 +704,128 @@ cuModuleGetFunction(Handle *f, Handle m, const char *name)
         fn->module = mod;
         memcpy(fn->name, name, len + 1);
         /* pygpu's elementwise kernels: NAME_c(PgContigArgs), NAME_s(PgLoopArgs) */
-        if (len > 2 && name[len - 2] == '_' && (name[len - 1] == 'c' || name[len - 1] == 's'))
+        if (mod->user) {
+            fn->form = 'u';
+            fn->kernel = mock_image_kernel(&mod->image, name);
+            fn->max_dynamic_shared = MOCK_SHARED_DEFAULT - (int)fn->kernel->static_shared;
+        } else if (len > 2 && name[len - 2] == '_' && (name[len - 1] == 'c' || name[len - 1] == 's'))
             fn->form = name[len - 1];
         *f = fn;
     }
     (void)ctx;
     LEAVE();
+}
+
+/* ------------------------------------------------------------------ functions of user modules */
+
+/* The function of a handle, or NULL when it is none of ours (or of an unloaded module). */
+static Function *
+function_of(Handle f)
+{
+    Function *fn = f;
+    return fn != NULL && fn->magic == FUNCTION_MAGIC && fn->module->magic == MODULE_MAGIC ? fn : NULL;
+}
+
+/* As a 12.4+ driver: the offset and size of parameter i; MOCK_CUDA_NO_PARAM_INFO=1 makes it
+ * answer as a driver that cannot tell. */
+CUresult
+cuFuncGetParamInfo(Handle f, size_t i, size_t *offset, size_t *size)
+{
+    ENTER(ctx);
+    Function *fn = function_of(f);
+    if (fn == NULL)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (env_long("MOCK_CUDA_NO_PARAM_INFO", 0) || fn->kernel == NULL || !fn->kernel->params_known)
+        r = CUDA_ERROR_NOT_SUPPORTED;
+    else if (i >= fn->kernel->nparams)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else {
+        *offset = fn->kernel->param_offset[i];
+        if (size != NULL)
+            *size = fn->kernel->param_size[i];
+    }
+    (void)ctx;
+    LEAVE();
+}
+
+CUresult
+cuFuncGetAttribute(int *v, int attr, Handle f)
+{
+    ENTER(ctx);
+    Function *fn = function_of(f);
+    size_t shared = fn != NULL && fn->kernel != NULL ? fn->kernel->static_shared : 0;
+    if (fn == NULL)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else
+        switch (attr) {
+        case 0: *v = (int)env_long("MOCK_CUDA_FUNC_MAX_THREADS", MOCK_MAX_THREADS); break;
+        case 1: *v = (int)shared; break;
+        case 4: *v = 32; break;               /* registers */
+        case 5: case 6: *v = 90; break;       /* PTX and binary versions */
+        case 8: *v = fn->max_dynamic_shared; break;
+        case 2: case 3: *v = 0; break;
+        default: r = CUDA_ERROR_INVALID_VALUE;
+        }
+    (void)ctx;
+    LEAVE();
+}
+
+CUresult
+cuFuncSetAttribute(Handle f, int attr, int value)
+{
+    ENTER(ctx);
+    Function *fn = function_of(f);
+    if (fn == NULL)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (attr != 8 || value < 0 ||
+             (size_t)value + (fn->kernel ? fn->kernel->static_shared : 0) > MOCK_SHARED_OPTIN)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else
+        fn->max_dynamic_shared = value;
+    (void)ctx;
+    LEAVE();
+}
+
+/* A global variable of a user cubin: device memory of its size, zeroed, made on first ask. */
+CUresult
+cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *size, Handle m, const char *name)
+{
+    ENTER(ctx);
+    Module *mod = m;
+    MockGlobal *g = NULL;
+    if (mod == NULL || mod->magic != MODULE_MAGIC) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+        goto done;
+    }
+    for (size_t i = 0; mod->user && i < mod->image.nglobals && g == NULL; i++)
+        if (strcmp(mod->image.globals[i].name, name) == 0)
+            g = &mod->image.globals[i];
+    if (g == NULL) {
+        r = CUDA_ERROR_NOT_FOUND;
+        goto done;
+    }
+    if (g->memory == NULL) {
+        char *mem = calloc(1, g->size);
+        if (mem == NULL || (r = track(mem, g->size, KIND_DEVICE, ctx)) != CUDA_SUCCESS) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+            goto done;
+        }
+        g->memory = mem;
+    }
+    if (p != NULL)
+        *p = (CUdeviceptr)(uintptr_t)g->memory;
+    if (size != NULL)
+        *size = g->size;
+    LEAVE();
+}
+
+/* NVRTC looks up the driver's private export tables when a libcuda.so.1 is present: this driver
+ * has none, as NVRTC without a driver (it compiles all the same). */
+CUresult
+cuGetExportTable(const void **table, const void *uuid)
+{
+    (void)uuid;
+    if (table != NULL)
+        *table = NULL;
+    return CUDA_ERROR_NOT_FOUND;
 }

@@ -30,6 +30,7 @@ enum {
     CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
     CUDA_ERROR_MISALIGNED_ADDRESS = 716,
     CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_UNKNOWN = 999,
 };
 
@@ -57,18 +58,55 @@ typedef struct Alloc {
     struct Alloc *next;
 } Alloc;
 
+/* A kernel of a user module (a cubin or PTX that pygpu compiled with NVRTC, or loaded). */
+#define MOCK_MAX_PARAMS 64
+typedef struct {
+    char name[128];
+    int params_known;
+    uint32_t nparams;
+    uint32_t param_offset[MOCK_MAX_PARAMS], param_size[MOCK_MAX_PARAMS];
+    size_t static_shared;
+} MockKernel;
+
+typedef struct {
+    char name[128];
+    size_t size;
+    char *memory;       /* device memory, allocated when first asked for */
+} MockGlobal;
+
+typedef struct {
+    int kind;           /* 'e': a cubin (ELF), 'p': PTX */
+    size_t size;
+    size_t nkernels, nglobals;
+    MockKernel *kernels;
+    MockGlobal *globals;
+} MockImage;
+
 typedef struct {
     unsigned magic;
     Context *ctx;
     size_t image_size;
+    int user;           /* a user image (cubin, PTX) rather than one of pygpu's fatbins */
+    MockImage image;
 } Module;
 
 typedef struct {
     unsigned magic;
     Module *module;
     char name[128];
-    int form; /* 'c': takes PgContigArgs, 's': takes PgLoopArgs, 0: another family */
+    int form; /* 'c': takes PgContigArgs, 's': takes PgLoopArgs, 'u': a user kernel, 0: another family */
+    MockKernel *kernel;         /* a user kernel's parameters */
+    int max_dynamic_shared;     /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
 } Function;
+
+/* The limits of the fake device (an sm_90 GPU's). */
+#define MOCK_MAX_THREADS 1024
+#define MOCK_SHARED_DEFAULT 49152
+#define MOCK_SHARED_OPTIN 232448
+
+/* mock_images.c: the kernels and globals of a cubin or PTX image; 0, or -1 for another format. */
+MOCK_INTERNAL int mock_image_parse(MockImage *img, const void *image);
+MOCK_INTERNAL MockKernel *mock_image_kernel(MockImage *img, const char *name);
 
 #define MODULE_MAGIC 0x6d6f644du
 #define FUNCTION_MAGIC 0x66756e63u
@@ -88,6 +126,11 @@ typedef struct {
     long non_blocking_streams; /* cuStreamCreate with CU_STREAM_NON_BLOCKING */
     long async_copies;         /* copies that returned before their data moved */
     long implicit_waits;       /* waits the legacy stream put between it and blocking streams */
+    /* the last launch of a user kernel: its configuration and parameter bytes */
+    unsigned int grid_yz[2], block_yz[2];
+    unsigned int shared_mem;
+    unsigned int last_nparams;
+    unsigned char last_params[512];  /* the parameters laid out at their offsets */
 } MockStats;
 
 /* Settings read from the environment when the library loads. */

@@ -8,7 +8,8 @@
  * nothing. Every dependency points to work queued earlier, so no wait can deadlock.
  *
  * A kernel is not run; its launch checks pygpu's parameter block (NAME_c: PgContigArgs, NAME_s:
- * PgLoopArgs; other names are other families and go unchecked): a data pointer, or a stride of
+ * PgLoopArgs; other names are other families and go unchecked; a user kernel's parameters, read
+ * with the sizes its image declares, are recorded for the tests): a data pointer, or a stride of
  * a dimension longer than 1, that is not a multiple of its operand type's alignment makes the
  * kernel fault when it runs, as MOCK_CUDA_FAULT_AFTER makes the n-th launch fault. A fault is
  * sticky: the context runs nothing more and every later call returns it. */
@@ -823,8 +824,14 @@ cuLaunchKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsi
             r = CUDA_ERROR_INVALID_HANDLE;
             break;
         }
-        if (gx == 0 || gy != 1 || gz != 1 || bx == 0 || by != 1 || bz != 1 || shmem != 0 || params == NULL ||
-            extra != NULL || (fn->form && params[0] == NULL)) {
+        /* pygpu's own kernels launch 1-d grids without shared memory; a user kernel may use all
+         * that the device allows, and the parameters its image declares */
+        int user = fn->form == 'u';
+        if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || extra != NULL ||
+            (!user && (gy != 1 || gz != 1 || by != 1 || bz != 1 || shmem != 0)) ||
+            (user && ((unsigned long long)bx * by * bz > MOCK_MAX_THREADS || bx > 1024 || by > 1024 || bz > 64 ||
+                      gy > 65535 || gz > 65535 || shmem > (unsigned int)fn->max_dynamic_shared)) ||
+            (params == NULL && !(user && fn->kernel->nparams == 0)) || (fn->form && !user && params[0] == NULL)) {
             r = CUDA_ERROR_INVALID_VALUE;
             break;
         }
@@ -855,5 +862,19 @@ cuLaunchKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsi
         st->block = bx;
         st->param_bytes_hint = fn->form == 'c' ? sizeof(PgContigArgs) : fn->form == 's' ? sizeof(PgLoopArgs) : 0;
         snprintf(st->last_kernel, sizeof st->last_kernel, "%s", fn->name);
+        st->grid_yz[0] = gy;
+        st->grid_yz[1] = gz;
+        st->block_yz[0] = by;
+        st->block_yz[1] = bz;
+        st->shared_mem = shmem;
+        if (user) {
+            /* what the kernel would find in its parameter space */
+            const MockKernel *k = fn->kernel;
+            memset(st->last_params, 0, sizeof st->last_params);
+            st->last_nparams = k->nparams;
+            for (uint32_t i = 0; i < k->nparams; i++)
+                if (k->param_offset[i] + k->param_size[i] <= sizeof st->last_params)
+                    memcpy(st->last_params + k->param_offset[i], params[i], k->param_size[i]);
+        }
     });
 }

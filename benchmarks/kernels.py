@@ -1,0 +1,238 @@
+"""Benchmark cases of user kernels (RawKernel): launch overhead, the seeds' smooth stencil and the
+tutorial's shared-memory matmul as CUDA C, and the time to a first launch (compile, disk cache).
+run.py calls these; on a GPU the same CUDA C runs through CuPy's RawKernel, and Numba's cuda.jit
+versions run too, where importable. On the CPU the matmul is compared with Numba's CUDA simulator
+(NUMBA_ENABLE_CUDASIM=1, in a child process) at the same size."""
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+import numpy as np
+
+import pygpu
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+ADD3 = r'''
+extern "C" __global__ void add3(const float* x, const float* y, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = x[i] + y[i];
+}
+'''
+
+SMOOTH = r'''
+extern "C" __global__ void smooth(const int* x, int* out, int n, int m) {
+    int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (1 <= i && i < n - 1 && 1 <= j && j < m - 1)
+        out[i * m + j] = (x[(i-1)*m + j-1] + x[(i-1)*m + j] + x[(i-1)*m + j+1] +
+                          x[i*m + j-1]     + x[i*m + j]     + x[i*m + j+1] +
+                          x[(i+1)*m + j-1] + x[(i+1)*m + j] + x[(i+1)*m + j+1]) / 9;
+}
+'''
+
+MATMUL = r'''
+#define TPB 16
+extern "C" __global__ void matmul(const float* A, const float* B, float* C, int n) {
+    __shared__ float sa[TPB][TPB];
+    __shared__ float sb[TPB][TPB];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TPB + ty, col = blockIdx.x * TPB + tx;
+    float acc = 0;
+    for (int t = 0; t < n / TPB; t++) {
+        sa[ty][tx] = A[row * n + t * TPB + tx];
+        sb[ty][tx] = B[(t * TPB + ty) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TPB; k++) acc += sa[ty][k] * sb[k][tx];
+        __syncthreads();
+    }
+    C[row * n + col] = acc;
+}
+'''
+
+# The tutorial's kernel in Numba, for its CUDA simulator (and its GPU when there is one).
+NUMBA_MATMUL = textwrap.dedent('''
+    import os, sys, time
+    import numpy as np
+    from numba import cuda, float32
+    TPB = 16
+
+    @cuda.jit
+    def matmul(A, B, C):
+        sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
+        sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
+        x, y = cuda.grid(2)
+        tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+        tmp = float32(0.)
+        for i in range(cuda.gridDim.x):
+            sA[ty, tx] = A[y, tx + i * TPB]
+            sB[ty, tx] = B[ty + i * TPB, x]
+            cuda.syncthreads()
+            for j in range(TPB):
+                tmp += sA[ty, j] * sB[j, tx]
+            cuda.syncthreads()
+        C[y, x] = tmp
+
+    n = int(sys.argv[1])
+    A = np.random.random((n, n)).astype(np.float32)
+    B = np.random.random((n, n)).astype(np.float32)
+    C = np.zeros((n, n), np.float32)
+    t = time.perf_counter()
+    matmul[(n // TPB, n // TPB), (TPB, TPB)](A, B, C)
+    print(time.perf_counter() - t)
+''')
+
+
+def _numba_gpu():
+    try:
+        from numba import cuda
+        return cuda if cuda.is_available() else None
+    except Exception:
+        return None
+
+
+def bench_launch(b, header, cp):
+    header("kernel launch, host time of a cached kernel (us per call)")
+    dev = b.device
+    k = pygpu.RawKernel(ADD3, "add3")
+    x = pygpu.ones(32, dtype=np.float32, device=dev)
+    out = pygpu.empty(32, dtype=np.float32, device=dev)
+    k[1, 32](x, x, out)
+    b.sync and b.sync()
+    res = {"pygpu": b.time(lambda: k[1, 32](x, x, out), b.sync)}
+    args = (x, x, out)
+    cupy_form = b.time(lambda: k(1, 32, args), b.sync)
+    nb = _numba_gpu() if b.on_gpu else None
+    if "cupy" in b.others():
+        ck = cp.RawKernel(ADD3, "add3")
+        cx, co = cp.ones(32, dtype=np.float32), cp.empty(32, dtype=np.float32)
+        ck((1,), (32,), (cx, cx, co))
+        res["cupy"] = b.time(lambda: ck((1,), (32,), (cx, cx, co)), b.others()["cupy"])
+    if nb is not None:
+        @nb.jit
+        def add3(a, c, o):
+            i = nb.grid(1)
+            o[i] = a[i] + c[i]
+        na, no = nb.to_device(np.ones(32, np.float32)), nb.device_array(32, np.float32)
+        add3[1, 32](na, na, no)
+        res["numba"] = b.time(lambda: add3[1, 32](na, na, no), nb.synchronize)
+    b.add("kernels", "k[1, 32](x, y, out), 3 array arguments", "us", res, "pygpu k(grid, block, args): %.2f us"
+          % (cupy_form * 1e6))
+    sargs = (x, x, out)
+    k2 = pygpu.RawKernel(ADD3.replace("add3(const float* x, const float* y, float* out)",
+                                      "add3s(const float* x, const float* y, float* out, float a, int n)"), "add3s")
+    k2[1, 32](*sargs, 1.5, 32)
+    res = {"pygpu": b.time(lambda: k2[1, 32](x, x, out, 1.5, 32), b.sync)}
+    b.add("kernels", "k[1, 32](x, y, out, 1.5, 32), + 2 scalars", "us", res)
+
+
+def bench_stencil(b, header, cp):
+    header("the seeds' smooth stencil as CUDA C, int32 (us per call)")
+    dev = b.device
+    n = 4096 if not b.quick else 2048
+    x = np.random.default_rng(0).integers(0, 1000, (n, n), dtype=np.int32)
+
+    def numpy_smooth(a):
+        out = a.copy()
+        out[1:-1, 1:-1] = (a[:-2, :-2] + a[:-2, 1:-1] + a[:-2, 2:] + a[1:-1, :-2] + a[1:-1, 1:-1] + a[1:-1, 2:] +
+                           a[2:, :-2] + a[2:, 1:-1] + a[2:, 2:]) // 9
+        return out
+
+    k = pygpu.RawKernel(SMOOTH, "smooth")
+    d = pygpu.asarray(x, device=dev)
+    o = pygpu.asarray(x, device=dev)
+    grid, block = ((n + 15) // 16, (n + 15) // 16), (16, 16)
+    k[grid, block](d, o, n, n)
+    if not b.on_gpu:
+        assert np.array_equal(o.get(), numpy_smooth(x)), "smooth differs from NumPy"
+    res = {"pygpu": b.time(lambda: k[grid, block](d, o, n, n), b.sync),
+           "numpy": b.time(lambda: numpy_smooth(x), None)}
+    if "cupy" in b.others():
+        ck = cp.RawKernel(SMOOTH, "smooth")
+        cx, co = cp.asarray(x), cp.asarray(x)
+        res["cupy"] = b.time(lambda: ck(grid, block, (cx, co, np.int32(n), np.int32(n))), b.others()["cupy"])
+    nb = _numba_gpu() if b.on_gpu else None
+    if nb is not None:
+        @nb.jit
+        def smooth_gpu(a, out):
+            i, j = nb.grid(2)
+            rows, cols = a.shape
+            if 1 <= i < rows - 1 and 1 <= j < cols - 1:
+                out[i, j] = (a[i - 1, j - 1] + a[i - 1, j] + a[i - 1, j + 1] + a[i, j - 1] + a[i, j] + a[i, j + 1] +
+                             a[i + 1, j - 1] + a[i + 1, j] + a[i + 1, j + 1]) // 9
+        na, no = nb.to_device(x), nb.to_device(x)
+        smooth_gpu[grid, block](na, no)
+        res["numba"] = b.time(lambda: smooth_gpu[grid, block](na, no), nb.synchronize)
+    b.add("kernels", f"smooth {n}x{n} int32 (numpy: sliced version)", "us", res)
+
+
+def _simulator_seconds(n):
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    try:
+        proc = subprocess.run([sys.executable, "-c", NUMBA_MATMUL, str(n)], env=env, capture_output=True, text=True,
+                              timeout=900)
+        return float(proc.stdout.strip().splitlines()[-1])
+    except Exception:
+        return None
+
+
+def bench_matmul(b, header, cp):
+    header("the tutorial's shared-memory matmul as CUDA C, float32 (us per call)")
+    dev = b.device
+    sizes = [64, 512] if not b.on_gpu else [512, 2048]
+    k = pygpu.RawKernel(MATMUL, "matmul")
+    for n in sizes:
+        rng = np.random.default_rng(1)
+        a, c = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
+        da, dc, do = pygpu.asarray(a, device=dev), pygpu.asarray(c, device=dev), pygpu.empty((n, n), np.float32,
+                                                                                            device=dev)
+        grid, block = (n // 16, n // 16), (16, 16)
+        k[grid, block](da, dc, do, n)
+        if not b.on_gpu:
+            assert np.allclose(do.get(), a @ c, rtol=1e-4), "matmul differs from NumPy"
+        res = {"pygpu": b.time(lambda: k[grid, block](da, dc, do, n), b.sync),
+               "numpy": b.time(lambda: a @ c, None)}
+        note = "numpy: a @ b (BLAS)"
+        if "cupy" in b.others():
+            ck = cp.RawKernel(MATMUL, "matmul")
+            ca, cc, co = cp.asarray(a), cp.asarray(c), cp.empty((n, n), np.float32)
+            res["cupy"] = b.time(lambda: ck(grid, block, (ca, cc, co, np.int32(n))), b.others()["cupy"])
+        if not b.on_gpu and n == sizes[0]:
+            sim = _simulator_seconds(n)
+            if sim is not None:
+                res["numba"] = sim
+                note += "; numba: its CUDA simulator, one run"
+        b.add("kernels", f"tiled matmul {n}x{n}, 16x16 tiles", "us", res, note)
+
+
+def bench_first_launch(b, header, cp):
+    header("first launch of a new kernel (us): compile, then from the disk cache in a new process")
+    dev = b.device
+    code = textwrap.dedent('''
+        import sys, time, numpy as np
+        t0 = time.perf_counter()
+        import pygpu
+        t1 = time.perf_counter()
+        k = pygpu.RawKernel(sys.argv[1], "add3")
+        x = pygpu.ones(32, dtype=np.float32, device=sys.argv[2])
+        t2 = time.perf_counter()
+        k[1, 32](x, x, x)
+        pygpu.synchronize(sys.argv[2])
+        t3 = time.perf_counter()
+        print(t3 - t2)
+    ''')
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, PYGPU_CACHE_DIR=folder, PYTHONPATH=os.path.dirname(HERE))
+        src = ADD3 + "// a kernel no cache holds: %d %f\n" % (os.getpid(), time.time())
+        times = []
+        for _ in range(2):
+            proc = subprocess.run([sys.executable, "-c", code, src, str(dev)], env=env, capture_output=True, text=True)
+            times.append(float(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else None)
+    compiler = "NVRTC" if b.on_gpu else "the host C++ compiler"
+    b.add("kernels", f"first launch: {compiler}", "us", {"pygpu": times[0]})
+    b.add("kernels", "first launch: from the disk cache, new process", "us", {"pygpu": times[1]})
+
+
+CASES = [("launch", bench_launch), ("stencil", bench_stencil), ("matmul", bench_matmul), ("first", bench_first_launch)]

@@ -1,0 +1,54 @@
+/* User kernels: modules loaded on a device, their kernels, and the launch (argument packing,
+ * launch-configuration checks) in C, so that a repeated launch of a cached kernel costs a few
+ * microseconds of host time.
+ *
+ *   _core._Module   a module on one device (a CUDA image, or a shared object of CPU kernels);
+ *   _core._Function one kernel of a module: what the backend knows of its parameters, merged with
+ *                   the signature pygpu/_jit parsed from the source; launches;
+ *   _core._Kernel   the base of pygpu.RawKernel (and of the kernels cuda.jit makes): launches
+ *                   on the device of its array arguments (else the current one), asking the
+ *                   subclass's _get_function(device) once per device;
+ *   _core._Launcher what kernel[grid, block, stream, shared_mem] returns (Numba's form).
+ *
+ * The compilers (NVRTC here, the host C++ compiler and the caches in pygpu/_jit) are reached
+ * from Python: they run once per kernel and device, never on the launch path. */
+#ifndef PG_JIT_KERNEL_H
+#define PG_JIT_KERNEL_H
+#include "array/array.h"
+
+typedef struct {
+    PyObject_HEAD
+    PgDevice *device;
+    void *handle;        /* the backend's module */
+    PyObject *source;    /* what it was loaded from: the image (bytes) or the path (str) */
+} PgModule;
+
+typedef struct {
+    PyObject_HEAD
+    PgModule *module;
+    PyObject *name;      /* the kernel's name as users wrote it (for messages) */
+    PgFunctionInfo info;
+    int nparams;         /* -1: unknown, arguments are packed by their own sizes */
+    PgParamInfo *params; /* merged: sizes from the backend, kinds from the signature */
+} PgFunction;
+
+/* The per-device functions a _Kernel caches: the CPU, then cuda:0 .. cuda:N-1. */
+#define PG_KERNEL_SLOTS 17
+
+typedef struct {
+    PyObject_HEAD
+    PgFunction *slots[PG_KERNEL_SLOTS];
+    PyObject *weakreflist;
+} PgKernel;
+
+extern PyTypeObject PgModule_Type, PgFunction_Type, PgKernel_Type, PgLauncher_Type;
+#define PgFunction_Check(o) (Py_TYPE(o) == &PgFunction_Type)
+
+/* Launches fn over grid/block (ints or tuples of up to three) with args, dynamic shared memory
+ * `shared` (an int or NULL) on `stream` (NULL/None: the device's current stream). */
+int pg_function_launch(PgFunction *fn, PyObject *grid, PyObject *block, PyObject *const *args, Py_ssize_t nargs,
+                       PyObject *shared, PyObject *stream);
+
+int pg_jit_kernel_init(PyObject *module);
+extern PyMethodDef pg_jit_kernel_methods[], pg_nvrtc_methods[];
+#endif

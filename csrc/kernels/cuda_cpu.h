@@ -1,0 +1,580 @@
+/* CUDA C on the CPU: what a kernel's source needs from CUDA, defined for the host C++ compiler.
+ *
+ * pygpu compiles a user's CUDA C (RawKernel, RawModule, ElementwiseKernel, and the C that
+ * cuda.jit emits) for the CPU device as: this header, then the user's source, then a footer that
+ * exports the kernels (PG_CPU_EXPORT, one per kernel, and PG_CPU_MODULE), into a shared object
+ * the CPU backend loads (kernels/cpu_kernel_abi.h is the interface). The extension embeds this
+ * text at build time, so it always matches the backend that runs the module.
+ *
+ * The model: a block runs on one OS thread, blocks in parallel on all cores. __shared__ memory is
+ * thread_local (one copy per OS thread, so per running block); threadIdx & co. are fields of a
+ * thread_local record the runner sets. Modules without barriers run a block's threads as a loop
+ * with the kernel inlined; with barriers each thread is a fiber and the runtime switches at
+ * __syncthreads and the warp collectives. Atomics are real atomics: blocks run concurrently. */
+#ifndef PG_CUDA_CPU_H
+#define PG_CUDA_CPU_H
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <assert.h>
+
+#include "cpu_kernel_abi.h"
+#include "kernel_types.h"
+
+#define PYGPU_CPU 1
+#ifndef __CUDA_ARCH__
+#define __CUDA_ARCH__ 800
+#endif
+
+/* ------------------------------------------------------------------ qualifiers */
+/* modules are built with hidden visibility (each one's templates stay its own); device variables
+ * are exported so that get_global finds them */
+#define __global__
+#define __device__ __attribute__((visibility("default")))
+#define __host__
+#define __constant__ __attribute__((visibility("default")))
+#define __managed__ __attribute__((visibility("default")))
+#define __grid_constant__
+/* at block scope thread_local implies static: one copy per OS thread, i.e. per running block */
+#define __shared__ thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+#define __maxnreg__(n)
+#define __cudart_builtin__
+
+/* ------------------------------------------------------------------ vector types */
+#define PG_VEC1(T, N, A) struct alignas(A) N##1 { T x; };
+#define PG_VEC2(T, N, A) struct alignas(A) N##2 { T x, y; };
+#define PG_VEC3(T, N) struct N##3 { T x, y, z; };
+#define PG_VEC4(T, N, A) struct alignas(A) N##4 { T x, y, z, w; };
+#define PG_MAKE(T, N)                                                                           \
+    static inline N##1 make_##N##1(T x) { return N##1{x}; }                                     \
+    static inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }                             \
+    static inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }                     \
+    static inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+#define PG_VECTOR(T, N, A1, A2, A4) PG_VEC1(T, N, A1) PG_VEC2(T, N, A2) PG_VEC3(T, N) PG_VEC4(T, N, A4) PG_MAKE(T, N)
+PG_VECTOR(signed char, char, 1, 2, 4)
+PG_VECTOR(unsigned char, uchar, 1, 2, 4)
+PG_VECTOR(short, short, 2, 4, 8)
+PG_VECTOR(unsigned short, ushort, 2, 4, 8)
+PG_VECTOR(int, int, 4, 8, 16)
+PG_VECTOR(unsigned int, uint, 4, 8, 16)
+PG_VECTOR(long, long, 8, 16, 16)
+PG_VECTOR(unsigned long, ulong, 8, 16, 16)
+PG_VECTOR(long long, longlong, 8, 16, 16)
+PG_VECTOR(unsigned long long, ulonglong, 8, 16, 16)
+PG_VECTOR(float, float, 4, 8, 16)
+PG_VECTOR(double, double, 8, 16, 16)
+#undef PG_VEC1
+#undef PG_VEC2
+#undef PG_VEC3
+#undef PG_VEC4
+#undef PG_MAKE
+#undef PG_VECTOR
+
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(pg_uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+/* ------------------------------------------------------------------ the thread's indices
+ * `pg_idx` names the indices: the thread_local record below, which the runner keeps current, or,
+ * inside a kernel whose definition pygpu rewrote to take them as a first parameter
+ * (`const PgCpuThread &pg_idx`, hostcc.py), that parameter, which shadows the record: a block's
+ * loop then keeps them in registers instead of thread-local storage. PG_TLS_INDICES (defined
+ * before this header) says whether code outside the rewritten kernels reads them, so that the
+ * loop must keep the record current too. */
+#ifndef PG_TLS_INDICES
+#define PG_TLS_INDICES 1
+#endif
+static thread_local PgCpuThread pg_idx;
+static const PgCpuRuntime *pg_runtime;
+
+static inline uint3 pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
+#define threadIdx (pg_u3(pg_idx.thread_idx))
+#define blockIdx (pg_u3(pg_idx.block_idx))
+#define blockDim (pg_u3(pg_idx.block_dim))
+#define gridDim (pg_u3(pg_idx.grid_dim))
+#define warpSize 32
+
+/* ------------------------------------------------------------------ traps and assert */
+static inline void __trap(void) { pg_runtime->trap(PG_TRAP_RUNTIME, "__trap() called"); __builtin_unreachable(); }
+static inline void pg_assert_fail(const char *expr, const char *file, int line)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s:%d: assertion '%s' failed", file, line, expr);
+    pg_runtime->trap(PG_TRAP_ASSERT, msg);
+    __builtin_unreachable();
+}
+#undef assert
+#define assert(e) ((e) ? (void)0 : pg_assert_fail(#e, __FILE__, __LINE__))
+#define __brkpt() __trap()
+
+/* ------------------------------------------------------------------ barriers and warps */
+static inline void __syncthreads(void) { pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_NONE, 0); }
+static inline int __syncthreads_count(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_COUNT, p != 0); }
+static inline int __syncthreads_and(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_AND, p != 0); }
+static inline int __syncthreads_or(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_OR, p != 0); }
+static inline void __syncwarp(unsigned int mask = 0xffffffffu) { (void)mask; pg_runtime->warp(pg_idx.scheduler, PG_WARP_SYNC, 0, 0, 32); }
+
+template <class T>
+static inline T pg_warp_value(int op, T v, int arg, int width)
+{
+    static_assert(sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
+    uint64_t bits = 0;
+    memcpy(&bits, &v, sizeof v);
+    bits = pg_runtime->warp(pg_idx.scheduler, op, bits, arg, width);
+    T r;
+    memcpy(&r, &bits, sizeof r);
+    return r;
+}
+template <class T> static inline T __shfl_sync(unsigned int, T v, int src, int width = 32) { return pg_warp_value(PG_WARP_SHFL_IDX, v, src, width); }
+template <class T> static inline T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) { return pg_warp_value(PG_WARP_SHFL_UP, v, (int)d, width); }
+template <class T> static inline T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) { return pg_warp_value(PG_WARP_SHFL_DOWN, v, (int)d, width); }
+template <class T> static inline T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) { return pg_warp_value(PG_WARP_SHFL_XOR, v, m, width); }
+static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_BALLOT, p != 0, 0, 32); }
+static inline int __all_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
+static inline int __any_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
+static inline unsigned int __activemask(void) { return (unsigned int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
+static inline unsigned int pg_lane(void)
+{
+    return (pg_idx.thread_idx.x + pg_idx.block_dim.x * (pg_idx.thread_idx.y + pg_idx.block_dim.y * pg_idx.thread_idx.z)) & 31u;
+}
+static inline unsigned int __lanemask_lt(void) { return (1u << pg_lane()) - 1u; }
+static inline unsigned int __lanemask_le(void) { return (2u << pg_lane()) - 1u; }
+static inline unsigned int __lanemask_gt(void) { return ~__lanemask_le(); }
+static inline unsigned int __lanemask_ge(void) { return ~__lanemask_lt(); }
+
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __nanosleep(unsigned int) {}
+static inline long long clock64(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return (long long)__builtin_ia32_rdtsc();
+#else
+    return (long long)__builtin_readcyclecounter();
+#endif
+}
+
+/* ------------------------------------------------------------------ atomics (relaxed, as CUDA's) */
+template <class T> static inline T pg_atomic_add(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+template <class T, class B>
+static inline T pg_atomic_float(T *p, T v, T (*f)(T, T))
+{
+    B old = __atomic_load_n((B *)p, __ATOMIC_RELAXED), next;
+    T o, n;
+    do {
+        memcpy(&o, &old, sizeof o);
+        n = f(o, v);
+        memcpy(&next, &n, sizeof n);
+    } while (!__atomic_compare_exchange_n((B *)p, &old, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return o;
+}
+template <class T> static inline T pg_sum(T a, T b) { return a + b; }
+template <class T> static inline T pg_fmin(T a, T b) { return b < a || a != a ? b : a; }
+template <class T> static inline T pg_fmax(T a, T b) { return b > a || a != a ? b : a; }
+template <class T> static inline T pg_second(T, T b) { return b; }
+
+#define PG_ATOMIC_INT(T)                                                                           \
+    static inline T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }     \
+    static inline T atomicSub(T *p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }     \
+    static inline T atomicExch(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }   \
+    static inline T atomicAnd(T *p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }     \
+    static inline T atomicOr(T *p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }       \
+    static inline T atomicXor(T *p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }     \
+    static inline T atomicMin(T *p, T v)                                                           \
+    {                                                                                              \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                              \
+        while (v < old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) \
+            ;                                                                                      \
+        return old;                                                                                \
+    }                                                                                              \
+    static inline T atomicMax(T *p, T v)                                                           \
+    {                                                                                              \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                              \
+        while (v > old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) \
+            ;                                                                                      \
+        return old;                                                                                \
+    }                                                                                              \
+    static inline T atomicCAS(T *p, T compare, T v)                                                \
+    {                                                                                              \
+        __atomic_compare_exchange_n(p, &compare, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
+        return compare;                                                                            \
+    }
+PG_ATOMIC_INT(int)
+PG_ATOMIC_INT(unsigned int)
+PG_ATOMIC_INT(long long)
+PG_ATOMIC_INT(unsigned long long)
+PG_ATOMIC_INT(long)
+PG_ATOMIC_INT(unsigned long)
+#undef PG_ATOMIC_INT
+static inline unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned short v)
+{
+    __atomic_compare_exchange_n(p, &c, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return c;
+}
+static inline float atomicAdd(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_sum<float>); }
+static inline double atomicAdd(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_sum<double>); }
+static inline float atomicSub(float *p, float v) { return atomicAdd(p, -v); }
+static inline double atomicSub(double *p, double v) { return atomicAdd(p, -v); }
+static inline float atomicExch(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_second<float>); }
+static inline double atomicExch(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_second<double>); }
+static inline float atomicMin(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_fmin<float>); }
+static inline double atomicMin(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_fmin<double>); }
+static inline float atomicMax(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_fmax<float>); }
+static inline double atomicMax(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_fmax<double>); }
+static inline unsigned int atomicInc(unsigned int *p, unsigned int limit)
+{
+    unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED), next;
+    do
+        next = old >= limit ? 0 : old + 1;
+    while (!__atomic_compare_exchange_n(p, &old, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+static inline unsigned int atomicDec(unsigned int *p, unsigned int limit)
+{
+    unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED), next;
+    do
+        next = old == 0 || old > limit ? limit : old - 1;
+    while (!__atomic_compare_exchange_n(p, &old, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+#define PG_ATOMIC_SCOPES(name)                                                                     \
+    template <class... A> static inline auto name##_block(A... a) { return name(a...); }           \
+    template <class... A> static inline auto name##_system(A... a) { return name(a...); }
+PG_ATOMIC_SCOPES(atomicAdd)
+PG_ATOMIC_SCOPES(atomicSub)
+PG_ATOMIC_SCOPES(atomicExch)
+PG_ATOMIC_SCOPES(atomicMin)
+PG_ATOMIC_SCOPES(atomicMax)
+PG_ATOMIC_SCOPES(atomicInc)
+PG_ATOMIC_SCOPES(atomicDec)
+PG_ATOMIC_SCOPES(atomicCAS)
+PG_ATOMIC_SCOPES(atomicAnd)
+PG_ATOMIC_SCOPES(atomicOr)
+PG_ATOMIC_SCOPES(atomicXor)
+#undef PG_ATOMIC_SCOPES
+
+/* ------------------------------------------------------------------ math
+ * <math.h> (libstdc++'s) brings the float overloads of sin, exp, ... into the global namespace,
+ * as CUDA has them. Below: CUDA's extras and intrinsics, with IEEE results (the fast
+ * intrinsics are the accurate functions here). */
+template <class A, class B> static inline auto min(A a, B b) -> decltype(a + b) { return b < a ? b : a; }
+template <class A, class B> static inline auto max(A a, B b) -> decltype(a + b) { return b > a ? b : a; }
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+/* named pg_* behind macros: newer C libraries declare some of these (C23's rsqrt, sinpi) */
+static inline float pg_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double pg_rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float pg_rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline double pg_rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline float pg_exp10f(float x) { return powf(10.0f, x); }
+static inline float pg_sinpif(float x) { return sinf((float)M_PI * x); }
+static inline float pg_cospif(float x) { return cosf((float)M_PI * x); }
+static inline double pg_sinpi(double x) { return sin(M_PI * x); }
+static inline double pg_cospi(double x) { return cos(M_PI * x); }
+static inline void pg_sincospif(float x, float *s, float *c) { *s = pg_sinpif(x); *c = pg_cospif(x); }
+static inline void pg_sincospi(double x, double *s, double *c) { *s = pg_sinpi(x); *c = pg_cospi(x); }
+static inline float pg_normcdff(float x) { return 0.5f * erfcf(-x * (float)M_SQRT1_2); }
+static inline double pg_normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+#define rsqrtf pg_rsqrtf
+#define rsqrt pg_rsqrt
+#define rcbrtf pg_rcbrtf
+#define rcbrt pg_rcbrt
+#define exp10f pg_exp10f
+#define sinpif pg_sinpif
+#define cospif pg_cospif
+#define sinpi pg_sinpi
+#define cospi pg_cospi
+#define sincospif pg_sincospif
+#define sincospi pg_sincospi
+#define normcdff pg_normcdff
+#define normcdf pg_normcdf
+static inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline float pg__sinf(float x) { return sinf(x); }
+static inline float pg__cosf(float x) { return cosf(x); }
+static inline float pg__tanf(float x) { return tanf(x); }
+static inline void pg__sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+static inline float pg__expf(float x) { return expf(x); }
+static inline float pg__exp10f(float x) { return pg_exp10f(x); }
+static inline float pg__logf(float x) { return logf(x); }
+static inline float pg__log2f(float x) { return log2f(x); }
+static inline float pg__log10f(float x) { return log10f(x); }
+static inline float pg__powf(float x, float y) { return powf(x, y); }
+/* glibc declares these internal names itself */
+#define __sinf pg__sinf
+#define __cosf pg__cosf
+#define __tanf pg__tanf
+#define __sincosf pg__sincosf
+#define __expf pg__expf
+#define __exp10f pg__exp10f
+#define __logf pg__logf
+#define __log2f pg__log2f
+#define __log10f pg__log10f
+#define __powf pg__powf
+static inline float __fdividef(float x, float y) { return x / y; }
+static inline float __frcp_rn(float x) { return 1.0f / x; }
+static inline float __fsqrt_rn(float x) { return sqrtf(x); }
+static inline float __fadd_rn(float x, float y) { return x + y; }
+static inline float __fsub_rn(float x, float y) { return x - y; }
+static inline float __fmul_rn(float x, float y) { return x * y; }
+static inline float __fdiv_rn(float x, float y) { return x / y; }
+static inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
+static inline double __dadd_rn(double x, double y) { return x + y; }
+static inline double __dsub_rn(double x, double y) { return x - y; }
+static inline double __dmul_rn(double x, double y) { return x * y; }
+static inline double __ddiv_rn(double x, double y) { return x / y; }
+static inline double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
+static inline double __drcp_rn(double x) { return 1.0 / x; }
+static inline double __dsqrt_rn(double x) { return sqrt(x); }
+
+/* conversions: rn rounds to nearest even, rz toward zero, ru up, rd down */
+#define PG_CVT(name, From, To, expr) static inline To name(From x) { return (To)(expr); }
+#define PG_CVT_ALL(prefix, From, To)                                                              \
+    PG_CVT(prefix##_rn, From, To, rint(x)) PG_CVT(prefix##_rz, From, To, trunc(x))                 \
+    PG_CVT(prefix##_ru, From, To, ceil(x)) PG_CVT(prefix##_rd, From, To, floor(x))
+PG_CVT_ALL(__float2int, float, int)
+PG_CVT_ALL(__float2uint, float, unsigned int)
+PG_CVT_ALL(__float2ll, float, long long)
+PG_CVT_ALL(__float2ull, float, unsigned long long)
+PG_CVT_ALL(__double2int, double, int)
+PG_CVT_ALL(__double2uint, double, unsigned int)
+PG_CVT_ALL(__double2ll, double, long long)
+PG_CVT_ALL(__double2ull, double, unsigned long long)
+PG_CVT(__double2float_rn, double, float, x)
+PG_CVT(__int2float_rn, int, float, x)
+PG_CVT(__uint2float_rn, unsigned int, float, x)
+PG_CVT(__ll2float_rn, long long, float, x)
+PG_CVT(__ull2float_rn, unsigned long long, float, x)
+PG_CVT(__int2double_rn, int, double, x)
+PG_CVT(__uint2double_rn, unsigned int, double, x)
+PG_CVT(__ll2double_rn, long long, double, x)
+PG_CVT(__ull2double_rn, unsigned long long, double, x)
+#undef PG_CVT_ALL
+#undef PG_CVT
+template <class To, class From> static inline To pg_bits(From x) { To r; memcpy(&r, &x, sizeof r); return r; }
+static inline int __float_as_int(float x) { return pg_bits<int>(x); }
+static inline unsigned int __float_as_uint(float x) { return pg_bits<unsigned int>(x); }
+static inline float __int_as_float(int x) { return pg_bits<float>(x); }
+static inline float __uint_as_float(unsigned int x) { return pg_bits<float>(x); }
+static inline long long __double_as_longlong(double x) { return pg_bits<long long>(x); }
+static inline double __longlong_as_double(long long x) { return pg_bits<double>(x); }
+static inline int __double2hiint(double x) { return (int)(pg_bits<unsigned long long>(x) >> 32); }
+static inline int __double2loint(double x) { return (int)pg_bits<unsigned long long>(x); }
+static inline double __hiloint2double(int hi, int lo)
+{
+    return pg_bits<double>(((unsigned long long)(unsigned int)hi << 32) | (unsigned int)lo);
+}
+
+/* integer intrinsics */
+static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
+static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned int __brev(unsigned int x)
+{
+    unsigned int r = 0;
+    for (int i = 0; i < 32; i++, x >>= 1)
+        r = (r << 1) | (x & 1u);
+    return r;
+}
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned int)x) << 32) | __brev((unsigned int)(x >> 32));
+}
+static inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s)
+{
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned int r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (unsigned int)((v >> (8 * ((s >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
+    return r;
+}
+static inline int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+static inline unsigned int __umulhi(unsigned int x, unsigned int y) { return (unsigned int)(((unsigned long long)x * y) >> 32); }
+static inline long long __mul64hi(long long x, long long y) { return (long long)(((__int128)x * y) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y)
+{
+    return (unsigned long long)(((unsigned __int128)x * y) >> 64);
+}
+static inline int __mul24(int x, int y) { return (int)(((long long)(x << 8 >> 8) * (y << 8 >> 8))); }
+static inline unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xffffffu) * (y & 0xffffffu); }
+static inline int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
+static inline int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
+static inline unsigned int __uhadd(unsigned int x, unsigned int y) { return (unsigned int)(((unsigned long long)x + y) >> 1); }
+static inline unsigned int __urhadd(unsigned int x, unsigned int y) { return (unsigned int)(((unsigned long long)x + y + 1) >> 1); }
+static inline unsigned int __sad(int x, int y, unsigned int z) { return z + (unsigned int)(x > y ? x - y : y - x); }
+static inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
+static inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s)
+{
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)((v << (s & 31u)) >> 32);
+}
+static inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s)
+{
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned int)(v >> (s & 31u));
+}
+
+/* loads and stores with cache hints are plain accesses */
+template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class T> static inline T __ldca(const T *p) { return *p; }
+template <class T> static inline T __ldcg(const T *p) { return *p; }
+template <class T> static inline T __ldcs(const T *p) { return *p; }
+template <class T> static inline T __ldlu(const T *p) { return *p; }
+template <class T> static inline T __ldcv(const T *p) { return *p; }
+template <class T> static inline void __stwb(T *p, T v) { *p = v; }
+template <class T> static inline void __stcg(T *p, T v) { *p = v; }
+template <class T> static inline void __stcs(T *p, T v) { *p = v; }
+template <class T> static inline void __stwt(T *p, T v) { *p = v; }
+
+/* ------------------------------------------------------------------ exporting kernels
+ * PG_CPU_EXPORT(i, expr) describes kernel `expr` (a function or a template instance) as entry i of
+ * the module; PG_CPU_MODULE(n, barriers) then exports the table. The parameter descriptions
+ * come from the C++ types themselves, so they are exact whatever the source's macros did. */
+namespace { /* internal to the module: another module's instances of these are not the same */
+template <class T> struct pg_scalar { enum { kind = PG_CPU_PARAM_OTHER, type = -1 }; };
+#define PG_SCALAR(T, K, P) template <> struct pg_scalar<T> { enum { kind = K, type = P }; };
+PG_SCALAR(bool, PG_CPU_PARAM_BOOL, PG_BOOL)
+PG_SCALAR(char, CHAR_MIN < 0 ? PG_CPU_PARAM_INT : PG_CPU_PARAM_UINT, CHAR_MIN < 0 ? PG_INT8 : PG_UINT8)
+PG_SCALAR(signed char, PG_CPU_PARAM_INT, PG_INT8)
+PG_SCALAR(unsigned char, PG_CPU_PARAM_UINT, PG_UINT8)
+PG_SCALAR(short, PG_CPU_PARAM_INT, PG_INT16)
+PG_SCALAR(unsigned short, PG_CPU_PARAM_UINT, PG_UINT16)
+PG_SCALAR(int, PG_CPU_PARAM_INT, PG_INT32)
+PG_SCALAR(unsigned int, PG_CPU_PARAM_UINT, PG_UINT32)
+PG_SCALAR(long, PG_CPU_PARAM_INT, sizeof(long) == 8 ? PG_INT64 : PG_INT32)
+PG_SCALAR(unsigned long, PG_CPU_PARAM_UINT, sizeof(long) == 8 ? PG_UINT64 : PG_UINT32)
+PG_SCALAR(long long, PG_CPU_PARAM_INT, PG_INT64)
+PG_SCALAR(unsigned long long, PG_CPU_PARAM_UINT, PG_UINT64)
+PG_SCALAR(float, PG_CPU_PARAM_FLOAT, PG_FLOAT32)
+PG_SCALAR(double, PG_CPU_PARAM_FLOAT, PG_FLOAT64)
+#undef PG_SCALAR
+template <class T> struct pg_unqual { typedef T type; };
+template <class T> struct pg_unqual<const T> { typedef T type; };
+template <class T> struct pg_unqual<volatile T> { typedef T type; };
+template <class T> struct pg_unqual<const volatile T> { typedef T type; };
+template <class T> struct pg_param_of {
+    static constexpr PgCpuParam value = {sizeof(T), alignof(T), pg_scalar<T>::kind, pg_scalar<T>::type};
+};
+template <class T> struct pg_param_of<T *> {
+    static constexpr PgCpuParam value = {sizeof(T *), alignof(T *), PG_CPU_PARAM_POINTER,
+                                         pg_scalar<typename pg_unqual<T>::type>::type};
+};
+template <class T> struct pg_param_of<T *const> : pg_param_of<T *> {};
+template <class T> struct pg_param_of<T *__restrict> : pg_param_of<T *> {};
+template <class T> struct pg_param_of<T *const __restrict> : pg_param_of<T *> {};
+
+template <unsigned long... I> struct pg_indices {};
+template <unsigned long N, unsigned long... I> struct pg_make_indices : pg_make_indices<N - 1, N - 1, I...> {};
+template <unsigned long... I> struct pg_make_indices<0, I...> { typedef pg_indices<I...> type; };
+
+template <class T> static inline T pg_arg(void *p) { T v; memcpy((void *)&v, p, sizeof v); return v; }
+
+/* The threads of blocks [begin, end) as a loop, the kernel inlined into it: call(idx) runs one. */
+template <class Call>
+static inline void pg_block_loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, PgCpuThread &idx, Call call)
+{
+    const unsigned int bx = g->block.x, by = g->block.y, bz = g->block.z, gx = g->grid.x, gy = g->grid.y;
+    for (uint64_t b = begin; b < end; b++) {
+        idx.block_idx.x = (unsigned int)(b % gx);
+        idx.block_idx.y = (unsigned int)(b / gx % gy);
+        idx.block_idx.z = (unsigned int)(b / gx / gy);
+        for (unsigned int z = 0; z < bz; z++)
+            for (unsigned int y = 0; y < by; y++)
+                for (unsigned int x = 0; x < bx; x++) {
+                    idx.thread_idx.x = x;
+                    idx.thread_idx.y = y;
+                    idx.thread_idx.z = z;
+                    call(idx);
+                }
+    }
+}
+
+template <class Sig, Sig F> struct pg_thunk;
+
+/* A kernel as the user wrote it: it reads its indices from the thread-local record. */
+template <class... A, void (*F)(A...)> struct pg_thunk<void (*)(A...), F> {
+    static constexpr PgCpuParam params[sizeof...(A) + 1] = {pg_param_of<A>::value..., {0, 0, 0, -1}};
+
+    template <unsigned long... I> static inline void call(void **args, pg_indices<I...>) { F(pg_arg<A>(args[I])...); }
+    static void run_thread(void **args) { call(args, typename pg_make_indices<sizeof...(A)>::type()); }
+
+    static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
+    {
+        pg_block_loop(g, begin, end, pg_idx, [&](PgCpuThread &) { F(a...); });
+    }
+    template <unsigned long... I>
+    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
+    {
+        loop(g, begin, end, pg_arg<A>(args[I])...);
+    }
+    static void run_blocks(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end)
+    {
+        loop_args(g, args, begin, end, typename pg_make_indices<sizeof...(A)>::type());
+    }
+};
+
+/* A kernel pygpu rewrote to take its indices as its first parameter. */
+template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void (*)(const PgCpuThread &, A...), F> {
+    static constexpr PgCpuParam params[sizeof...(A) + 1] = {pg_param_of<A>::value..., {0, 0, 0, -1}};
+
+    template <unsigned long... I> static inline void call(void **args, pg_indices<I...>)
+    {
+        F(pg_idx, pg_arg<A>(args[I])...);
+    }
+    static void run_thread(void **args) { call(args, typename pg_make_indices<sizeof...(A)>::type()); }
+
+    static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
+    {
+        PgCpuThread idx = pg_idx;
+        pg_block_loop(g, begin, end, idx, [&](PgCpuThread &i) {
+            if (PG_TLS_INDICES)
+                pg_idx = i;
+            F(i, a...);
+        });
+    }
+    template <unsigned long... I>
+    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
+    {
+        loop(g, begin, end, pg_arg<A>(args[I])...);
+    }
+    static void run_blocks(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end)
+    {
+        loop_args(g, args, begin, end, typename pg_make_indices<sizeof...(A)>::type());
+    }
+};
+
+} /* namespace */
+
+#define PG_CPU_EXPORT(i, ...) typedef pg_thunk<decltype(&__VA_ARGS__), &__VA_ARGS__> pg_kernel_##i;
+#define PG_CPU_KERNEL(i, text)                                                                    \
+    {text, (int32_t)(sizeof pg_kernel_##i::params / sizeof(PgCpuParam)) - 1, pg_kernel_##i::params, \
+     pg_kernel_##i::run_blocks, pg_kernel_##i::run_thread},
+static PgCpuThread *pg_thread_state(void) { return &pg_idx; }
+static void pg_set_runtime(const PgCpuRuntime *r) { pg_runtime = r; }
+#define PG_CPU_MODULE(barriers, ...)                                                              \
+    static const PgCpuKernel pg_kernels[] = {__VA_ARGS__};                                        \
+    extern "C" __attribute__((visibility("default"))) const PgCpuModule pg_cpu_module = {         \
+        PG_CPU_ABI_VERSION, barriers, (int32_t)(sizeof pg_kernels / sizeof pg_kernels[0]), pg_kernels, \
+        pg_thread_state, pg_set_runtime};
+
+#endif

@@ -1,0 +1,208 @@
+"""CUDA C compiled for the CPU device by the host's C++ compiler.
+
+The source is compiled as: the header of kernels/cuda_cpu.h (embedded in the extension, so it
+matches the backend that runs the result), the user's source (``extern __shared__`` arrays
+rewritten to the block's dynamic shared memory), and a footer that exports the kernels asked for
+(names, or C++ name expressions such as ``f<float, 4>``). The result is a shared object in the
+kernel cache (cache.py), keyed by all of that and by the compiler's identity, so later processes
+load it without compiling. The compiler is ``$PYGPU_CXX``, else the first of c++, g++, clang++
+on PATH.
+"""
+import functools
+import hashlib
+import os
+import platform
+import re
+import shutil
+import subprocess
+
+from . import cache, signature
+from .. import _core
+from .._core import CompileError
+
+# -ffp-contract=off: no fused multiply-add, as the rest of pygpu's CPU kernels (see setup.py)
+# -fvisibility=hidden: modules loaded together must not share template instances (GNU unique
+# symbols are process-wide even under RTLD_LOCAL)
+FLAGS = ("-std=c++17", "-O3", "-fPIC", "-shared", "-fno-exceptions", "-fno-rtti", "-ffp-contract=off",
+         "-fvisibility=hidden", "-march=native")
+
+# the source uses a barrier or warp collective: its blocks run as fibers
+_BARRIERS = re.compile(r"\b(?:__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__all_sync|__any_sync|"
+                       r"__activemask|__match_\w+)\b")
+_EXTERN_SHARED = re.compile(r"\bextern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s*\)\s*)?)([^;\[\]{}()]*?)\s*"
+                            r"\b(\w+)\s*\[\s*\]\s*;")
+_EXPORTS_FILE = "<pygpu exports>"
+
+
+@functools.lru_cache(maxsize=None)
+def compiler():
+    """(path, identity) of the host C++ compiler; CompileError saying so when there is none. The
+    identity (the real path, size and time of the binary) keys the cache without running it."""
+    explicit = os.environ.get("PYGPU_CXX")
+    candidates = [explicit] if explicit else ["c++", "g++", "clang++"]
+    for name in candidates:
+        found = shutil.which(name)
+        if found is None:
+            continue
+        real = os.path.realpath(found)
+        st = os.stat(real)
+        return found, "%s %d %d" % (real, st.st_size, st.st_mtime_ns)
+    raise CompileError(
+        "pygpu runs CUDA C kernels on the CPU by compiling them with the host's C++ compiler, and found none "
+        "(looked for %s): install one (e.g. `apt-get install g++`), name it with PYGPU_CXX, or run on a CUDA "
+        "device" % (", ".join(candidates)))
+
+
+@functools.lru_cache(maxsize=None)
+def _cpu_identity():
+    """What -march=native compiles for: the cache must not hand one CPU's code to another."""
+    model = flags = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and not model:
+                    model = line.split(":", 1)[1].strip()
+                elif line.startswith(("flags", "Features")) and not flags:
+                    flags = hashlib.sha256(line.encode()).hexdigest()[:16]
+    except OSError:
+        pass
+    return platform.machine(), model, flags
+
+
+@functools.lru_cache(maxsize=None)
+def header():
+    return _core._cuda_cpu_header()
+
+
+def uses_barriers(source):
+    return _BARRIERS.search(source) is not None
+
+
+def rewrite_dynamic_shared(source, filename):
+    """``extern __shared__ T name[];`` becomes a name for the block's dynamic shared memory (the
+    host compiler cannot size an extern array at run time); line numbers are kept."""
+    out, pos = [], 0
+    for m in _EXTERN_SHARED.finditer(source):
+        line = source.count("\n", 0, m.end()) + 1
+        ctype, name = m.group(2).strip(), m.group(3)
+        out.append(source[pos:m.start()])
+        out.append('\n#undef %s\n#define %s ((%s *)pg_idx.dynamic_shared)\n#line %d "%s"\n'
+                   % (name, name, ctype, line, filename))
+        pos = m.end()
+    out.append(source[pos:])
+    return "".join(out)
+
+
+_INDICES = re.compile(r"\b(?:threadIdx|blockIdx|blockDim|gridDim|__lanemask_\w+)\b")
+
+
+def add_index_parameter(source):
+    """Each kernel declared in the source gets its indices as a first parameter
+    (``const PgCpuThread &pg_idx``, see kernels/cuda_cpu.h), so that a block's loop passes them in
+    registers; returns the new source and whether code outside those kernels reads indices (then
+    the loop keeps the thread-local record current as well)."""
+    found = signature.sites(source)
+    text = signature.strip_comments(source)
+    outside = text
+    for _, _, _, _, body in found:
+        if body is not None:
+            outside = outside[:body[0]] + " " * (body[1] - body[0]) + outside[body[1]:]
+    uses_tls = _INDICES.search(outside) is not None
+    out = source
+    for _, _, paren, params, _ in sorted(found, key=lambda f: -f[2]):
+        if params.strip() in ("", "void"):
+            out = out[:paren + 1] + "const PgCpuThread &pg_idx" + out[paren + 1 + len(params):]
+        else:
+            out = out[:paren + 1] + "const PgCpuThread &pg_idx, " + out[paren + 1:]
+    return out, uses_tls
+
+
+def full_source(source, exports, filename="kernel.cu"):
+    """The translation unit: header, the user's source, then the exports of `exports` (names or
+    name expressions, in order: entry i exports exports[i])."""
+    body, uses_tls = add_index_parameter(rewrite_dynamic_shared(source, filename))
+    lines = ['#line 1 "%s"' % _EXPORTS_FILE]
+    for i, e in enumerate(exports):
+        lines.append("PG_CPU_EXPORT(%d, %s)" % (i, e))
+    entries = " ".join('PG_CPU_KERNEL(%d, "%s")' % (i, e.replace("\\", "\\\\").replace('"', '\\"'))
+                       for i, e in enumerate(exports))
+    lines.append("PG_CPU_MODULE(%d, %s)" % (1 if uses_barriers(source) else 0, entries))
+    if not exports:
+        lines[-1] = "static const PgCpuKernel pg_kernels[1] = {{0}};\n" \
+                    'extern "C" __attribute__((visibility("default"))) const PgCpuModule pg_cpu_module = ' \
+                    "{PG_CPU_ABI_VERSION, 0, 0, pg_kernels, pg_thread_state, pg_set_runtime};"
+    return "#define PG_TLS_INDICES %d\n%s\n#line 1 \"%s\"\n%s\n%s\n" % (
+        uses_tls, header(), filename, body, "\n".join(lines))
+
+
+def _options(options):
+    """The NVRTC/nvcc options that mean something to the host compiler: -D, -U, -I."""
+    out = []
+    it = iter(options)
+    for o in it:
+        if o in ("-D", "-U", "-I", "--define-macro", "--undefine-macro", "--include-path"):
+            value = next(it, None)
+            if value is not None:
+                out.append({"--define-macro": "-D", "--undefine-macro": "-U", "--include-path": "-I"}.get(o, o) + value)
+        elif o.startswith(("-D", "-U", "-I")):
+            out.append(o)
+        elif o.startswith(("--define-macro=", "--undefine-macro=", "--include-path=")):
+            flag, value = o.split("=", 1)
+            out.append({"--define-macro": "-D", "--undefine-macro": "-U", "--include-path": "-I"}[flag] + value)
+    return out
+
+
+def failed_exports(log, exports):
+    """Indices of the exports the compiler could not resolve (names the source lacks)."""
+    bad = set()
+    for m in re.finditer(re.escape(_EXPORTS_FILE) + r":(\d+):", log):
+        index = int(m.group(1)) - 1
+        if 0 <= index < len(exports):
+            bad.add(index)
+    return bad
+
+
+def _run(cxx, flags, text, name):
+    def write(tmp):
+        global compiles
+        compiles += 1
+        proc = subprocess.run([cxx, *flags, "-x", "c++", "-", "-o", tmp], input=text, capture_output=True, text=True)
+        if proc.returncode != 0:
+            err = CompileError("the host C++ compiler could not compile %s:\n%s" % (name, proc.stderr.strip()))
+            err.log = proc.stderr
+            raise err
+    return write
+
+
+_memory = {}
+compiles = 0  # compiler runs in this process (the cache's misses), for tests and benchmarks
+
+
+def compile_module(source, exports, options=(), filename="kernel.cu"):
+    """The path of the shared object of `source` with `exports` (compiled, or from the cache), and
+    the exports it holds: an export the source does not define is dropped (get_function then
+    says the module has no such kernel). CompileError with the compiler's log otherwise."""
+    exports = list(exports)
+    cxx, identity = compiler()
+    flags = list(FLAGS) + _options(options)
+    while True:
+        text = full_source(source, exports, filename)
+        k = cache.key("cpu", identity, _cpu_identity(), flags, hashlib.sha256(text.encode()).hexdigest())
+        name = k + ".so"
+        hit = _memory.get(k)
+        if hit is not None:
+            return hit, exports
+        path = cache.path(name)
+        if not os.path.exists(path):
+            try:
+                path = cache.write_atomically(name, _run(cxx, flags, text, filename))
+            except CompileError as e:
+                bad = failed_exports(e.log, exports)
+                # errors in the user's own file are real; those in the header follow from exports
+                other = [ln for ln in e.log.splitlines() if ": error" in ln and ln.startswith(filename + ":")]
+                if bad and not other:
+                    exports = [x for i, x in enumerate(exports) if i not in bad]
+                    continue
+                raise
+        _memory[k] = path
+        return path, exports

@@ -1,0 +1,669 @@
+"""CUDA C kernels from the user (pygpu.RawKernel, pygpu.RawModule) on every device present: on the
+CPU they are compiled by the host C++ compiler and run over the grid (blocks in parallel, threads
+as a loop or as fibers at barriers); on a GPU by NVRTC. Results are compared with NumPy; launch
+errors, argument checks, faults, the compile cache and the compile errors are checked too."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import pygpu
+from pygpu._jit import cache, hostcc
+
+from conftest import DTYPES, assert_array_equal
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def kernel_cache(tmp_path_factory):
+    """A cache folder of this session's own: kernels compile for real, once per process."""
+    folder = str(tmp_path_factory.mktemp("kernel-cache"))
+    os.environ["PYGPU_CACHE_DIR"] = folder
+    cache._folder = None
+    yield folder
+    cache._folder = None
+
+
+ADD = r'''
+extern "C" __global__ void add(const float* x, const float* y, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = x[i] + y[i];
+}
+'''
+
+INDICES = r'''
+extern "C" __global__ void indices(int* out, int n) {
+    // one row per thread: its linear id, then threadIdx, blockIdx, blockDim, gridDim
+    int b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    int id = b * blockDim.x * blockDim.y * blockDim.z + t;
+    if (id >= n) return;
+    int* r = out + 13 * id;
+    r[0] = id;
+    r[1] = threadIdx.x; r[2] = threadIdx.y; r[3] = threadIdx.z;
+    r[4] = blockIdx.x; r[5] = blockIdx.y; r[6] = blockIdx.z;
+    r[7] = blockDim.x; r[8] = blockDim.y; r[9] = blockDim.z;
+    r[10] = gridDim.x; r[11] = gridDim.y; r[12] = gridDim.z;
+}
+'''
+
+SMOOTH = r'''
+extern "C" __global__ void smooth(const int* x, int* out, int n, int m) {
+    int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (1 <= i && i < n - 1 && 1 <= j && j < m - 1)
+        out[i * m + j] = (x[(i-1)*m + j-1] + x[(i-1)*m + j] + x[(i-1)*m + j+1] +
+                          x[i*m + j-1]     + x[i*m + j]     + x[i*m + j+1] +
+                          x[(i+1)*m + j-1] + x[(i+1)*m + j] + x[(i+1)*m + j+1]) / 9;
+}
+'''
+
+MATMUL = r'''
+template <typename T, int TILE>
+__global__ void matmul(const T* A, const T* B, T* C, int n) {
+    __shared__ T sa[TILE][TILE];
+    __shared__ T sb[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    T acc = 0;
+    for (int t = 0; t < (n + TILE - 1) / TILE; t++) {
+        int ac = t * TILE + tx, br = t * TILE + ty;
+        sa[ty][tx] = row < n && ac < n ? A[row * n + ac] : T(0);
+        sb[ty][tx] = br < n && col < n ? B[br * n + col] : T(0);
+        __syncthreads();
+        for (int k = 0; k < TILE; k++) acc += sa[ty][k] * sb[k][tx];
+        __syncthreads();
+    }
+    if (row < n && col < n) C[row * n + col] = acc;
+}
+'''
+
+REDUCE = r'''
+extern "C" __global__ void block_sum(const double* x, double* out, long long n) {
+    extern __shared__ double partial[];
+    double v = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += blockDim.x * (long long)gridDim.x)
+        v += x[i];
+    for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffff, v, off);
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) partial[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < (blockDim.x + 31) / 32 ? partial[lane] : 0;
+        for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffff, v, off);
+        if (lane == 0) atomicAdd(out, v);
+    }
+}
+'''
+
+COLLECTIVES = r'''
+extern "C" __global__ void collectives(const int* p, int* out) {
+    int t = threadIdx.x, lane = t % 32;
+    int* r = out + 12 * t;
+    r[0] = __syncthreads_count(p[t]);
+    r[1] = __syncthreads_and(p[t]);
+    r[2] = __syncthreads_or(p[t]);
+    r[3] = (int)__ballot_sync(0xffffffff, p[t]);
+    r[4] = __all_sync(0xffffffff, p[t]);
+    r[5] = __any_sync(0xffffffff, p[t]);
+    r[6] = __shfl_sync(0xffffffff, t * 10, 3);
+    r[7] = __shfl_sync(0xffffffff, t * 10, lane + 1, 8);
+    r[8] = __shfl_up_sync(0xffffffff, t * 10, 2);
+    r[9] = __shfl_down_sync(0xffffffff, t * 10, 5, 16);
+    r[10] = __shfl_xor_sync(0xffffffff, t * 10, 1);
+    __syncwarp();
+    r[11] = lane;
+}
+'''
+
+ATOMICS = r'''
+extern "C" __global__ void histogram(const int* x, int n, int* bins, unsigned int* counters,
+                                     unsigned long long* total, float* fsum, int* extremes) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    atomicAdd(&bins[x[i]], 1);
+    atomicInc(&counters[0], 0xffffffffu);
+    atomicAdd(total, (unsigned long long)x[i]);
+    atomicAdd(fsum, 0.5f);
+    atomicMax(&extremes[0], x[i]);
+    atomicMin(&extremes[1], x[i]);
+    atomicOr(&extremes[2], 1 << (x[i] % 31));
+    int old = atomicCAS(&extremes[3], 0, i + 1);
+    if (old != 0) atomicExch(&extremes[4], 7);
+}
+'''
+
+
+def _numpy_indices(grid, block, n):
+    rows = []
+    for bz in range(grid[2]):
+        for by in range(grid[1]):
+            for bx in range(grid[0]):
+                for tz in range(block[2]):
+                    for ty in range(block[1]):
+                        for tx in range(block[0]):
+                            b = bx + grid[0] * (by + grid[1] * bz)
+                            t = tx + block[0] * (ty + block[1] * tz)
+                            i = b * block[0] * block[1] * block[2] + t
+                            if i < n:
+                                rows.append((i, tx, ty, tz, bx, by, bz, *block, *grid))
+    rows.sort()
+    return np.array(rows, dtype=np.int32).reshape(-1, 13)
+
+
+# ---------------------------------------------------------------- launching
+
+
+def test_add_both_launch_forms(device):
+    k = pygpu.RawKernel(ADD, "add")
+    n = 1000
+    x = np.arange(n, dtype=np.float32)
+    y = np.full(n, 0.5, np.float32)
+    dx, dy = pygpu.asarray(x, device=device), pygpu.asarray(y, device=device)
+    out = pygpu.zeros(n, dtype=np.float32, device=device)
+    k((4,), (256,), (dx, dy, out, n))            # CuPy's form
+    assert_array_equal(out, x + y)
+    out2 = pygpu.zeros(n, dtype=np.float32, device=device)
+    k[(n + 127) // 128, 128](dx, dy, out2, np.int32(n))  # Numba's form
+    assert_array_equal(out2, x + y)
+    out3 = pygpu.zeros(n, dtype=np.float32, device=device)
+    k[8, 128, 0, 0](dx, dy, out3, n)
+    assert_array_equal(out3, x + y)
+
+
+def test_kernel_runs_on_the_device_of_its_arrays(device):
+    k = pygpu.RawKernel(ADD, "add")
+    x = pygpu.ones(10, dtype=np.float32, device=device)
+    out = pygpu.empty(10, dtype=np.float32, device=device)
+    with pygpu.Device("cpu"):
+        k(1, 32, (x, x, out, 10))
+    assert out.device == device
+    assert_array_equal(out, np.full(10, 2, np.float32))
+
+
+@pytest.mark.parametrize("grid,block", [((1, 1, 1), (1, 1, 1)), ((3, 1, 1), (5, 1, 1)), ((2, 3, 1), (4, 2, 1)),
+                                        ((2, 2, 2), (3, 2, 2)), ((1, 1, 5), (1, 7, 1))])
+def test_thread_and_block_indices(device, grid, block):
+    k = pygpu.RawKernel(INDICES, "indices")
+    n = int(np.prod(grid) * np.prod(block))
+    out = pygpu.zeros((n, 13), dtype=np.int32, device=device)
+    k(grid, block, (out, n))
+    assert_array_equal(out, _numpy_indices(grid, block, n))
+
+
+@settings(max_examples=15, deadline=None)
+@given(grid=st.tuples(st.integers(1, 4), st.integers(1, 3), st.integers(1, 2)),
+       block=st.tuples(st.integers(1, 9), st.integers(1, 3), st.integers(1, 2)),
+       cut=st.integers(0, 5))
+def test_indices_any_shape(grid, block, cut):
+    k = pygpu.RawKernel(INDICES, "indices")
+    n = max(int(np.prod(grid) * np.prod(block)) - cut, 0)
+    out = pygpu.zeros((max(n, 1), 13), dtype=np.int32, device="cpu")
+    k(grid, block, (out, n))
+    expected = _numpy_indices(grid, block, n)
+    got = out.get()[:n]
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_smooth_stencil(device):
+    x = np.random.default_rng(0).integers(0, 1000, (67, 45), dtype=np.int32)
+    expected = x.copy()
+    expected[1:-1, 1:-1] = (x[:-2, :-2] + x[:-2, 1:-1] + x[:-2, 2:] + x[1:-1, :-2] + x[1:-1, 1:-1] + x[1:-1, 2:] +
+                            x[2:, :-2] + x[2:, 1:-1] + x[2:, 2:]) // 9
+    k = pygpu.RawKernel(SMOOTH, "smooth")
+    d = pygpu.asarray(x, device=device)
+    out = pygpu.asarray(x, device=device)
+    k[((45 + 15) // 16, (67 + 15) // 16), (16, 16)](d, out, 67, 45)
+    assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("dtype,n", [("float32", 64), ("float64", 50), ("int32", 33)])
+def test_tiled_matmul_with_shared_memory_and_barriers(device, dtype, n):
+    ctype = {"float32": "float", "float64": "double", "int32": "int"}[dtype]
+    expr = "matmul<%s, 16>" % ctype
+    m = pygpu.RawModule(code=MATMUL, name_expressions=[expr])
+    k = m.get_function(expr)
+    rng = np.random.default_rng(1)
+    a = (rng.random((n, n)) * 10).astype(dtype)
+    b = (rng.random((n, n)) * 10).astype(dtype)
+    c = pygpu.empty((n, n), dtype=dtype, device=device)
+    k(((n + 15) // 16, (n + 15) // 16), (16, 16), (pygpu.asarray(a, device=device), pygpu.asarray(b, device=device),
+                                                     c, n))
+    if dtype == "int32":
+        assert_array_equal(c, a @ b)
+    else:
+        np.testing.assert_allclose(c.get(), a @ b, rtol=1e-5)
+
+
+@pytest.mark.parametrize("threads", [32, 96, 256])
+def test_reduction_with_shuffles_dynamic_shared_memory_and_atomics(device, threads):
+    x = np.random.default_rng(2).random(10007)
+    out = pygpu.zeros(1, device=device)
+    k = pygpu.RawKernel(REDUCE, "block_sum")
+    k(7, threads, (pygpu.asarray(x, device=device), out, len(x)), shared_mem=8 * ((threads + 31) // 32))
+    np.testing.assert_allclose(out.get()[0], x.sum(), rtol=1e-12)
+
+
+def test_block_and_warp_collectives(device):
+    n = 64
+    p = (np.arange(n) % 3 == 0).astype(np.int32)
+    p[32:] = 1
+    out = pygpu.zeros((n, 12), dtype=np.int32, device=device)
+    pygpu.RawKernel(COLLECTIVES, "collectives")(1, n, (pygpu.asarray(p, device=device), out))
+    got = out.get()
+    t = np.arange(n)
+    lane = t % 32
+    warp_p = p.reshape(2, 32)
+    ballots = np.array([sum(int(v) << i for i, v in enumerate(w)) for w in warp_p], dtype=np.uint32).view(np.int32)
+    np.testing.assert_array_equal(got[:, 0], p.sum())
+    np.testing.assert_array_equal(got[:, 1], int(p.all()))
+    np.testing.assert_array_equal(got[:, 2], int(p.any()))
+    np.testing.assert_array_equal(got[:, 3], np.repeat(ballots, 32))
+    np.testing.assert_array_equal(got[:, 4], np.repeat(warp_p.all(axis=1).astype(int), 32))
+    np.testing.assert_array_equal(got[:, 5], np.repeat(warp_p.any(axis=1).astype(int), 32))
+    np.testing.assert_array_equal(got[:, 6], (t - lane + 3) * 10)
+    seg = lane & ~7
+    np.testing.assert_array_equal(got[:, 7], (t - lane + seg + (lane + 1) % 8) * 10)
+    np.testing.assert_array_equal(got[:, 8], np.where(lane >= 2, t - 2, t) * 10)
+    seg16 = lane & ~15
+    np.testing.assert_array_equal(got[:, 9], np.where(lane + 5 < seg16 + 16, t + 5, t) * 10)
+    np.testing.assert_array_equal(got[:, 10], (t ^ 1) * 10)
+    np.testing.assert_array_equal(got[:, 11], lane)
+
+
+def test_atomics(device):
+    x = np.random.default_rng(3).integers(0, 20, 5000, dtype=np.int32)
+    bins = pygpu.zeros(20, dtype=np.int32, device=device)
+    counters = pygpu.zeros(1, dtype=np.uint32, device=device)
+    total = pygpu.zeros(1, dtype=np.uint64, device=device)
+    fsum = pygpu.zeros(1, dtype=np.float32, device=device)
+    extremes = pygpu.asarray(np.array([-1, 1 << 30, 0, 0, 0], np.int32), device=device)
+    k = pygpu.RawKernel(ATOMICS, "histogram")
+    k((len(x) + 127) // 128, 128, (pygpu.asarray(x, device=device), len(x), bins, counters, total, fsum, extremes))
+    assert_array_equal(bins, np.bincount(x, minlength=20).astype(np.int32))
+    assert counters.get()[0] == len(x)
+    assert total.get()[0] == x.sum()
+    assert fsum.get()[0] == 0.5 * len(x)
+    e = extremes.get()
+    assert e[0] == x.max() and e[1] == x.min()
+    assert e[2] == np.bitwise_or.reduce(1 << (x % 31))
+    assert 1 <= e[3] <= len(x) and e[4] == 7
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def test_numpy_arguments_are_copied_there_and_back(device):
+    k = pygpu.RawKernel(ADD, "add")
+    x = np.arange(100, dtype=np.float32)
+    out = np.zeros(100, np.float32)
+    k(1, 128, (x, x, out, 100))
+    np.testing.assert_array_equal(out, 2 * x)
+    # a read-only array is not written back; a strided one is, through its dense copy
+    ro = np.zeros(100, np.float32)
+    ro.flags.writeable = False
+    k(1, 128, (x, x, ro, 100))
+    assert not ro.any()
+    big = np.zeros(200, np.float32)
+    k(1, 128, (x, x, big[::2], 100))
+    np.testing.assert_array_equal(big[::2], 2 * x)
+    assert not big[1::2].any()
+
+
+class _DLPackOnly:
+    """An array known only through DLPack (as a tensor of another library)."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, **kw):
+        return self._a.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+def test_dlpack_and_cuda_array_interface_arguments_share_memory(device):
+    k = pygpu.RawKernel(ADD, "add")
+    x = pygpu.arange(10, dtype=np.float32, device=device)
+    out = pygpu.zeros(10, dtype=np.float32, device=device)
+    k(1, 32, (_DLPackOnly(x), x, _DLPackOnly(out), 10))
+    assert_array_equal(out, 2 * np.arange(10, dtype=np.float32))
+    if device.type == "cuda":
+        class CAI:
+            __cuda_array_interface__ = out.__cuda_array_interface__
+        k(1, 32, (x, x, CAI(), 10))
+        assert_array_equal(out, 2 * np.arange(10, dtype=np.float32))
+
+
+SCALARS = r'''
+extern "C" __global__ void scalars(double* out, float f, double d, int i, unsigned int u, long long ll,
+                                   bool b, signed char c, unsigned short us, float2 v) {
+    out[0] = f; out[1] = d; out[2] = i; out[3] = u; out[4] = (double)ll; out[5] = b; out[6] = c; out[7] = us;
+    out[8] = v.x; out[9] = v.y;
+}
+'''
+
+
+def test_scalar_arguments_are_converted_to_their_parameters(device):
+    k = pygpu.RawKernel(SCALARS, "scalars")
+    out = pygpu.zeros(10, device=device)
+    v = np.array([1.25, -2.5], np.float32).view(np.complex64)[0]
+    k(1, 1, (out, 1.5, 2.25, -3, 4, -(2**40), True, -5, 60000, v))
+    assert out.get().tolist() == [1.5, 2.25, -3, 4, -(2**40), 1, -5, 60000, 1.25, -2.5]
+    k(1, 1, (out, np.float64(0.5), np.float32(0.75), np.int16(-7), np.uint8(8), np.int64(9), np.bool_(False), 1, 2,
+             b"\0\0\0\0\0\0\0\0"))
+    assert out.get().tolist() == [0.5, 0.75, -7, 8, 9, 0, 1, 2, 0, 0]
+
+
+@pytest.mark.parametrize("index,value,error,match", [
+    (2, 1.5, TypeError, "argument 4 is int32, got float"),
+    (3, -1, OverflowError, "out of bounds for uint32"),
+    (7, 2**16, OverflowError, "out of bounds for uint16"),
+    (1, 1j, TypeError, "argument 3 is float64, got complex"),
+    (8, 1.0, TypeError, "argument 10 is a 8-byte value, got float"),
+    (8, b"abc", TypeError, "it has 3 bytes"),
+    (0, "x", TypeError, "argument 2 is float32, got str"),
+])
+def test_scalar_argument_errors(device, index, value, error, match):
+    k = pygpu.RawKernel(SCALARS, "scalars")
+    args = [pygpu.zeros(10, device=device), 1.5, 2.25, -3, 4, 5, True, 1, 2, np.complex64(0)]
+    args[1 + index] = value
+    with pytest.raises(error, match=match):
+        k(1, 1, tuple(args))
+
+
+def test_array_argument_errors(device):
+    k = pygpu.RawKernel(ADD, "add")
+    x = pygpu.zeros(10, dtype=np.float32, device=device)
+    with pytest.raises(TypeError, match=r"kernel add\(\) takes 4 arguments but 3 were given"):
+        k(1, 32, (x, x, x))
+    with pytest.raises(TypeError, match=r"kernel add\(\) takes 4 arguments but 5 were given"):
+        k[1, 32](x, x, x, 10, 10)
+    with pytest.raises(TypeError, match="argument 2 is a pointer to float32, got an array of float64"):
+        k(1, 32, (x, pygpu.zeros(10, device=device), x, 10))
+    with pytest.raises(TypeError, match="argument 4 is int32, got pygpu.ndarray"):
+        k(1, 32, (x, x, x, x))
+    with pytest.raises(TypeError, match="argument 1 is a pointer to float32, got int"):
+        k(1, 32, (5, x, x, 10))
+    with pytest.raises(TypeError, match="must be a tuple or a list"):
+        k(1, 32, x)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'shared'"):
+        k(1, 32, (x, x, x, 10), shared=0)
+
+
+def test_array_on_another_device_is_refused(device):
+    if device.type == "cpu":
+        pytest.skip("needs a second device")
+    k = pygpu.RawKernel(ADD, "add")
+    x = pygpu.zeros(10, dtype=np.float32, device=device)
+    with pytest.raises(ValueError, match="runs on .*cuda:0.*argument 2 is on .*cpu"):
+        k(1, 32, (x, pygpu.zeros(10, dtype=np.float32, device="cpu"), x, 10))
+
+
+# ---------------------------------------------------------------- launch configuration
+
+
+@pytest.mark.parametrize("grid,block,shared,error,match", [
+    (0, 32, 0, ValueError, "grid dimension x is 0; every dimension must be at least 1"),
+    (1, (32, 0), 0, ValueError, "block dimension y is 0"),
+    (1, 2048, 0, ValueError, "block dimension x is 2048; .* allows at most 1024"),
+    (1, (32, 32, 2), 0, ValueError, r"a block of 2048 threads \(32, 32, 2\) is more than the 1024"),
+    (1, (1, 1, 65), 0, ValueError, "block dimension z is 65; .* allows at most 64"),
+    ((1, 70000), 1, 0, ValueError, "grid dimension y is 70000; .* allows at most 65535"),
+    ((1, 1, 1, 1), 1, 0, ValueError, "the grid must have 1 to 3 dimensions, got 4"),
+    (1.5, 1, 0, TypeError, "the grid must be an int or a tuple of 1 to 3 ints, not float"),
+    (1, 1, -1, ValueError, "shared_mem must be at least 0"),
+    (1, 1, 1 << 20, ValueError, r"1048576 bytes of shared memory per block .* is more than"),
+])
+def test_launch_configuration_errors(device, grid, block, shared, error, match):
+    k = pygpu.RawKernel(ADD, "add")
+    out = pygpu.zeros(4, dtype=np.float32, device=device)
+    with pytest.raises(error, match=match):
+        k(grid, block, (out, out, out, 4), shared_mem=shared)
+    with pytest.raises(ValueError, match="a launch configuration is"):
+        k[1](out, out, out, 4)
+    assert not out.get().any()
+
+
+def test_streams(device):
+    k = pygpu.RawKernel(ADD, "add")
+    x = pygpu.ones(100, dtype=np.float32, device=device)
+    out = pygpu.zeros(100, dtype=np.float32, device=device)
+    s = pygpu.Stream(device=device)
+    k[1, 128, s](x, x, out, 100)
+    k(1, 128, (out, x, out, 100), stream=s)
+    s.synchronize()
+    assert_array_equal(out, np.full(100, 3, np.float32))
+    with s:
+        k[1, 128](out, x, out, 100)
+    s.synchronize()
+    assert_array_equal(out, np.full(100, 4, np.float32))
+
+
+def test_attributes(device):
+    k = pygpu.RawKernel(MATMUL.replace("template <typename T, int TILE>", "typedef float T; enum { TILE = 8 };\n"
+                                       "extern \"C\""), "matmul")
+    with device:
+        assert k.max_threads_per_block >= 64
+        assert set(k.attributes) >= {"max_threads_per_block", "num_regs", "shared_size_bytes"}
+        assert k.kernel.params == ((1, 10, 8), (1, 10, 8), (1, 10, 8), (3, 3, 4))
+
+
+# ---------------------------------------------------------------- modules
+
+
+MODULE = r'''
+__device__ int counter;
+__constant__ float scale[4];
+extern "C" __global__ void bump(float* x) { atomicAdd(&counter, 1); x[threadIdx.x] *= scale[threadIdx.x % 4]; }
+template <typename T> __global__ void fill(T* x, T v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = v;
+}
+namespace ns { template <int N> __global__ void iota(int* x) { x[threadIdx.x] = threadIdx.x * N; } }
+'''
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "int64", "float32", "float64"])
+def test_module_templates_through_name_expressions(device, dtype):
+    ctype = {"int8": "signed char", "uint16": "unsigned short", "int32": "int", "int64": "long long",
+             "float32": "float", "float64": "double"}[dtype]
+    exprs = ["fill<%s>" % ctype, "ns::iota<3>"]
+    m = pygpu.RawModule(code=MODULE, name_expressions=exprs)
+    with device:
+        f = m.get_function(exprs[0])
+        x = pygpu.zeros(50, dtype=dtype)
+        f(1, 64, (x, 7, 50))
+        assert_array_equal(x, np.full(50, 7, dtype))
+        y = pygpu.zeros(8, dtype=np.int32)
+        m.get_function("ns::iota<3>")(1, 8, (y,))
+        assert_array_equal(y, np.arange(8, dtype=np.int32) * 3)
+
+
+def test_module_globals(device):
+    m = pygpu.RawModule(code=MODULE)
+    with device:
+        scale = m.get_global("scale", np.float32)
+        assert scale.shape == (4,) and scale.dtype == np.float32
+        scale[...] = pygpu.asarray(np.array([1, 2, 3, 4], np.float32))
+        counter = m.get_global("counter", np.int32)
+        counter[...] = 0
+        x = pygpu.ones(8, dtype=np.float32)
+        m.get_function("bump")(1, 8, (x,))
+        assert_array_equal(x, np.array([1, 2, 3, 4] * 2, np.float32))
+        assert_array_equal(counter, np.array([8], np.int32))
+        with pytest.raises(ValueError, match="no global variable 'nope'"):
+            m.get_global("nope")
+        with pytest.raises(ValueError, match="no kernel 'nope'"):
+            m.get_function("nope")
+
+
+def test_module_from_a_source_file(device, tmp_path):
+    (tmp_path / "k.cu").write_text(ADD)
+    m = pygpu.RawModule(path=str(tmp_path / "k.cu"))
+    x = pygpu.ones(4, dtype=np.float32, device=device)
+    m.get_function("add")[1, 4](x, x, x, 4)
+    assert_array_equal(x, np.full(4, 2, np.float32))
+
+
+def test_compiled_image_runs_only_on_a_gpu(tmp_path):
+    (tmp_path / "k.ptx").write_text("//\n.version 8.0\n.target sm_90\n.address_size 64\n")
+    m = pygpu.RawModule(path=str(tmp_path / "k.ptx"))
+    with pygpu.Device("cpu"), pytest.raises(ValueError, match="runs only on a CUDA device"):
+        m.get_function("k")
+
+
+def test_constructor_errors():
+    with pytest.raises(TypeError, match="one of code= and path="):
+        pygpu.RawModule()
+    with pytest.raises(ValueError, match="NVRTC"):
+        pygpu.RawKernel(ADD, "add", backend="nvcc")
+    with pytest.raises(TypeError, match="name must be a str"):
+        pygpu.RawKernel(ADD, 3)
+
+
+# ---------------------------------------------------------------- compile errors
+
+
+def test_compile_error_carries_the_log(device):
+    k = pygpu.RawKernel('extern "C" __global__ void broken(float* x) {\n  x[0] = undefined_thing;\n}\n', "broken")
+    with device, pytest.raises(pygpu.CompileError) as info:
+        k.compile()
+    assert "undefined_thing" in info.value.log
+    assert "kernel.cu" in str(info.value) and ":2" in str(info.value)
+
+
+def test_missing_kernel(device):
+    k = pygpu.RawKernel(ADD, "sub")
+    with device, pytest.raises(ValueError, match="no kernel 'sub'"):
+        k.compile()
+
+
+def test_no_compiler_is_a_clear_error(tmp_path):
+    code = textwrap.dedent("""
+        import pygpu
+        k = pygpu.RawKernel('extern "C" __global__ void k(int* x) {}', 'k')
+        try:
+            k.compile()
+        except pygpu.CompileError as e:
+            print(e)
+    """)
+    env = dict(os.environ, PYGPU_CXX="pygpu-no-such-compiler", PYGPU_CACHE_DIR=str(tmp_path), PYGPU_DEVICE="cpu",
+               PYTHONPATH=PKG_ROOT)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=HERE)
+    assert "found none (looked for pygpu-no-such-compiler)" in out.stdout, out.stdout + out.stderr
+
+
+# ---------------------------------------------------------------- the cache
+
+
+def test_cache_hits_and_invalidation():
+    src = ADD.replace("add", "cached_add")
+    before = hostcc.compiles
+    with pygpu.Device("cpu"):
+        pygpu.RawKernel(src, "cached_add").compile()
+        assert hostcc.compiles == before + 1
+        pygpu.RawKernel(src, "cached_add").compile()           # memory
+        assert hostcc.compiles == before + 1
+        pygpu.RawKernel(src + "\n// changed\n", "cached_add").compile()
+        pygpu.RawKernel(src, "cached_add", options=("-DX=1",)).compile()
+        assert hostcc.compiles == before + 3
+
+
+def test_cache_is_shared_across_processes(tmp_path):
+    code = textwrap.dedent("""
+        import numpy as np, pygpu
+        from pygpu._jit import hostcc
+        k = pygpu.RawKernel('extern "C" __global__ void twice(int* x) { x[threadIdx.x] *= 2; }', 'twice')
+        x = pygpu.arange(8, dtype=np.int32, device="cpu")
+        k(1, 8, (x,))
+        print(hostcc.compiles, x.get().tolist())
+    """)
+    env = dict(os.environ, PYGPU_CACHE_DIR=str(tmp_path), PYTHONPATH=PKG_ROOT)
+    run = [sys.executable, "-c", code]
+    procs = [subprocess.Popen(run, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
+             for _ in range(3)]
+    outs = [p.communicate() for p in procs]
+    for out, err in outs:
+        assert out.split(" ", 1)[1].strip() == str([2 * i for i in range(8)]), err
+    # a later process compiles nothing: the shared object comes from the disk
+    again = subprocess.run(run, env=env, capture_output=True, text=True, cwd=HERE)
+    assert again.stdout.split(" ", 1)[0] == "0", again.stdout + again.stderr
+    files = os.listdir(os.path.join(str(tmp_path), "kernels"))
+    assert [f for f in files if f.endswith(".so")] and not [f for f in files if f.endswith(".tmp")]
+
+
+def test_damaged_blob_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "_folder", str(tmp_path))
+    name = cache.key("test") + ".nvrtc"
+    cache.store_blob(name, {"kind": "ptx"}, b"payload")
+    assert cache.load_blob(name) == ({"kind": "ptx", "sha256": cache.load_blob(name)[0]["sha256"], "size": 7},
+                                     b"payload")
+    with open(cache.path(name), "r+b") as f:
+        f.seek(-2, 2)
+        f.write(b"XX")
+    assert cache.load_blob(name) is None
+
+
+# ---------------------------------------------------------------- faults on the CPU
+
+FAULTS = r'''
+extern "C" __global__ void wild(float* x, long long offset) { x[offset] = 1; }
+extern "C" __global__ void divide(int* x, int d) { x[threadIdx.x] = 100 / d; }
+extern "C" __global__ void check(int* x) { assert(threadIdx.x < 5); x[threadIdx.x] = 1; }
+extern "C" __global__ void trap(int* x) { if (blockIdx.x == 2) __trap(); }
+extern "C" __global__ void deadlock(int* x) { if (threadIdx.x < 40) __syncthreads(); else __syncwarp(); }
+__device__ int deep(int n);
+__device__ int (*volatile again)(int) = deep;  // a call the compiler cannot turn into a loop
+__device__ int deep(int n) { volatile char pad[4096]; pad[0] = (char)n; return n == 0 ? pad[0] : again(n - 1) + pad[0]; }
+extern "C" __global__ void overflow(int* x, int n) { __syncthreads(); x[0] = deep(n); }
+'''
+
+
+@pytest.mark.parametrize("name,args,error,match", [
+    ("wild", (1 << 44,), IndexError, r"kernel wild accessed memory outside its arrays .* block \(0, 0, 0\)"),
+    ("divide", (0,), ZeroDivisionError, "integer division by zero"),
+    ("check", (), AssertionError, r"assertion 'threadIdx.x < 5' failed \(kernel check, block \(\d, 0, 0\), "
+                                  r"thread \((5|6|7), 0, 0\)\)"),
+    ("trap", (), RuntimeError, r"__trap\(\) called \(kernel trap, block \(2, 0, 0\)"),
+    ("deadlock", (), RuntimeError, "deadlock: the threads of a block wait at different barriers"),
+    ("overflow", (1 << 20,), RuntimeError, "overflowed its stack"),
+])
+def test_cpu_faults_raise_and_the_interpreter_carries_on(name, args, error, match):
+    m = pygpu.RawModule(code=FAULTS)
+    x = pygpu.zeros(64, dtype=np.float32 if name == "wild" else np.int32, device="cpu")
+    with pygpu.Device("cpu"):
+        f = m.get_function(name)
+        with pytest.raises(error, match=match):
+            f(4, 64, (x,) + args)
+        # the same kernel runs again, and so does everything else
+        if name == "divide":
+            f(1, 64, (x, 4))
+            assert_array_equal(x, np.full(64, 25, np.int32))
+    assert float(pygpu.ones(3, device="cpu").get().sum()) == 3.0
+
+
+# ---------------------------------------------------------------- dtypes through templates
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d not in ("float16", "complex64", "complex128", "bool")])
+def test_template_kernel_over_dtypes(device, dtype):
+    ctype = {"int8": "signed char", "int16": "short", "int32": "int", "int64": "long long", "uint8": "unsigned char",
+             "uint16": "unsigned short", "uint32": "unsigned int", "uint64": "unsigned long long",
+             "float32": "float", "float64": "double"}[dtype]
+    src = "template <typename T> __global__ void axpy(T a, const T* x, T* y, int n) {\n" \
+          "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }\n"
+    expr = "axpy<%s>" % ctype
+    m = pygpu.RawModule(code=src, name_expressions=[expr])
+    x = np.arange(20).astype(dtype)
+    y = np.ones(20, dtype)
+    dy = pygpu.asarray(y, device=device)
+    with device:
+        m.get_function(expr)[1, 32](3, pygpu.asarray(x, device=device), dy, 20)
+    assert_array_equal(dy, (np.asarray(3, dtype) * x + y).astype(dtype))
