@@ -18,6 +18,7 @@
 #define PG_JIT_PRELUDE_H
 
 #ifdef __CUDACC_RTC__
+#pragma nv_diag_suppress 177 /* helpers of the included headers the kernel does not use */
 /* NVRTC has no C library headers: what kernel_types.h and pg_math.h take from them (the
  * embedded text skips their #include lines under NVRTC) */
 typedef signed char int8_t;
@@ -28,8 +29,6 @@ typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
-typedef unsigned long long size_t;
-typedef long long ptrdiff_t;
 #define INT8_MIN (-128)
 #define INT16_MIN (-32768)
 #define INT32_MIN (-2147483647 - 1)

@@ -218,7 +218,7 @@ class Emitter:
         if n in ("syncthreads_count", "syncthreads_and", "syncthreads_or"):
             return "__%s(%s)" % (n, a[0])
         if n in ("shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync"):
-            return "__%s(%s, %s, %s)" % (n, a[0], a[1], a[2])
+            return "__%s(%s, (%s)(%s), %s)" % (n, a[0], _CTYPES[e.type], a[1], a[2])
         if n in ("all_sync", "any_sync"):
             return "(__%s(%s, %s) != 0)" % (n, a[0], a[1])
         if n == "eq_sync":
@@ -240,7 +240,8 @@ class Emitter:
         if parts[0] == "atomic":
             op = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}.get(
                 parts[1], parts[1])
-            return "pg_atomic_%s(&%s)" % (op, ", ".join(a))
+            values = ["(%s)(%s)" % (_STORED[e.type], x) for x in a[1:]]   # exactly the element's type
+            return "pg_atomic_%s(&%s)" % (op, ", ".join([a[0]] + values))
         raise TypeError("cannot emit intrinsic %s" % n)
 
     # -------------------------------------------------------------- statements
