@@ -666,3 +666,66 @@ def test_cache_hits_and_invalidation(tmp_path):
         load(5, "k_c")[1, 16](x)        # a changed kernel compiles anew
         assert hostcc.compiles == after_first + 1 and after_first >= before
         assert_array_equal(x.get(), np.arange(10) * 5)
+
+
+# ------------------------------------------------------------------ guvectorize
+
+@pygpu.guvectorize(["void(float32[:], float32[:])", "void(float64[:], float64[:])"], "(n)->(n)")
+def running_sum(x, out):
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc += x[i]
+        out[i] = acc
+
+
+@pygpu.guvectorize(["void(float64[:, :], float64[:, :], float64[:, :])"], "(m,n),(n,p)->(m,p)")
+def gu_matmul(a, b, c):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            s = 0.0
+            for k in range(a.shape[1]):
+                s += a[i, k] * b[k, j]
+            c[i, j] = s
+
+
+@pygpu.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->()")
+def dot_scaled(x, s, out):
+    acc = 0.0
+    for i in range(x.shape[0]):
+        acc += x[i] * x[i]
+    out[0] = acc * s
+
+
+def test_guvectorize(device):
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    r = running_sum(on(device, x))
+    assert r.device == device
+    assert_array_equal(r.get(), np.cumsum(x, axis=-1))
+    rng = np.random.default_rng(5)
+    a, b = rng.random((4, 1, 3, 5)), rng.random((2, 5, 2))
+    np.testing.assert_allclose(gu_matmul(on(device, a), on(device, b)).get(), a @ b)
+    out = pygpu.zeros((4, 2, 3, 2), np.float64, device=device)
+    assert gu_matmul(on(device, a), on(device, b), out=out) is out
+    np.testing.assert_allclose(out.get(), a @ b)
+    v = rng.random((3, 6))
+    np.testing.assert_allclose(dot_scaled(on(device, v), on(device, np.array([1.0, 2.0, 3.0]))).get(),
+                               (v * v).sum(1) * [1, 2, 3])
+    np.testing.assert_allclose(dot_scaled(on(device, v[0]), 2.0).get(), (v[0] * v[0]).sum() * 2)
+
+
+def test_guvectorize_errors_and_targets():
+    with pytest.raises(ValueError, match="mismatch in its core dimension n"):
+        gu_matmul(np.ones((2, 3)), np.ones((4, 2)))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        gu_matmul(np.ones((2, 2, 3)), np.ones((3, 3, 2)))
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        running_sum(np.array(["a"]))
+    with pytest.raises(pygpu.CompileError, match="guvectorize"):
+        @pygpu.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+        def bad(x, out):
+            out[0] = [1][0]
+    cpu = pygpu.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cpu")(running_sum.py_func)
+    assert cpu(np.arange(3.0)).device == pygpu.Device("cpu")
+    r = pygpu.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda")(running_sum.py_func)(
+        np.arange(3.0))
+    assert_array_equal(r.get(), np.array([0.0, 1.0, 3.0]))
