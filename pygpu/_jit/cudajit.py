@@ -286,7 +286,7 @@ class Dispatcher(_core._Kernel):
                 flag = loaded.get_global("pg_jit_error", np.uint64)
                 record = flag.get()
                 if record[0]:
-                    flag[...] = 0
+                    flag[...] = np.zeros(4, np.uint64)   # a copy, not a kernel: the next launch starts clean
                     axis, line = int(record[3]) % 256, int(record[3]) // 256
                     raise IndexError("index %d is out of bounds for axis %d with size %d (%s, line %d)"
                                      % (np.int64(record[1]), axis, np.int64(record[2]), _basename(spec.filename),
