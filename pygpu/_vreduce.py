@@ -46,8 +46,11 @@ def combiner(uf, dt):
     r = np.dtype(types[2])
     if types[0] == r and types[1] == r:
         return program, r
-    types2, program2 = _loop(uf, r)
-    if not (types2[0] == types2[1] == types2[2] == r):
+    try:
+        types2, program2 = _loop(uf, r)
+    except TypeError:
+        types2 = None
+    if types2 is None or not (types2[0] == types2[1] == types2[2] == r):
         raise TypeError(f"{uf.__name__}.reduce: combining two {dt} values gives {r}, and no loop of "
                         f"{uf.__name__} combines two {r} values into {r}")
     return program2, r
@@ -97,12 +100,12 @@ def reduce_program(inputs, comb, map_program, axis, keepdims, dtype, out, initia
         axes = _axes(axis, nd)
         kept = [i for i in range(nd) if i not in axes]
         shape = np.broadcast_shapes(*(x.shape for x in arrays))
-        moved = tuple(_core.broadcast_to(x, shape).transpose(kept + list(axes)).copy()
+        kept_shape = tuple(shape[i] for i in kept)
+        two_d = (int(np.prod(kept_shape, dtype=np.int64)), -1)
+        moved = tuple(_core.broadcast_to(x, shape).transpose(kept + list(axes)).copy().reshape(two_d)
                       if isinstance(x, _core.ndarray) else x for x in inputs)
-        res = reduce_program(moved, comb, map_program, tuple(range(len(kept), nd)), False, dtype, None, initial,
-                             identity, name, commutes)
-        if keepdims:
-            res = res.reshape(tuple(1 if i in axes else shape[i] for i in range(nd)))
+        res = reduce_program(moved, comb, map_program, 1, False, dtype, None, initial, identity, name, commutes)
+        res = res.reshape(tuple(1 if i in axes else shape[i] for i in range(nd)) if keepdims else kept_shape)
         if out is not None:
             out[...] = res
             return out
