@@ -189,11 +189,31 @@ pg_vmr_load(const PgVmReduceArgs *a, int q, int64_t i, int n, const PgVmrLane *l
     int64_t d;
     if (pg_vmr_uniform(a, q, i, n, base, &d)) {
         const char *first = p + base[q] + (a->nred ? i * PG_VMR_ISTEP(a) * a->red_str[q][0] : 0);
+        if (a->types[q] == ct && d == size) {
+            memcpy(dst, first, (size_t)n * (size_t)size);
+            return;
+        }
         switch (ct) {
 #define PG_VMR_GATHER(S, _) case PG_TYPE_##S: pg_gather_##S(first, d, a->types[q], (pg_t_##S *)dst, n); return;
             PG_VM_TYPES_A(PG_VMR_GATHER, ~)
 #undef PG_VMR_GATHER
         default: break;
+        }
+    }
+#endif
+#ifndef __CUDACC__
+    if (a->types[q] == ct) { /* stored as computed: plain copies, no conversion */
+        switch (size) {
+#define PG_VMR_COPY(T)                                                                                     \
+    for (int j = 0; j < n; j++)                                                                            \
+        ((T *)dst)[j] = *(const T *)(p + base[(int64_t)j * noff + q] + pg_vmr_offset(a, &ln[j], q, i));    \
+    return;
+        case 1: PG_VMR_COPY(uint8_t)
+        case 2: PG_VMR_COPY(uint16_t)
+        case 4: PG_VMR_COPY(uint32_t)
+        case 8: PG_VMR_COPY(uint64_t)
+        default: break;
+#undef PG_VMR_COPY
         }
     }
 #endif
@@ -279,6 +299,10 @@ pg_vmr_store(const PgVmReduceArgs *a, int64_t i, int n, const PgVmrLane *ln, con
     int64_t d;
     if (pg_vmr_uniform(a, nin, scan ? i : 0, n, base, &d)) {
         char *first = p + base[nin] + (scan && a->nred ? i * PG_VMR_ISTEP(a) * a->red_str[nin][0] : 0);
+        if (a->types[nin] == act && d == asz) {
+            memcpy(first, A, (size_t)n * (size_t)asz);
+            return;
+        }
         switch (act) {
 #define PG_VMR_SCATTER(S, _) case PG_TYPE_##S: pg_scatter_##S(first, d, a->types[nin], (const pg_t_##S *)A, n); return;
             PG_VM_TYPES_A(PG_VMR_SCATTER, ~)

@@ -2,7 +2,9 @@
  * that a float sum's error grows about as in NumPy's pairwise summation (a chunk folded in order,
  * then chunks of chunks), unless the outputs alone fill the threads along an outer layout, where
  * each output is folded whole in order (as NumPy's axis=0 loops do). Items in blocks of up
- * to PG_VMR_CPU_LANES over the threads, each thread with scratch of its own. */
+ * to PG_VMR_CPU_LANES over the threads, each thread with scratch of its own; blocks whose lanes
+ * read neighbouring memory (interleaved chunks, neighbouring outputs) take up to
+ * PG_VMR_CPU_LANES_WIDE, so that each instruction's dispatch is paid for more elements. */
 #include "runtime/cpu_backend.h"
 #include "runtime/vm_reduce_passes.h"
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #define PG_VMR_CPU_CHUNK 64          /* a block's lanes read 64 KiB apart at most: L1 and L2 hold them */
 #define PG_VMR_CPU_CHUNK_COMMUTE 128 /* interleaved: a block reads contiguous memory */
 #define PG_VMR_CPU_LANES 256
+#define PG_VMR_CPU_LANES_WIDE 2048
 #define PG_VMR_CPU_FILE_BYTES (256 * 1024) /* a block's register files: a core's L2 */
 
 static int64_t
@@ -48,7 +51,8 @@ cpu_pass(PgDevice *dev, const PgVmReduceArgs *a, void *stream)
 {
     PG_UNUSED(dev);
     PG_UNUSED(stream);
-    Run run = {a, PG_VMR_CPU_LANES, a->nout * a->nchunks, 0, 0};
+    const int wide = (a->flags & PG_VMR_COMMUTE) || a->outer;
+    Run run = {a, wide ? PG_VMR_CPU_LANES_WIDE : PG_VMR_CPU_LANES, a->nout * a->nchunks, 0, 0};
     const int64_t slots = a->map_slots + a->comb_slots;
     while (run.lanes > 16 && slots * run.lanes * 8 > PG_VMR_CPU_FILE_BYTES)
         run.lanes /= 2;

@@ -162,6 +162,8 @@ class ReductionKernel:
             "    __shared__ _type_reduce _sm[%d];" % _BLOCK,
             *(["    __shared__ bool _smh[%d];" % _BLOCK] if not has_id else []),
             "    const _PgIndex _in_ind = {_P._nout * _P._nred}, _out_ind = {_P._nout};",
+            "    (void)_in_ind;",
+            "    (void)_out_ind;",
             "    const int _t = threadIdx.x, _L = _P._lanes, _per = blockDim.x / _L;",
             "    const int _lane = _t % _L, _slot = _t / _L;",
             "    for (long long _base = (long long)blockIdx.x * _per; _base < _P._nout;"
