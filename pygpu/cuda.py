@@ -4,6 +4,10 @@ Arrays are created on the current pygpu device: ``cuda:0`` when a usable GPU exi
 CPU device, where the same code runs (slower) with no GPU at all. ``stream`` arguments take
 ``0`` (the default stream) or a :class:`pygpu.Stream`.
 
+Kernels: ``@cuda.jit`` (pygpu/_jit/cudajit.py) compiles Numba's CUDA Python to CUDA C, run by
+NVRTC on a GPU and by the host C++ compiler on the CPU; the names kernels use (``cuda.grid``,
+``cuda.threadIdx``, ``cuda.shared.array``, ``cuda.atomic.add``, ...) are here too.
+
 Differences from Numba worth knowing:
 
 * ``pinned_array`` returns a NumPy array over page-locked host memory, as Numba does; its
@@ -25,6 +29,12 @@ __all__ = [
     "managed_array", "synchronize", "is_available", "detect", "device_count",
     "unavailable_reason", "stream", "default_stream", "event", "as_cuda_array",
     "is_cuda_array", "get_current_device", "reduce", "Reduce",
+    # kernels (pygpu/_jit/cudajit.py) and the names used inside them (pygpu/_jit/stubs.py)
+    "jit", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "gridsize", "shared",
+    "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
+    "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
+    "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "popc", "clz",
+    "ffs", "brev", "fma",
 ]
 
 
@@ -179,3 +189,9 @@ def is_cuda_array(obj):
 
 
 from ._vreduce import Reduce, reduce  # noqa: E402,F401  (numba.cuda.reduce: a binary Python function)
+from ._jit.cudajit import jit  # noqa: E402,F401  (numba.cuda.jit: kernels in Python)
+from ._jit.stubs import (  # noqa: E402,F401
+    activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, brev, clz, const, eq_sync, ffs, fma,
+    grid, gridDim, gridsize, lanemask_lt, laneid, local, popc, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
+    shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count, syncthreads_or, syncwarp, threadfence,
+    threadfence_block, threadfence_system, threadIdx, warpsize)

@@ -2,6 +2,7 @@
 #include "jit/kernel.h"
 #include "runtime/device.h"
 #include "runtime/stream.h"
+#include "array/interop.h"
 
 /* ------------------------------------------------------------------ _Module */
 
@@ -182,7 +183,9 @@ merge_params(PgFunction *fn, PyObject *signature)
                 return -1;
             }
             int agrees = size < 0 || p.size < 0 || size == p.size;
-            if (p.kind == PG_PARAM_UNKNOWN && agrees) {
+            /* an array passed by value is a struct to the backend; the signature says what it holds */
+            int array = kind == PG_PARAM_ARRAY && p.kind == PG_CPU_PARAM_OTHER;
+            if ((p.kind == PG_PARAM_UNKNOWN || array) && agrees) {
                 p.kind = kind;
                 p.type = type;
             }
@@ -419,10 +422,156 @@ launch_device(PyObject *const *args, Py_ssize_t nargs, PyObject *stream)
     return pg_device_current();
 }
 
+/* ------------------------------------------------------------------ dispatch by argument types
+ * A kernel specialised per argument types (cuda.jit) keeps {key: _Function}; the key, built here
+ * on every launch, is the device's slot and three bytes per argument: what it is (array, Python
+ * number, NumPy scalar), its element type, and its dimensions with the C-contiguous bit. Objects
+ * exported through __cuda_array_interface__ or DLPack are imported first (zero-copy) and launched
+ * as the pygpu arrays they become. A miss asks the subclass's _specialize(device, args). */
+
+#define KEY_INLINE 64
+
+static int
+arg_key(PyObject *arg, unsigned char *k)
+{
+    if (PgArray_Check(arg)) {
+        PgArray *a = (PgArray *)arg;
+        k[0] = 'A';
+        k[1] = (unsigned char)a->type;
+        k[2] = (unsigned char)(a->ndim | ((a->flags & PG_C_CONTIGUOUS) ? 0x80 : 0));
+        return 0;
+    }
+    if (PyArray_Check(arg)) {
+        PyArrayObject *np = (PyArrayObject *)arg;
+        int t = pg_type_from_descr(PyArray_DESCR(np));
+        if (t < 0) {
+            PyErr_Clear();
+            t = 0xff;  /* a dtype pygpu lacks: _specialize says so */
+        }
+        k[0] = 'N';
+        k[1] = (unsigned char)t;
+        k[2] = (unsigned char)(PyArray_NDIM(np) | (PyArray_IS_C_CONTIGUOUS(np) ? 0x80 : 0));
+        return 0;
+    }
+    k[1] = k[2] = 0;
+    if (PyBool_Check(arg))
+        k[0] = 'b';
+    else if (PyLong_CheckExact(arg) || PyLong_Check(arg))
+        k[0] = 'i';
+    else if (PyFloat_Check(arg))
+        k[0] = 'f';
+    else if (PyComplex_Check(arg))
+        k[0] = 'c';
+    else if (PyArray_IsScalar(arg, Generic)) {
+        PyArray_Descr *d = PyArray_DescrFromScalar(arg);
+        if (d == NULL)
+            return -1;
+        int t = pg_type_from_descr(d);
+        Py_DECREF(d);
+        if (t < 0) {
+            PyErr_Clear();
+            t = 0xff;
+        }
+        k[0] = 's';
+        k[1] = (unsigned char)t;
+    } else
+        k[0] = '?';   /* anything else: _specialize imports it or refuses it */
+    return 0;
+}
+
+static int
+typed_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *shared, PyObject *stream)
+{
+    PyObject *inline_args[16], **local = inline_args;
+    unsigned char inline_key[KEY_INLINE], *key = inline_key;
+    size_t keylen = 1 + 3 * (size_t)nargs;
+    Py_ssize_t nimported = 0;
+    PgFunction *fn = NULL;
+    PyObject *keyobj = NULL;
+    int rc = -1;
+    if (nargs > 16)
+        local = PyMem_Malloc(sizeof(PyObject *) * (size_t)nargs);
+    if (keylen > KEY_INLINE)
+        key = PyMem_Malloc(keylen);
+    if (local == NULL || key == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* foreign arrays become pygpu arrays (new references, released below) */
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        local[i] = args[i];
+        if (PgArray_Check(args[i]) || PyArray_Check(args[i]) || PyLong_Check(args[i]) || PyFloat_Check(args[i]) ||
+            PyComplex_Check(args[i]) || PyArray_IsScalar(args[i], Generic))
+            continue;
+        PgArray *imported = NULL;
+        int r = pg_interop_import(args[i], &imported);
+        if (r < 0) {
+            for (Py_ssize_t j = 0; j < i; j++)
+                if (local[j] != args[j])
+                    Py_DECREF(local[j]);
+            nimported = 0;
+            goto done;
+        }
+        if (r == 1) {
+            local[i] = (PyObject *)imported;
+            nimported++;
+        }
+    }
+    PgDevice *dev = launch_device(local, nargs, stream);
+    key[0] = (unsigned char)slot_of(dev);
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        if (arg_key(local[i], key + 1 + 3 * i) < 0)
+            goto done;
+    keyobj = PyBytes_FromStringAndSize((const char *)key, (Py_ssize_t)keylen);
+    if (keyobj == NULL)
+        goto done;
+    fn = (PgFunction *)PyDict_GetItemWithError(self->by_type, keyobj);
+    if (fn != NULL)
+        Py_INCREF(fn);
+    else {
+        if (PyErr_Occurred())
+            goto done;
+        PyObject *t = PyTuple_New(nargs);
+        if (t == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < nargs; i++)
+            PyTuple_SET_ITEM(t, i, Py_NewRef(local[i]));
+        PyObject *f = PyObject_CallMethod((PyObject *)self, "_specialize", "OO", (PyObject *)dev, t);
+        Py_DECREF(t);
+        if (f == NULL)
+            goto done;
+        if (!PgFunction_Check(f) || ((PgFunction *)f)->module->device != dev) {
+            PyErr_Format(PyExc_TypeError, "_specialize(%R, args) must return a _Function on that device, not %.200s",
+                         (PyObject *)dev, Py_TYPE(f)->tp_name);
+            Py_DECREF(f);
+            goto done;
+        }
+        fn = (PgFunction *)f;
+        if (PyDict_SetItem(self->by_type, keyobj, f) < 0)
+            goto done;
+    }
+    rc = pg_function_launch(fn, grid, block, local, nargs, shared, stream);
+done:
+    if (nimported > 0)
+        for (Py_ssize_t i = 0; i < nargs; i++)
+            if (local[i] != args[i])
+                Py_DECREF(local[i]);
+    Py_XDECREF(fn);
+    Py_XDECREF(keyobj);
+    if (local != inline_args)
+        PyMem_Free(local);
+    if (key != inline_key)
+        PyMem_Free(key);
+    return rc;
+}
+
 static int
 kernel_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *args, Py_ssize_t nargs,
               PyObject *shared, PyObject *stream)
 {
+    if (self->by_type != NULL)
+        return typed_launch(self, grid, block, args, nargs, shared, stream);
     PgDevice *dev = launch_device(args, nargs, stream);
     PgFunction *fn = kernel_function(self, dev);
     if (fn == NULL)
@@ -469,6 +618,18 @@ kernel_forget(PyObject *op, PyObject *unused)
     PgKernel *self = (PgKernel *)op;
     for (int i = 0; i < PG_KERNEL_SLOTS; i++)
         Py_CLEAR(self->slots[i]);
+    if (self->by_type != NULL)
+        PyDict_Clear(self->by_type);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+kernel_dispatch_by_type(PyObject *op, PyObject *unused)
+{
+    PG_UNUSED(unused);
+    PgKernel *self = (PgKernel *)op;
+    if (self->by_type == NULL && (self->by_type = PyDict_New()) == NULL)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -478,6 +639,7 @@ kernel_traverse(PyObject *op, visitproc visit, void *arg)
     PgKernel *self = (PgKernel *)op;
     for (int i = 0; i < PG_KERNEL_SLOTS; i++)
         Py_VISIT(self->slots[i]);
+    Py_VISIT(self->by_type);
     return 0;
 }
 
@@ -487,6 +649,7 @@ kernel_clear(PyObject *op)
     PgKernel *self = (PgKernel *)op;
     for (int i = 0; i < PG_KERNEL_SLOTS; i++)
         Py_CLEAR(self->slots[i]);
+    Py_CLEAR(self->by_type);
     return 0;
 }
 
@@ -503,6 +666,8 @@ kernel_dealloc(PyObject *op)
 static PyMethodDef kernel_methods[] = {
     {"_function", kernel_function_method, METH_O, "_function(device): the kernel's _Function on that device."},
     {"_forget", kernel_forget, METH_NOARGS, "Drops the cached per-device functions."},
+    {"_dispatch_by_type", kernel_dispatch_by_type, METH_NOARGS,
+     "Makes launches pick a function per device and argument types, asking _specialize(device, args) on a miss."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -613,9 +778,24 @@ py_cuda_cpu_header(PyObject *m, PyObject *unused)
     return PyUnicode_FromString(pg_cuda_cpu_header);
 }
 
+/* kernels/jit_prelude.h, likewise: the prelude of the C that cuda.jit emits. */
+extern const char pg_jit_prelude[];
+
+static PyObject *
+py_jit_prelude(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    return PyUnicode_FromString(pg_jit_prelude);
+}
+
 PyMethodDef pg_jit_kernel_methods[] = {
     {"_cuda_cpu_header", py_cuda_cpu_header, METH_NOARGS,
      "The header that CUDA C kernels are compiled with for the CPU (kernels/cuda_cpu.h)."},
+    {"_jit_prelude", py_jit_prelude, METH_NOARGS,
+     "The prelude of the CUDA C that cuda.jit emits (kernels/jit_prelude.h)."},
+    {"_op_sources", pg_op_sources, METH_NOARGS,
+     "{loop: ((input suffixes), output suffix, expression)} of the op table, as written in kernels/ops.def."},
     {NULL, NULL, 0, NULL},
 };
 

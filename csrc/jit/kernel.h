@@ -38,8 +38,19 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     PgFunction *slots[PG_KERNEL_SLOTS];
+    PyObject *by_type;   /* kernels specialised per argument types (cuda.jit): {key: _Function}, else NULL */
     PyObject *weakreflist;
 } PgKernel;
+
+/* A parameter that takes an array by value, as the kernels cuda.jit emits declare them:
+ * {T *data; int64_t shape[n]; int64_t strides[n];} with n = max(ndim, 1), strides in bytes.
+ * The parameter's type packs the element's PgType, the dimensions and the layout the kernel
+ * indexes with (PG_PARAM_ARRAY_TYPE); its size is 8 + 16 * n. */
+#define PG_PARAM_ARRAY 16
+#define PG_PARAM_ARRAY_C 0x10000   /* the kernel indexes it as C-contiguous: only such arrays pass */
+#define PG_PARAM_ARRAY_TYPE(type, ndim, c) ((type) | ((ndim) << 8) | ((c) ? PG_PARAM_ARRAY_C : 0))
+#define PG_PARAM_ARRAY_ELEMENT(t) ((t) & 0xff)
+#define PG_PARAM_ARRAY_NDIM(t) (((t) >> 8) & 0xff)
 
 extern PyTypeObject PgModule_Type, PgFunction_Type, PgKernel_Type, PgLauncher_Type;
 #define PgFunction_Check(o) (Py_TYPE(o) == &PgFunction_Type)
@@ -50,5 +61,7 @@ int pg_function_launch(PgFunction *fn, PyObject *grid, PyObject *block, PyObject
                        PyObject *shared, PyObject *stream);
 
 int pg_jit_kernel_init(PyObject *module);
+/* _core._op_sources() (op_source.c): the op table's loops as text, for the emitted C. */
+PyObject *pg_op_sources(PyObject *module, PyObject *unused);
 extern PyMethodDef pg_jit_kernel_methods[], pg_nvrtc_methods[];
 #endif

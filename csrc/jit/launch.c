@@ -205,6 +205,12 @@ pack_temp(Pack *pk, PgArray *copy, PyObject *host)
 static void
 param_text(const PgParamInfo *p, char *buf, size_t size)
 {
+    if (p->kind == PG_PARAM_ARRAY) {
+        int t = PG_PARAM_ARRAY_ELEMENT(p->type);
+        snprintf(buf, size, "a %d-d %sarray of %s", PG_PARAM_ARRAY_NDIM(p->type),
+                 (p->type & PG_PARAM_ARRAY_C) ? "C-contiguous " : "", t < PG_NTYPES ? pg_type_info[t].name : "?");
+        return;
+    }
     const char *t = p->type >= 0 && p->type < PG_NTYPES ? pg_type_info[p->type].name : NULL;
     switch (p->kind) {
     case PG_CPU_PARAM_POINTER:
@@ -269,6 +275,46 @@ pack_pointer(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PgArray *a, PyObject 
     void *ptr = a->data;
     memcpy(slot, &ptr, sizeof ptr);
     /* the kernel uses the memory on this stream: the pool must know (runtime/memory.h) */
+    PgBlock *b = a->block;
+    if (b == NULL && a->base != NULL && PgArray_Check(a->base))
+        b = ((PgArray *)a->base)->block;
+    if (b != NULL)
+        pg_block_use(b, pk->stream);
+    return 0;
+}
+
+/* An array passed by value ({data, shape, strides}: PG_PARAM_ARRAY), of exactly the element type,
+ * dimensions and layout the kernel was compiled for. */
+static int
+pack_array(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PgArray *a)
+{
+    int want = PG_PARAM_ARRAY_ELEMENT(p->type), ndim = PG_PARAM_ARRAY_NDIM(p->type);
+    if (a->device != pk->dev) {
+        PyErr_Format(PyExc_ValueError, "kernel %U() runs on %R, but argument %zd is on %R (move it with .to_device())",
+                     pk->fn->name, (PyObject *)pk->dev, i + 1, (PyObject *)a->device);
+        return -1;
+    }
+    if (a->type != want || a->ndim != ndim || ((p->type & PG_PARAM_ARRAY_C) && !(a->flags & PG_C_CONTIGUOUS))) {
+        char want_text[96];
+        param_text(p, want_text, sizeof want_text);
+        PyErr_Format(PyExc_TypeError, "kernel %U(): argument %zd is %s, got a %d-d %sarray of %s", pk->fn->name, i + 1,
+                     want_text, a->ndim, (a->flags & PG_C_CONTIGUOUS) ? "" : "non-contiguous ",
+                     pg_type_info[a->type].name);
+        return -1;
+    }
+    int n = ndim > 0 ? ndim : 1;
+    size_t bytes = sizeof(void *) + 2 * sizeof(int64_t) * (size_t)n;
+    if (p->size >= 0 && (size_t)p->size != bytes)
+        return arg_error(pk, i, p, (PyObject *)a, "the kernel's array parameter has another size");
+    char *slot = pack_slot(pk, i, bytes);
+    if (slot == NULL)
+        return -1;
+    void *ptr = a->data;
+    memcpy(slot, &ptr, sizeof ptr);
+    if (ndim > 0) {
+        memcpy(slot + sizeof ptr, a->shape, sizeof(int64_t) * (size_t)ndim);
+        memcpy(slot + sizeof ptr + sizeof(int64_t) * (size_t)n, a->strides, sizeof(int64_t) * (size_t)ndim);
+    }
     PgBlock *b = a->block;
     if (b == NULL && a->base != NULL && PgArray_Check(a->base))
         b = ((PgArray *)a->base)->block;
@@ -405,7 +451,31 @@ pack_numpy_array(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyArrayObject *np
         Py_DECREF(copy);
         return -1;
     }
+    if (p->kind == PG_PARAM_ARRAY)
+        return pack_array(pk, i, p, copy);
     return pack_pointer(pk, i, p, copy, (PyObject *)np);
+}
+
+/* An argument for an array parameter: a pygpu array, a NumPy array (copied there and back), or
+ * an object with __cuda_array_interface__ or DLPack (zero-copy). */
+static int
+pack_array_arg(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
+{
+    if (PgArray_Check(arg))
+        return pack_array(pk, i, p, (PgArray *)arg);
+    if (PyArray_Check(arg))
+        return pack_numpy_array(pk, i, p, (PyArrayObject *)arg);
+    PgArray *imported = NULL;
+    int r = pg_interop_import(arg, &imported);
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        return arg_error(pk, i, p, arg, "pass a pygpu or NumPy array, or one with __cuda_array_interface__ or DLPack");
+    if (pack_temp(pk, imported, NULL) < 0) {
+        Py_DECREF(imported);
+        return -1;
+    }
+    return pack_array(pk, i, p, imported);
 }
 
 static int
@@ -417,6 +487,8 @@ pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
     const PgParamInfo *pp = p ? p : &unknown;
     int kind = pp->kind, size = pp->size;
 
+    if (kind == PG_PARAM_ARRAY)
+        return pack_array_arg(pk, i, pp, arg);
     if (PgArray_Check(arg)) {
         if (kind != PG_CPU_PARAM_POINTER && kind != PG_PARAM_UNKNOWN)
             return arg_error(pk, i, pp, arg, NULL);

@@ -2,7 +2,8 @@
  *
  * Real functions: PG_FN1/PG_FN2 pick the float or double variant of a <math.h> function from
  * the argument's type (C11 _Generic on the host; C++ overloads of CUDA's math library on the
- * device), so one expression serves f16 (computed as float), f32 and f64.
+ * device, and of <math.h> in host C++), so one expression serves f16 (computed as float), f32
+ * and f64.
  * Integer helpers follow NumPy: wrapping arithmetic, floor division and remainder with Python's
  * signs, x // 0 == x % 0 == 0, shifts past the width give 0 (or -1 for negative >>).
  * Complex functions are written out once for both precisions (PG_COMPLEX_FUNCS), following C99
@@ -22,6 +23,13 @@
 #else
 #define PG_DEV_HEAVY PG_DEV
 #endif
+#elif defined(__cplusplus)
+/* host C++ (the kernels cuda.jit emits, compiled for the CPU): <math.h>'s overloads, as CUDA's */
+#include <math.h>
+#define PG_FN1(f, x) f(x)
+#define PG_FN2(f, x, y) f((x), (y))
+#define PG_DEV static inline
+#define PG_DEV_HEAVY static inline
 #else
 #include <math.h>
 #define PG_FN1(fn, x) _Generic((x), float: fn##f, default: fn)(x)
@@ -209,7 +217,7 @@ PG_UNSIGNED_HELPERS(u64)
     }                                                                                          \
     PG_DEV T pg_clip(T x, T lo, T hi) { return pg_minimum(pg_maximum(x, lo), hi); }
 
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(__cplusplus)
 PG_REAL_HELPERS(float)
 PG_REAL_HELPERS(double)
 #else

@@ -46,6 +46,7 @@ def _def_block(fn, code):
     """(lines, first line number) of a `def` by its indentation, read from linecache: what
     inspect.getsourcelines finds, without its tokenizer (a first call's few milliseconds). None
     when the file is not there."""
+    linecache.checkcache(code.co_filename)  # a file edited since it was read (a kernel redefined)
     lines = linecache.getlines(code.co_filename, fn.__globals__)
     start = code.co_firstlineno - 1
     if not lines or start >= len(lines):

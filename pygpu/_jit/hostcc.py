@@ -74,6 +74,11 @@ def header():
     return _core._cuda_cpu_header()
 
 
+@functools.lru_cache(maxsize=None)
+def _header_digest():
+    return hashlib.sha256(header().encode()).hexdigest()
+
+
 def uses_barriers(source):
     return _BARRIERS.search(source) is not None
 
@@ -186,14 +191,17 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
     cxx, identity = compiler()
     flags = list(FLAGS) + _options(options)
     while True:
-        text = full_source(source, exports, filename)
-        k = cache.key("cpu", identity, _cpu_identity(), flags, hashlib.sha256(text.encode()).hexdigest())
+        # the key is of what the translation unit is made from (it is built only on a miss: the
+        # rewriting passes over a long source cost more than loading the cached result)
+        k = cache.key("cpu", identity, _cpu_identity(), flags, _header_digest(), filename, exports,
+                      hashlib.sha256(source.encode()).hexdigest())
         name = k + ".so"
         hit = _memory.get(k)
         if hit is not None:
             return hit, exports
         path = cache.path(name)
         if not os.path.exists(path):
+            text = full_source(source, exports, filename)
             try:
                 path = cache.write_atomically(name, _run(cxx, flags, text, filename))
             except CompileError as e:

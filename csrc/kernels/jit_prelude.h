@@ -1,0 +1,244 @@
+/* The prelude of the CUDA C that cuda.jit emits (pygpu/_compiler/cemit.py): compiled by NVRTC for
+ * a GPU, and for the CPU by the host C++ compiler after kernels/cuda_cpu.h. The extension embeds
+ * its text at build time (with the kernels/ headers it includes), so emitted kernels always
+ * match the op table and the helpers the rest of pygpu computes with.
+ *
+ * It gives the emitted code:
+ *   - pg_math.h: the op table's scalar helpers, so every Python operator computes exactly what
+ *     the ufunc's loop computes (the emitter defines the loops it uses from ops.def's text);
+ *   - PgArr<T, N, C>: an array argument passed by value (jit/kernel.h's PG_PARAM_ARRAY), and
+ *     pg_at(a, line, i, j, ...), its element at an index (negative indices wrap as in Python),
+ *     with the layout the kernel was specialised for (C: C-contiguous, else byte strides);
+ *   - bounds checks when PG_JIT_CHECK is 1: on the CPU an out-of-range index ends the launch with
+ *     IndexError (the trap of kernels/cpu_kernel_abi.h); on a GPU (debug=True) the first one is
+ *     recorded in pg_jit_error, the access goes to a scratch slot, and the host raises IndexError
+ *     after the launch;
+ *   - Numba's atomics and intrinsics over CUDA's (atomics CUDA lacks for a type as CAS loops). */
+#ifndef PG_JIT_PRELUDE_H
+#define PG_JIT_PRELUDE_H
+
+#ifdef __CUDACC_RTC__
+#pragma nv_diag_suppress 177 /* helpers of the included headers the kernel does not use */
+/* NVRTC has no C library headers: what kernel_types.h and pg_math.h take from them (the
+ * embedded text skips their #include lines under NVRTC) */
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#define INT8_MIN (-128)
+#define INT16_MIN (-32768)
+#define INT32_MIN (-2147483647 - 1)
+#define INT64_MIN (-9223372036854775807LL - 1)
+#define INT8_MAX 127
+#define INT16_MAX 32767
+#define INT32_MAX 2147483647
+#define INT64_MAX 9223372036854775807LL
+#define UINT8_MAX 255
+#define UINT16_MAX 65535
+#define UINT32_MAX 4294967295U
+#define UINT64_MAX 18446744073709551615ULL
+#define NAN __int_as_float(0x7fc00000)
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+#include "pg_math.h"
+
+#ifndef PG_JIT_CHECK
+#define PG_JIT_CHECK 0
+#endif
+#ifndef PG_JIT_FILE
+#define PG_JIT_FILE "kernel.py"
+#endif
+#ifdef PYGPU_CPU
+#define PG_JIT_FN static inline __attribute__((always_inline))
+#else
+#define PG_JIT_FN static __device__ __forceinline__
+#endif
+
+/* ------------------------------------------------------------------ arrays */
+template <class T, int N, bool C> struct PgArr {
+    T *data;
+    int64_t shape[N > 0 ? N : 1];
+    int64_t strides[N > 0 ? N : 1]; /* bytes */
+};
+
+#if PG_JIT_CHECK
+#ifdef PYGPU_CPU
+__attribute__((noreturn)) static void
+pg_jit_oob(int64_t index, int64_t size, int axis, int line)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "index %lld is out of bounds for axis %d with size %lld (%s, line %d)",
+             (long long)index, axis, (long long)size, PG_JIT_FILE, line);
+    pg_runtime->trap(PG_TRAP_INDEX, msg);
+    __builtin_unreachable();
+}
+#define PG_JIT_SCRATCH(T) (*(T *)0)
+#else
+/* {set, index, size, axis + 256 * line} of the first out-of-range index of a launch */
+__device__ unsigned long long pg_jit_error[4];
+__device__ unsigned long long pg_jit_scratch[2];
+static __device__ __noinline__ void
+pg_jit_oob(int64_t index, int64_t size, int axis, int line)
+{
+    if (atomicCAS(&pg_jit_error[0], 0ULL, 1ULL) == 0ULL) {
+        pg_jit_error[1] = (unsigned long long)index;
+        pg_jit_error[2] = (unsigned long long)size;
+        pg_jit_error[3] = (unsigned long long)axis + 256ULL * (unsigned long long)line;
+    }
+}
+#define PG_JIT_SCRATCH(T) (*(T *)pg_jit_scratch)
+#endif
+#endif
+
+/* index i of a dimension of size n, negative ones counted from the end (checked) */
+PG_JIT_FN int64_t pg_index(int64_t i, int64_t n, int axis, int line)
+{
+    (void)axis;
+    (void)line;
+    int64_t j = i < 0 ? i + n : i;
+#if PG_JIT_CHECK
+    if ((uint64_t)j >= (uint64_t)n) {
+        pg_jit_oob(i, n, axis, line);
+        return 0;
+    }
+#endif
+    return j;
+}
+
+template <class T, int N, bool C, class... I>
+PG_JIT_FN T &pg_at(const PgArr<T, N, C> &a, int line, I... index)
+{
+    static_assert(sizeof...(I) == N, "an index per dimension");
+    const int64_t ix[sizeof...(I) + 1] = {(int64_t)index..., 0};
+    int64_t off = 0;
+    (void)line;
+#pragma unroll
+    for (int d = 0; d < N; d++) {
+        int64_t i = ix[d];
+        if (i < 0)
+            i += a.shape[d];
+#if PG_JIT_CHECK
+        if ((uint64_t)i >= (uint64_t)a.shape[d]) {
+            pg_jit_oob(ix[d], a.shape[d], d, line);
+            return PG_JIT_SCRATCH(T);
+        }
+#endif
+        off = C ? off * a.shape[d] + i : off + i * a.strides[d];
+    }
+    return C ? a.data[off] : *(T *)((char *)a.data + off);
+}
+
+/* Python's slice a[start:stop:step] of a dimension of size n: the number of elements, and the
+ * resolved start in *start (has_start/has_stop: whether they were given; step is not 0). */
+PG_JIT_FN int64_t pg_slice_len(int64_t *start, int64_t stop, int64_t step, int64_t n, int has_start, int has_stop)
+{
+    int64_t s = *start, e = stop;
+    if (step > 0) {
+        s = !has_start ? 0 : s < 0 ? (s + n < 0 ? 0 : s + n) : (s > n ? n : s);
+        e = !has_stop ? n : e < 0 ? (e + n < 0 ? 0 : e + n) : (e > n ? n : e);
+        *start = s;
+        return e > s ? (e - s + step - 1) / step : 0;
+    }
+    s = !has_start ? n - 1 : s < 0 ? (s + n < 0 ? -1 : s + n) : (s >= n ? n - 1 : s);
+    e = !has_stop ? -1 : e < 0 ? (e + n < 0 ? -1 : e + n) : (e >= n ? n - 1 : e);
+    *start = s;
+    return s > e ? (s - e - step - 1) / (-step) : 0;
+}
+
+/* ------------------------------------------------------------------ atomics (Numba's) */
+template <int S> struct pg_bits_t;
+template <> struct pg_bits_t<4> { typedef unsigned int type; };
+template <> struct pg_bits_t<8> { typedef unsigned long long type; };
+
+template <class To, class From> PG_JIT_FN To pg_bitcast(From x)
+{
+    union {
+        From f;
+        To t;
+    } u;
+    u.f = x;
+    return u.t;
+}
+
+/* *p = f(*p) atomically; the old value */
+template <class T, class F> PG_JIT_FN T pg_atomic_update(T *p, F f)
+{
+    typedef typename pg_bits_t<sizeof(T)>::type B;
+    B *q = (B *)p;
+    B old = *(volatile B *)q, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(q, assumed, pg_bitcast<B>(f(pg_bitcast<T>(assumed))));
+    } while (old != assumed);
+    return pg_bitcast<T>(old);
+}
+
+/* the 64-bit integers through CUDA's unsigned long long forms (two's complement) */
+#define PG_ULL(p) ((unsigned long long *)(p))
+PG_JIT_FN int32_t pg_atomic_add(int32_t *p, int32_t v) { return atomicAdd(p, v); }
+PG_JIT_FN uint32_t pg_atomic_add(uint32_t *p, uint32_t v) { return atomicAdd(p, v); }
+PG_JIT_FN int64_t pg_atomic_add(int64_t *p, int64_t v) { return (int64_t)atomicAdd(PG_ULL(p), (unsigned long long)v); }
+PG_JIT_FN uint64_t pg_atomic_add(uint64_t *p, uint64_t v) { return (uint64_t)atomicAdd(PG_ULL(p), (unsigned long long)v); }
+PG_JIT_FN float pg_atomic_add(float *p, float v) { return atomicAdd(p, v); }
+PG_JIT_FN double pg_atomic_add(double *p, double v) { return atomicAdd(p, v); }
+template <class T> PG_JIT_FN T pg_atomic_sub(T *p, T v) { return pg_atomic_add(p, (T)((T)0 - v)); }
+
+#define PG_ATOMIC_INT_OP(name, cuda)                                                               \
+    PG_JIT_FN int32_t name(int32_t *p, int32_t v) { return cuda(p, v); }                           \
+    PG_JIT_FN uint32_t name(uint32_t *p, uint32_t v) { return cuda(p, v); }                        \
+    PG_JIT_FN int64_t name(int64_t *p, int64_t v) { return (int64_t)cuda(PG_ULL(p), (unsigned long long)v); } \
+    PG_JIT_FN uint64_t name(uint64_t *p, uint64_t v) { return (uint64_t)cuda(PG_ULL(p), (unsigned long long)v); }
+PG_ATOMIC_INT_OP(pg_atomic_and, atomicAnd)
+PG_ATOMIC_INT_OP(pg_atomic_or, atomicOr)
+PG_ATOMIC_INT_OP(pg_atomic_xor, atomicXor)
+#undef PG_ATOMIC_INT_OP
+
+/* max and min: signed 64-bit through CUDA's long long forms; floats as CAS loops (NaN-ignoring,
+ * like Numba's atomic.max/min) */
+PG_JIT_FN int32_t pg_atomic_max(int32_t *p, int32_t v) { return atomicMax(p, v); }
+PG_JIT_FN uint32_t pg_atomic_max(uint32_t *p, uint32_t v) { return atomicMax(p, v); }
+PG_JIT_FN int64_t pg_atomic_max(int64_t *p, int64_t v) { return (int64_t)atomicMax((long long *)p, (long long)v); }
+PG_JIT_FN uint64_t pg_atomic_max(uint64_t *p, uint64_t v) { return (uint64_t)atomicMax(PG_ULL(p), (unsigned long long)v); }
+PG_JIT_FN int32_t pg_atomic_min(int32_t *p, int32_t v) { return atomicMin(p, v); }
+PG_JIT_FN uint32_t pg_atomic_min(uint32_t *p, uint32_t v) { return atomicMin(p, v); }
+PG_JIT_FN int64_t pg_atomic_min(int64_t *p, int64_t v) { return (int64_t)atomicMin((long long *)p, (long long)v); }
+PG_JIT_FN uint64_t pg_atomic_min(uint64_t *p, uint64_t v) { return (uint64_t)atomicMin(PG_ULL(p), (unsigned long long)v); }
+template <class T> PG_JIT_FN T pg_atomic_fmax(T *p, T v)
+{
+    return pg_atomic_update(p, [v](T o) { return (v > o || o != o) ? v : o; });
+}
+template <class T> PG_JIT_FN T pg_atomic_fmin(T *p, T v)
+{
+    return pg_atomic_update(p, [v](T o) { return (v < o || o != o) ? v : o; });
+}
+PG_JIT_FN float pg_atomic_max(float *p, float v) { return pg_atomic_fmax(p, v); }
+PG_JIT_FN double pg_atomic_max(double *p, double v) { return pg_atomic_fmax(p, v); }
+PG_JIT_FN float pg_atomic_min(float *p, float v) { return pg_atomic_fmin(p, v); }
+PG_JIT_FN double pg_atomic_min(double *p, double v) { return pg_atomic_fmin(p, v); }
+
+template <class T> PG_JIT_FN T pg_atomic_exch(T *p, T v)
+{
+    return pg_atomic_update(p, [v](T) { return v; });
+}
+/* inc: old >= limit ? 0 : old + 1; dec: old == 0 || old > limit ? limit : old - 1 */
+template <class T> PG_JIT_FN T pg_atomic_inc(T *p, T limit)
+{
+    return pg_atomic_update(p, [limit](T o) { return o >= limit ? (T)0 : (T)(o + 1); });
+}
+template <class T> PG_JIT_FN T pg_atomic_dec(T *p, T limit)
+{
+    return pg_atomic_update(p, [limit](T o) { return (o == 0 || o > limit) ? limit : (T)(o - 1); });
+}
+template <class T> PG_JIT_FN T pg_atomic_cas(T *p, T compare, T v)
+{
+    typedef typename pg_bits_t<sizeof(T)>::type B;
+    return pg_bitcast<T>(atomicCAS((B *)p, pg_bitcast<B>(compare), pg_bitcast<B>(v)));
+}
+#undef PG_ULL
+
+#endif

@@ -1,0 +1,445 @@
+"""The C emitter: a kernel's typed IR (ir.py and kir.py) as readable CUDA C, compiled by NVRTC for a
+GPU and by the host C++ compiler for the CPU, over the prelude kernels/jit_prelude.h.
+
+Numbers are C scalars (int64_t, float, ...; complex as pg_complex64/128), arrays PgArr<T, N, C>
+structs passed by value, a[i, j] is pg_at(a, line, i, j). Every operator is the op table's loop
+(kernels/ops.def) of its IR Op, defined once per module from the table's own text as a function
+op_<loop>(x0, x1) (plain C operators where they are the same: float + - * /, comparisons), so a
+kernel computes what the ufuncs compute. Locals are declared at the top of each function; a
+Python `for` runs a hidden counter so that its variable keeps Python's last value.
+"""
+import math
+
+import numpy as np
+
+from .. import _core
+from . import ir, kir, optable
+from . import types as T
+
+_CTYPES = {T.BOOL: "bool", T.INT8: "int8_t", T.INT16: "int16_t", T.INT32: "int32_t", T.INT64: "int64_t",
+           T.UINT8: "uint8_t", T.UINT16: "uint16_t", T.UINT32: "uint32_t", T.UINT64: "uint64_t", T.FLOAT32: "float",
+           T.FLOAT64: "double", T.COMPLEX64: "pg_complex64", T.COMPLEX128: "pg_complex128"}
+_STORED = {**_CTYPES, T.BOOL: "pg_bool"}   # array elements
+
+_DIRECT_BINARY = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+_COMPARE = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=", "equal": "==",
+            "not_equal": "!="}
+
+_RESERVED = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
+class compl const constexpr const_cast continue decltype default delete do double dynamic_cast else enum explicit
+export extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
+operator or or_eq private protected public register reinterpret_cast return short signed sizeof static
+static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
+unsigned using virtual void volatile wchar_t while xor xor_eq restrict threadIdx blockIdx blockDim gridDim warpSize
+NAN INFINITY assert main min max abs""".split())
+
+_op_sources = None
+
+
+def op_sources():
+    global _op_sources
+    if _op_sources is None:
+        _op_sources = _core._op_sources()
+    return _op_sources
+
+
+def ctype(t):
+    if kir.is_array(t):
+        return "PgArr<%s, %d, %s>" % (_STORED[t.dtype], t.ndim, "true" if t.layout == "C" else "false")
+    if t is kir.VOID:
+        return "void"
+    return _CTYPES[t]
+
+
+def cname(name):
+    """A C identifier for a Python local or function name."""
+    if name.startswith("$"):
+        return "pg_t" + name[1:].replace(".", "_").replace("$", "_")
+    c = name.replace("$", "_")
+    if c in _RESERVED or c.startswith(("pg_", "PG_", "op_", "dev_", "__")):
+        c += "_"
+    return c
+
+
+def const(value, t):
+    """A C literal of value as type t."""
+    if T.is_bool(t):
+        return "true" if value else "false"
+    if T.is_int(t):
+        v = int(value)
+        if t == T.INT64 and v == -2 ** 63:
+            return "INT64_MIN"
+        if t == T.UINT64 and v >= 2 ** 63:
+            return "%dULL" % v
+        if -2 ** 31 <= v < 2 ** 31:
+            return str(v)
+        return "%dLL" % v
+    if T.is_float(t):
+        v = float(value)
+        f = "f" if t == T.FLOAT32 else ""
+        if math.isnan(v):
+            return "NAN" if f else "(double)NAN"
+        if math.isinf(v):
+            s = "INFINITY" if f else "(double)INFINITY"
+            return s if v > 0 else "(-%s)" % s
+        text = repr(v)
+        if "e" not in text and "." not in text:
+            text += ".0"
+        return text + f
+    c = complex(value)
+    r = T.real_of(t)
+    return "%s{%s, %s}" % (_CTYPES[t], const(c.real, r), const(c.imag, r))
+
+
+class Emitter:
+    """The C of one module: a kernel and the device functions it calls."""
+
+    def __init__(self, filename):
+        self.filename = filename
+        self.ops = {}          # loop name -> its definition
+        self.functions = {}    # id(ir.Function) -> (C name, definition)
+        self.file_scope = []   # __constant__ arrays
+        self.defs = []         # device function definitions, callees first
+        self.renamed = {}      # id(Var) -> C name, for parameters a local of the same name shadows
+        self.counter = 0
+
+    def name_of(self, var):
+        return self.renamed.get(id(var)) or cname(var.name)
+
+    # -------------------------------------------------------------- expressions
+
+    def expr(self, e):
+        if isinstance(e, ir.Const):
+            return const(e.value, e.type)
+        if isinstance(e, ir.Load):
+            return self.name_of(e.var)
+        if isinstance(e, ir.Cast):
+            return self.cast(e.value, e.type)
+        if isinstance(e, ir.Op):
+            return self.op(e)
+        if isinstance(e, (ir.Select, ir.IfExp)):
+            return "(%s ? %s : %s)" % (self.expr(e.cond), self.expr(e.a), self.expr(e.b))
+        if isinstance(e, ir.BoolOp):
+            return self.boolop(e)
+        if isinstance(e, ir.MakeComplex):
+            return "%s{%s, %s}" % (_CTYPES[e.type], self.expr(e.re), self.expr(e.im))
+        if isinstance(e, ir.Real):
+            return "(%s).re" % self.expr(e.value)
+        if isinstance(e, ir.Imag):
+            return "(%s).im" % self.expr(e.value)
+        if isinstance(e, ir.Call):
+            name = self.function(e.function)
+            return "%s(%s)" % (name, ", ".join(self.expr(a) for a in e.args))
+        if isinstance(e, kir.Element):
+            return "pg_at(%s)" % ", ".join([self.expr(e.array), str(e.line)] + [self.expr(i) for i in e.indices])
+        if isinstance(e, kir.ArrayAttr):
+            return "%s.%s[%d]" % (self.expr(e.array), e.attr, e.dim)
+        if isinstance(e, kir.Intrinsic):
+            return self.intrinsic(e)
+        raise TypeError("cannot emit %r" % (e,))
+
+    def cast(self, value, t):
+        f = value.type
+        x = self.expr(value)
+        if f == t:
+            return x
+        if T.is_bool(t):
+            if T.is_complex(f):
+                return "((%s).re != 0 || (%s).im != 0)" % (x, x)
+            return "(%s != 0)" % x
+        if T.is_complex(t):
+            r = _CTYPES[T.real_of(t)]
+            if T.is_complex(f):
+                return "%s{(%s)(%s).re, (%s)(%s).im}" % (_CTYPES[t], r, x, r, x)
+            return "%s{(%s)(%s), 0}" % (_CTYPES[t], r, x)
+        if T.is_complex(f):
+            x = "(%s).re" % x
+            f = T.real_of(f)
+        if T.is_float(f) and (T.is_int(t)):
+            return "PG_FROM_FLOAT_%s(%s)" % (T.SUFFIX[t], x)
+        return "(%s)(%s)" % (_CTYPES[t], x)
+
+    def op(self, e):
+        ins = tuple(a.type for a in e.args)
+        args = [self.expr(a) for a in e.args]
+        real = all(not T.is_complex(t) for t in ins)
+        if e.op in _DIRECT_BINARY and real and all(T.is_float(t) for t in ins):
+            return "(%s %s %s)" % (args[0], _DIRECT_BINARY[e.op], args[1])
+        if e.op in _COMPARE and real:
+            return "(%s %s %s)" % (args[0], _COMPARE[e.op], args[1])
+        if e.op == "logical_not" and ins == (T.BOOL,):
+            return "!%s" % args[0]
+        if e.op == "negative" and real and T.is_float(ins[0]):
+            return "(-%s)" % args[0]
+        loop = optable.loop_name(e.op, ins)
+        name = "op_" + loop
+        if loop not in self.ops:
+            src = op_sources().get(loop)
+            if src is None:
+                raise TypeError("no op-table loop %s" % loop)
+            in_suffixes, out, text = src
+            params = ", ".join("pg_t_%s x%d" % (s, i) for i, s in enumerate(in_suffixes))
+            self.ops[loop] = "PG_JIT_FN pg_t_%s %s(%s) { return (pg_t_%s)(%s); }" % (out, name, params, out, text)
+        return "%s(%s)" % (name, ", ".join(args))
+
+    def boolop(self, e):
+        sym = "&&" if e.op == "and" else "||"
+        if e.type == T.BOOL:
+            return "(%s)" % (" %s " % sym).join(self.expr(v) for v in e.values)
+        # Python's values: the first false (and) / true (or) value, else the last
+        out = self.expr(e.values[-1])
+        for v, t in zip(reversed(e.values[:-1]), reversed(e.tests)):
+            test = self.expr(t)
+            out = "(%s ? %s : %s)" % (test, out, self.expr(v)) if e.op == "and" else \
+                "(%s ? %s : %s)" % (test, self.expr(v), out)
+        return out
+
+    def intrinsic(self, e):
+        n = e.name
+        a = [self.expr(x) for x in e.args]
+        parts = n.split(".")
+        if parts[0] in ("threadIdx", "blockIdx", "blockDim", "gridDim"):
+            return "(int32_t)%s" % n
+        if parts[0] == "grid":
+            d = parts[1]
+            return "((int64_t)blockIdx.%s * blockDim.%s + threadIdx.%s)" % (d, d, d)
+        if parts[0] == "gridsize":
+            d = parts[1]
+            return "((int64_t)blockDim.%s * gridDim.%s)" % (d, d)
+        if n in ("laneid", "lanemask_lt"):
+            lane = "((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u)"
+            return "(int32_t)%s" % lane if n == "laneid" else "((1u << %s) - 1u)" % lane
+        if n == "syncthreads":
+            return "__syncthreads()"
+        if n in ("threadfence", "threadfence_block", "threadfence_system"):
+            return "__%s()" % n
+        if n == "syncwarp":
+            return "__syncwarp(%s)" % ", ".join(a)
+        if n in ("syncthreads_count", "syncthreads_and", "syncthreads_or"):
+            return "__%s(%s)" % (n, a[0])
+        if n in ("shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync"):
+            return "__%s(%s, (%s)(%s), %s)" % (n, a[0], _CTYPES[e.type], a[1], a[2])
+        if n in ("all_sync", "any_sync"):
+            return "(__%s(%s, %s) != 0)" % (n, a[0], a[1])
+        if n == "eq_sync":
+            return "([](unsigned m, bool p) { return __all_sync(m, p) != 0 || __any_sync(m, p) == 0; }(%s, %s))" \
+                % (a[0], a[1])
+        if n == "ballot_sync":
+            return "(uint32_t)__ballot_sync(%s, %s)" % (a[0], a[1])
+        if n == "activemask":
+            return "(uint32_t)__activemask()"
+        if n in ("popc", "clz", "ffs", "brev"):
+            wide = e.args[0].type.itemsize == 8
+            cast = "unsigned long long" if wide else "unsigned int"
+            if n in ("clz", "ffs"):
+                cast = "long long" if wide else "int"
+            call = "__%s%s((%s)%s)" % (n, "ll" if wide else "", cast, a[0])
+            return "(%s)%s" % (_CTYPES[e.type], call)
+        if n == "fma":
+            return "%s(%s, %s, %s)" % ("fmaf" if e.type == T.FLOAT32 else "fma", a[0], a[1], a[2])
+        if parts[0] == "atomic":
+            op = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}.get(
+                parts[1], parts[1])
+            values = ["(%s)(%s)" % (_STORED[e.type], x) for x in a[1:]]   # exactly the element's type
+            return "pg_atomic_%s(&%s)" % (op, ", ".join([a[0]] + values))
+        raise TypeError("cannot emit intrinsic %s" % n)
+
+    # -------------------------------------------------------------- statements
+
+    def block(self, stmts, indent, loops):
+        out = []
+        for s in stmts:
+            out.extend(self.stmt(s, indent, loops))
+        return out
+
+    def stmt(self, s, ind, loops):
+        p = "    " * ind
+        if isinstance(s, ir.Assign):
+            return ["%s%s = %s;" % (p, self.name_of(s.target), self.expr(s.value))]
+        if isinstance(s, kir.Store):
+            return ["%s%s = %s;" % (p, self.expr(s.target), self.expr(s.value))]
+        if isinstance(s, kir.ExprStmt):
+            return ["%s%s;" % (p, self.expr(s.value))]
+        if isinstance(s, ir.If):
+            out = ["%sif (%s) {" % (p, self.expr(s.test))] + self.block(s.body, ind + 1, loops)
+            if s.orelse:
+                out += ["%s} else {" % p] + self.block(s.orelse, ind + 1, loops)
+            return out + ["%s}" % p]
+        if isinstance(s, ir.While):
+            flag = self.loop_flag(s)
+            loops = loops + [flag]
+            out = []
+            if flag:
+                out.append("%sbool %s = false;" % (p, flag))
+            out.append("%swhile (%s) {" % (p, self.expr(s.test)))
+            out += self.block(s.body, ind + 1, loops) + ["%s}" % p]
+            return out + self.orelse(s, flag, ind, loops[:-1])
+        if isinstance(s, ir.ForRange):
+            return self.for_range(s, ind, loops)
+        if isinstance(s, ir.Break):
+            if loops and loops[-1]:
+                return ["%s{ %s = true; break; }" % (p, loops[-1])]
+            return ["%sbreak;" % p]
+        if isinstance(s, ir.Continue):
+            return ["%scontinue;" % p]
+        if isinstance(s, ir.Return):
+            return ["%sreturn%s;" % (p, "" if s.value is None else " " + self.expr(s.value))]
+        if isinstance(s, kir.ArrayDecl):
+            return self.array_decl(s, ind)
+        if isinstance(s, kir.ViewAssign):
+            return self.view(s, ind)
+        raise TypeError("cannot emit %r" % (s,))
+
+    def loop_flag(self, s):
+        if not s.orelse:
+            return None
+        self.counter += 1
+        return "pg_broke%d" % self.counter
+
+    def orelse(self, s, flag, ind, loops):
+        if not s.orelse:
+            return []
+        p = "    " * ind
+        return ["%sif (!%s) {" % (p, flag)] + self.block(s.orelse, ind + 1, loops) + ["%s}" % p]
+
+    def for_range(self, s, ind, loops):
+        p = "    " * ind
+        self.counter += 1
+        k = self.counter
+        i, stop, step = "pg_i%d" % k, "pg_stop%d" % k, "pg_step%d" % k
+        flag = self.loop_flag(s)
+        out = ["%s{" % p]
+        q = p + "    "
+        if flag:
+            out.append("%sbool %s = false;" % (q, flag))
+        if isinstance(s.stop, ir.Const):
+            stop = self.expr(s.stop)
+        else:
+            out.append("%sconst int64_t %s = %s;" % (q, stop, self.expr(s.stop)))
+        if isinstance(s.step, ir.Const):
+            step_value = int(s.step.value)
+            step = self.expr(s.step)
+            cond = "%s %s %s" % (i, "<" if step_value > 0 else ">", stop)
+        else:
+            out.append("%sconst int64_t %s = %s;" % (q, step, self.expr(s.step)))
+            cond = "(%s > 0 ? %s < %s : %s > %s)" % (step, i, stop, i, stop)
+        incr = "%s++" % i if isinstance(s.step, ir.Const) and int(s.step.value) == 1 else "%s += %s" % (i, step)
+        out.append("%sfor (int64_t %s = %s; %s; %s) {" % (q, i, self.expr(s.start), cond, incr))
+        out.append("%s    %s = %s;" % (q, self.name_of(s.var), i))
+        out += self.block(s.body, ind + 2, loops + [flag])
+        out.append("%s}" % q)
+        out += self.orelse(s, flag, ind + 1, loops)
+        return out + ["%s}" % p]
+
+    def array_decl(self, s, ind):
+        p = "    " * ind
+        t = s.var.type
+        el = _STORED[t.dtype]
+        name = self.name_of(s.var)
+        self.counter += 1
+        storage = "pg_%s%d" % (s.space, self.counter)
+        shape = list(s.shape)
+        size = int(np.prod(shape)) if shape else 1
+        out = []
+        if s.space == "dynamic":
+            out.append("%sextern __shared__ __align__(16) %s %s[];" % (p, el, storage))
+            shape = ["INT64_MAX / %d" % t.dtype.itemsize]
+        elif s.space == "shared":
+            out.append("%s__shared__ %s %s[%d];" % (p, el, storage, max(size, 1)))
+        elif s.space == "local":
+            out.append("%s%s %s[%d];" % (p, el, storage, max(size, 1)))
+        else:  # const: values in the module
+            flat = s.values.reshape(-1)
+            values = ", ".join(const(v, T.compute_type(t.dtype)) for v in flat) or "0"
+            self.file_scope.append("__constant__ %s %s[%d] = {%s};" % (el, storage, max(size, 1), values))
+        strides, acc = [], t.dtype.itemsize
+        for d in reversed(s.shape if s.space != "dynamic" else [0]):
+            strides.append(acc)
+            acc *= max(int(d), 1)
+        strides.reverse()
+        if not shape:
+            shape, strides = [1], [0]
+        out.append("%s%s = %s{%s, {%s}, {%s}};" % (p, name, ctype(t), storage, ", ".join(str(x) for x in shape),
+                                                   ", ".join(str(x) for x in strides)))
+        return out
+
+    def view(self, s, ind):
+        """var = base[items]: the view's data, shape and strides from the base's."""
+        p = "    " * ind
+        q = p + "    "
+        v, b = self.name_of(s.var), self.expr(s.base)
+        self.counter += 1
+        ptr = "pg_p%d" % self.counter
+        out = ["%s{" % p, "%schar *%s = (char *)%s.data;" % (q, ptr, b)]
+        d_out = 0
+        for d, item in enumerate(s.items):
+            if item[0] == "index":
+                out.append("%s%s += pg_index(%s, %s.shape[%d], %d, %d) * %s.strides[%d];"
+                           % (q, ptr, self.expr(item[1]), b, d, d, s.line, b, d))
+                continue
+            _, start, stop, step = item
+            if start is None and stop is None and step is None:
+                out.append("%s%s.shape[%d] = %s.shape[%d];" % (q, v, d_out, b, d))
+                out.append("%s%s.strides[%d] = %s.strides[%d];" % (q, v, d_out, b, d))
+            else:
+                st = "pg_s%d_%d" % (self.counter, d)
+                step_text = self.expr(step) if step is not None else "1"
+                out.append("%sint64_t %s = %s;" % (q, st, self.expr(start) if start is not None else "0"))
+                out.append("%s%s.shape[%d] = pg_slice_len(&%s, %s, %s, %s.shape[%d], %d, %d);"
+                           % (q, v, d_out, st, self.expr(stop) if stop is not None else "0", step_text, b, d,
+                              start is not None, stop is not None))
+                out.append("%s%s += %s * %s.strides[%d];" % (q, ptr, st, b, d))
+                out.append("%s%s.strides[%d] = %s * %s.strides[%d];" % (q, v, d_out, step_text, b, d))
+            d_out += 1
+        out.append("%s%s.data = (%s *)%s;" % (q, v, _STORED[s.var.type.dtype], ptr))
+        return out + ["%s}" % p]
+
+    # -------------------------------------------------------------- functions
+
+    def function(self, fn):
+        """The C name of a device function (emitted once)."""
+        hit = self.functions.get(id(fn))
+        if hit is not None:
+            return hit[0]
+        name = "dev_%s_%d" % (cname(fn.name).rstrip("_"), len(self.functions))
+        self.functions[id(fn)] = (name, None)
+        text = self.definition(fn, "PG_JIT_FN %s" % ctype(fn.return_type), name)
+        self.functions[id(fn)] = (name, text)
+        self.defs.append(text)
+        return name
+
+    def definition(self, fn, head, name):
+        local_names = {v.name for v in fn.locals if not any(v is q for q in fn.params)}
+        for v in fn.params:
+            if v.name in local_names:  # reassigned with a wider type: the local takes the name
+                self.renamed[id(v)] = cname(v.name) + "_arg"
+        params = ", ".join("%s %s" % (ctype(v.type), self.name_of(v)) for v in fn.params)
+        body = self.block(fn.body, 1, [])
+        decls = []
+        for v in fn.locals:
+            if any(v is q for q in fn.params):
+                continue
+            decls.append("    %s %s;" % (ctype(v.type), self.name_of(v)))
+        return "\n".join(["%s %s(%s)" % (head, name, params or "void"), "{"] + decls + body + ["}"])
+
+
+def emit_kernel(fn, name, filename):
+    """(C source of the module, without the prelude) of kernel fn exported as `name`."""
+    em = Emitter(filename)
+    kernel = em.definition(fn, 'extern "C" __global__ void', name)
+    out = ["/* %s: generated by pygpu from %s, line %d (cuda.jit) */" % (name, filename, fn.line)]
+    out += em.file_scope
+    if em.ops:
+        out.append("/* the op table's loops (kernels/ops.def) this kernel uses */")
+        out += [em.ops[k] for k in sorted(em.ops)]
+    out += em.defs
+    out.append(kernel)
+    return "\n".join(out) + "\n"
+
+
+def emit_device_functions(fns, filename):
+    """Definitions of device functions (for wrappers such as guvectorize's): (source, names)."""
+    em = Emitter(filename)
+    names = [em.function(f) for f in fns]
+    out = em.file_scope + [em.ops[k] for k in sorted(em.ops)] + em.defs
+    return "\n".join(out) + "\n", names, em

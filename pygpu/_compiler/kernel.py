@@ -1,0 +1,674 @@
+"""The front end of kernels (cuda.jit, guvectorize): the vectorize subset (frontend.py) plus arrays
+and Numba's CUDA names, typed with Numba's rules into the typed IR and its kernel nodes (kir.py).
+
+Added to the subset:
+  - array arguments: a[i, j] (an index per dimension, negative ones counted from the end), stores
+    a[i] = v and a[i] += v (v converted to the array's dtype), a.shape, a.strides, a.size, a.ndim,
+    len(a), views by slicing or partial indexing assigned to a name (row = a[i], b = a[1:, ::2]);
+  - tuples of numbers: cuda.grid(2), a.shape, tuple displays; unpacked (i, j = cuda.grid(2)),
+    indexed with constants, or held in a local;
+  - Numba's CUDA names (pygpu/_jit/stubs.py, or numba.cuda's own): threadIdx/blockIdx/blockDim/
+    gridDim .x .y .z (int32), grid and gridsize (int64), laneid, warpsize, shared.array (constant
+    shape, or 0 for the launch's dynamic shared memory), local.array, const.array_like (of a
+    global NumPy array), syncthreads(_count/_and/_or), syncwarp, threadfence(_block/_system),
+    atomic.*, shfl_*_sync, all/any/eq/ballot_sync, activemask, popc, clz, ffs, brev, fma;
+  - statements: `return` without a value, calls for their effect (cuda.syncthreads());
+  - device functions (any function of this subset, or @cuda.jit(device=True)), taking arrays and
+    numbers, returning a number or nothing.
+"""
+import ast
+
+import numpy as np
+
+from . import ir, kir, rules
+from . import types as T
+from .errors import compile_error
+from .frontend import FunctionCompiler, NoSource, _strip_docstring
+
+
+class TupleValue:
+    """A tuple of typed expressions, known while compiling (never a C value)."""
+    type = None
+
+    def __init__(self, items):
+        self.items = list(items)
+
+
+_DIM3 = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+_SYNC_REDUCE = {"syncthreads_count": T.INT32, "syncthreads_and": T.INT32, "syncthreads_or": T.INT32}
+_FENCES = ("threadfence", "threadfence_block", "threadfence_system")
+_SHUFFLES = ("shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync")
+_VOTES = {"all_sync": T.BOOL, "any_sync": T.BOOL, "eq_sync": T.BOOL, "ballot_sync": T.UINT32}
+_ATOMIC_ARGS = {"add": 3, "sub": 3, "max": 3, "min": 3, "nanmax": 3, "nanmin": 3, "and_": 3, "or_": 3, "xor": 3,
+                "exch": 3, "inc": 3, "dec": 3, "cas": 4, "compare_and_swap": 3}
+_ATOMIC_TYPES = {
+    "add": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "sub": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "max": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "min": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "nanmax": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "nanmin": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "and_": (T.INT32, T.UINT32, T.INT64, T.UINT64), "or_": (T.INT32, T.UINT32, T.INT64, T.UINT64),
+    "xor": (T.INT32, T.UINT32, T.INT64, T.UINT64),
+    "exch": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "inc": (T.UINT32, T.UINT64), "dec": (T.UINT32, T.UINT64),
+    "cas": (T.INT32, T.UINT32, T.INT64, T.UINT64), "compare_and_swap": (T.INT32, T.UINT32, T.INT64, T.UINT64),
+}
+_SHUFFLE_TYPES = (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64)
+_NOT_FOUND = object()
+
+
+def kernel_name_of(obj):
+    """The Numba CUDA name an object stands for ('grid', 'threadIdx.x', 'atomic.add'), from
+    pygpu's stubs or numba.cuda's own; None for anything else."""
+    name = getattr(obj, "_kernel_name", None)
+    if isinstance(name, str):
+        return name
+    mod = getattr(obj, "__module__", "") or ""
+    if mod.startswith("numba.cuda.stubs") or mod.startswith("numba_cuda.numba.cuda.stubs"):
+        q = getattr(obj, "__qualname__", None) or getattr(type(obj), "__qualname__", "")
+        return q
+    return None
+
+
+class KernelCompiler(FunctionCompiler):
+    """Types a kernel (kind 'kernel': returns nothing) or a device function ('device': returns a
+    number or nothing) for argument types (dtypes and kir.ArrayType)."""
+
+    def __init__(self, fn, arg_types, kind="kernel", context="cuda.jit", cache=None, stack=(), dynamic_shared=None):
+        super().__init__(fn, arg_types, None, context, cache, stack)
+        self.kind = kind
+        self.dynamic_shared = dynamic_shared if dynamic_shared is not None else {}
+        self.constants = {}   # const.array_like arrays: name -> values
+
+    # -------------------------------------------------------------- driver
+
+    def compile(self):
+        vtypes = dict(zip(self.param_names, self.arg_types))
+        self.ret_type = None
+        self.returns_value = False
+        self.bare_return = None
+        for _ in range(50):
+            self.vtypes = vtypes
+            self.changed = False
+            self.unknown = None
+            self.vars = {}
+            self.weak = set()
+            self.tuples = {}
+            self.decl_count = 0
+            body = self.block(_strip_docstring(self.node.body))
+            if not self.changed:
+                break
+        else:  # pragma: no cover
+            raise self.error("the types of the locals do not settle", self.node)
+        if self.unknown is not None:
+            raise compile_error(f"local variable '{self.unknown.name}' may be used before it is assigned",
+                                self.src.filename, self.unknown.line)
+        if self.returns_value and self.bare_return is not None:
+            raise self.error(f"{self.name}() returns a value elsewhere; return one here too", self.bare_return)
+        ret = self.ret_type if self.returns_value else kir.VOID
+        if self.returns_value and not _always_returns_value(body):
+            raise self.error(f"{self.name}() returns a value on some paths only (a device function returns a "
+                             f"number on every path, or nothing)", self.node)
+        params = []
+        for name, t in zip(self.param_names, self.arg_types):
+            var = self.vars.get(name)
+            if var is None or var.type == t:
+                params.append(var or ir.Var(name, t))
+            else:
+                p = ir.Var(name, t)
+                params.append(p)
+                body.insert(0, ir.Assign(var, ir.Cast(ir.Load(p), var.type), self.src.line(self.node)))
+        if ret is not kir.VOID:
+            body = self._cast_returns(body)
+        return ir.Function(self.name, params, ret, body, list(self.vars.values()), self.src.filename,
+                           self.src.line(self.node))
+
+    # -------------------------------------------------------------- types of locals
+
+    def assign_type(self, name, t):
+        old = self.vtypes.get(name)
+        if kir.is_array(t) or kir.is_array(old):
+            if old is not None and old != t:
+                raise compile_error(f"'{name}' holds arrays of different types ({old} and {t}); an array variable "
+                                    f"keeps one type", self.src.filename, getattr(self, "_line", None))
+            if old is None:
+                self.vtypes[name] = t
+                self.changed = True
+            return self.var(name)
+        return super().assign_type(name, t)
+
+    def _scalar(self, e, node, what="a number"):
+        if isinstance(e, TupleValue):
+            raise self.error(f"a tuple is not {what} here in {self.context}", node)
+        if kir.is_array(e.type):
+            raise self.error(f"an array is not {what} here in {self.context} (index it: a[i])", node)
+        if e.type is kir.VOID:
+            raise self.error(f"a call that returns nothing has no value in {self.context}", node)
+        return e
+
+    # -------------------------------------------------------------- statements
+
+    def stmt(self, s):
+        self._line = self.src.line(s)
+        line = self._line
+        if isinstance(s, ast.Return):
+            if s.value is None or (isinstance(s.value, ast.Constant) and s.value.value is None):
+                self.bare_return = self.bare_return or s
+                return [ir.Return(None, line)]
+            if self.kind == "kernel":
+                raise self.error("a kernel cannot return a value (write results into an array argument)", s)
+            value = self._scalar(self.expr(s.value), s.value)
+            self.returns_value = True
+            new = value.type if self.ret_type is None else T.unify(self.ret_type, value.type)
+            if self.ret_type is None or new != self.ret_type:
+                self.ret_type = new
+                self.changed = True
+            return [ir.Return(value, line)]
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            value = self.call(s.value, statement=True)
+            return [kir.ExprStmt(value, line)]
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
+            target = self.element(s.target)
+            value = self.binop(s.op, target, self._scalar(self.expr(s.value), s.value), s)
+            return [kir.Store(target, self.cast(value, target.type), line)]
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in self.tuples:
+            raise self.unsupported("augmented assignments to tuples", s)
+        return super().stmt(s)
+
+    def assign(self, targets, value_node, s):
+        line = self.src.line(s)
+        if len(targets) != 1:
+            raise self.unsupported("chained assignments (a = b = ...)", s)
+        target = targets[0]
+        if isinstance(target, ast.Subscript):
+            elem = self.element(target)
+            value = self._scalar(self.expr(value_node), value_node)
+            if T.is_complex(value.type) and not T.is_complex(elem.type):
+                raise self.error(f"a complex value cannot be stored into an array of {elem.type}", s)
+            return [kir.Store(elem, self.cast(value, elem.type), line)]
+        if isinstance(target, ast.Tuple) and not isinstance(value_node, ast.Tuple):
+            value = self.expr(value_node)
+            if not isinstance(value, TupleValue):
+                raise self.unsupported("unpacking anything but a tuple", s)
+            if len(target.elts) != len(value.items) or not all(isinstance(n, ast.Name) for n in target.elts):
+                raise self.error(f"cannot unpack {len(value.items)} values into {len(target.elts)} names", s)
+            out, temps = [], []
+            for i, v in enumerate(value.items):
+                tv = self.assign_type(f"${s.lineno}.{i}", v.type)
+                out.append(ir.Assign(tv, self.cast(v, tv.type), line))
+                temps.append(tv)
+            for n, tv in zip(target.elts, temps):
+                out.append(self.store(n.id, ir.Load(tv), s))
+            return out
+        if isinstance(target, ast.Name):
+            if self._is_view(value_node):
+                return [self.view_assign(target.id, value_node, s)]
+            value = self.call(value_node) if isinstance(value_node, ast.Call) else self.expr(value_node)
+            if isinstance(value, TupleValue):
+                # a tuple in a local: one local per item
+                out, items = [], []
+                for i, v in enumerate(value.items):
+                    var = self.assign_type(f"{target.id}${i}", self._scalar(v, value_node).type)
+                    out.append(ir.Assign(var, self.cast(v, var.type), line))
+                    items.append(var)
+                self.tuples[target.id] = TupleValue([ir.Load(v) for v in items])
+                return out
+            if isinstance(value, kir.ArrayDecl):  # cuda.shared.array(...) & co.
+                var = self.assign_type(target.id, value.var.type)
+                value.var = var
+                return [value]
+            return [self.store(target.id, value, s)]
+        return super().assign(targets, value_node, s)
+
+    def store(self, name, value, s):
+        if kir.is_array(value.type):
+            var = self.assign_type(name, value.type)
+            return ir.Assign(var, value, self.src.line(s))
+        if value.type is kir.VOID:
+            raise self.error("a call that returns nothing has no value to assign", s)
+        return super().store(name, value, s)
+
+    # -------------------------------------------------------------- names and attributes
+
+    def resolve_object(self, node):
+        """The Python object a global name or attribute chain refers to, or _NOT_FOUND when it
+        starts at a local."""
+        if isinstance(node, ast.Name):
+            if node.id in self.assigned or node.id in self.param_names:
+                return _NOT_FOUND
+            return self.resolve_name(node.id, node)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve_object(node.value)
+            if base is _NOT_FOUND:
+                return _NOT_FOUND
+            if not hasattr(base, node.attr):
+                raise self.error(f"'{ast.unparse(node.value)}' has no attribute '{node.attr}'", node)
+            return getattr(base, node.attr)
+        return _NOT_FOUND
+
+    def expr(self, node):
+        if isinstance(node, ast.Name):
+            if node.id in self.tuples:
+                return self.tuples[node.id]
+            return super().expr(node)
+        if isinstance(node, ast.Attribute):
+            obj = self.resolve_object(node)
+            if obj is not _NOT_FOUND:
+                name = kernel_name_of(obj)
+                if name is not None:
+                    return self.intrinsic_value(name, node)
+                return self.value(obj, node, ast.unparse(node))
+            base = self.expr(node.value)
+            if isinstance(base, TupleValue):
+                raise self.error(f"attribute '{node.attr}' of a tuple is not supported in {self.context}", node)
+            if kir.is_array(base.type):
+                return self.array_attribute(base, node.attr, node)
+            return super().attribute(node)
+        if isinstance(node, ast.Tuple):
+            return TupleValue([self.expr(e) for e in node.elts])
+        if isinstance(node, ast.Subscript):
+            base = self.expr(node.value)
+            if isinstance(base, TupleValue):
+                i = self.constant_int(node.slice, "a tuple index")
+                if not -len(base.items) <= i < len(base.items):
+                    raise self.error("tuple index out of range", node)
+                return base.items[i]
+            if not kir.is_array(base.type):
+                raise self.error(f"a {base.type} cannot be indexed in {self.context}", node)
+            indices = self._index_nodes(node)
+            if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < base.type.ndim:
+                raise self.error(f"slices and partial indexing of arrays make views, supported as the value of an "
+                                 f"assignment (v = {ast.unparse(node)}) in {self.context}", node)
+            return self.element(node, base)
+        if isinstance(node, (ast.UnaryOp, ast.BinOp, ast.Compare, ast.BoolOp, ast.IfExp)):
+            return self._checked(node)
+        if isinstance(node, ast.Call):
+            e = self.call(node)
+            if isinstance(e, kir.ArrayDecl):
+                raise self.error(f"{ast.unparse(node.func)}() makes an array: assign it to a name", node)
+            if e.type is kir.VOID:
+                raise self.error(f"{ast.unparse(node.func)}() returns nothing: it has no value", node)
+            return e
+        return super().expr(node)
+
+    def _checked(self, node):
+        """Operators over numbers only (an array or tuple operand is a CompileError)."""
+        if isinstance(node, ast.BinOp):
+            return self.binop(node.op, self._scalar(self.expr(node.left), node.left),
+                              self._scalar(self.expr(node.right), node.right), node)
+        if isinstance(node, ast.UnaryOp):
+            self._scalar(self.expr(node.operand), node.operand)
+        elif isinstance(node, ast.Compare):
+            for n in [node.left] + node.comparators:
+                self._scalar(self.expr(n), n)
+        elif isinstance(node, ast.BoolOp):
+            for n in node.values:
+                self._scalar(self.expr(n), n)
+        elif isinstance(node, ast.IfExp):
+            for n in (node.test, node.body, node.orelse):
+                self._scalar(self.expr(n), n)
+        return super().expr(node)
+
+    def constant_int(self, node, what):
+        e = self.expr(node)
+        if not (isinstance(e, ir.Const) and (T.is_int(e.type) or T.is_bool(e.type))):
+            raise self.error(f"{what} must be a constant integer in {self.context}", node)
+        return int(e.value)
+
+    def array_attribute(self, a, attr, node):
+        nd = a.type.ndim
+        if attr in ("shape", "strides"):
+            return TupleValue([kir.ArrayAttr(a, attr, d) for d in range(nd)])
+        if attr == "ndim":
+            return ir.Const(nd, T.INT64)
+        if attr == "itemsize":
+            return ir.Const(a.type.dtype.itemsize, T.INT64)
+        if attr == "size":
+            if nd == 0:
+                return ir.Const(1, T.INT64)
+            size = kir.ArrayAttr(a, "shape", 0)
+            for d in range(1, nd):
+                size = ir.Op("multiply", [size, kir.ArrayAttr(a, "shape", d)], T.INT64)
+            return size
+        raise self.error(f"attribute '{attr}' of an array is not supported in {self.context}", node)
+
+    # -------------------------------------------------------------- indexing
+
+    def _index_nodes(self, node):
+        s = node.slice
+        return list(s.elts) if isinstance(s, ast.Tuple) else [s]
+
+    def element(self, node, base=None):
+        """The Element a[i, j, ...] of a subscript node (an index per dimension)."""
+        if base is None:
+            base = self.expr(node.value)
+            if isinstance(base, TupleValue):
+                raise self.error("tuples cannot be assigned to", node)
+            if not kir.is_array(base.type):
+                raise self.error(f"a {base.type} cannot be indexed in {self.context}", node)
+        nodes = self._index_nodes(node)
+        indices = []
+        for n in nodes:
+            if isinstance(n, ast.Slice):
+                raise self.error(f"slices make views, supported as the value of an assignment in {self.context}", n)
+            e = self.expr(n)
+            if isinstance(e, TupleValue):
+                indices.extend(e.items)
+            else:
+                indices.append(e)
+        if len(indices) != base.type.ndim:
+            raise self.error(f"a {base.type.ndim}-d array takes {base.type.ndim} indices, got {len(indices)}", node)
+        for e in indices:
+            self._scalar(e, node, "an index")
+            if not (T.is_int(e.type) or T.is_bool(e.type)):
+                raise self.error(f"array indices must be integers, not {e.type}", node)
+        dtype = base.type.dtype
+        if dtype == T.FLOAT16:
+            raise self.error(f"float16 arrays are not supported in {self.context} yet", node)
+        return kir.Element(base, indices, dtype, self.src.line(node))
+
+    def _is_view(self, value_node):
+        """Whether a subscript makes a view (a slice, or fewer indices than dimensions)."""
+        if not isinstance(value_node, ast.Subscript):
+            return False
+        base = self.expr(value_node.value)
+        if isinstance(base, TupleValue) or not kir.is_array(base.type):
+            return False
+        nodes = self._index_nodes(value_node)
+        if any(isinstance(n, ast.Slice) for n in nodes):
+            return True
+        count = 0
+        for n in nodes:
+            e = self.expr(n)
+            count += len(e.items) if isinstance(e, TupleValue) else 1
+        return count < base.type.ndim
+
+    def view_assign(self, name, node, s):
+        base = self.expr(node.value)
+        items = []
+        for n in self._index_nodes(node):
+            if isinstance(n, ast.Slice):
+                parts = []
+                for p in (n.lower, n.upper, n.step):
+                    if p is None:
+                        parts.append(None)
+                        continue
+                    e = self._scalar(self.expr(p), p, "a slice bound")
+                    if not (T.is_int(e.type) or T.is_bool(e.type)):
+                        raise self.error(f"slice bounds must be integers, not {e.type}", p)
+                    parts.append(self.cast(e, T.INT64))
+                if isinstance(parts[2], ir.Const) and parts[2].value == 0:
+                    raise self.error("slice step cannot be zero", n)
+                items.append(("slice",) + tuple(parts))
+            else:
+                e = self._scalar(self.expr(n), n, "an index")
+                if not (T.is_int(e.type) or T.is_bool(e.type)):
+                    raise self.error(f"array indices must be integers, not {e.type}", n)
+                items.append(("index", self.cast(e, T.INT64)))
+        if len(items) > base.type.ndim:
+            raise self.error(f"too many indices for a {base.type.ndim}-d array", node)
+        items += [("slice", None, None, None)] * (base.type.ndim - len(items))
+        ndim = sum(1 for it in items if it[0] == "slice")
+        # a C-contiguous base gives a C-contiguous view when leading indices are followed by a
+        # slice of step 1 and whole dimensions
+        layout = "A"
+        if base.type.layout == "C":
+            k = 0
+            while k < len(items) and items[k][0] == "index":
+                k += 1
+            rest = items[k:]
+            if all(it[0] == "slice" for it in rest) and all(it[1:] == (None, None, None) for it in rest[1:]) \
+                    and (not rest or rest[0][3] is None):
+                layout = "C"
+        t = kir.ArrayType(base.type.dtype, ndim, layout, base.type.space)
+        var = self.assign_type(name, t)
+        return kir.ViewAssign(var, base, items, self.src.line(s))
+
+    # -------------------------------------------------------------- Numba's CUDA names
+
+    def intrinsic_value(self, name, node):
+        """A CUDA name used as a value: threadIdx.x, warpsize, laneid."""
+        parts = name.split(".")
+        if parts[0] in _DIM3 and len(parts) == 2 and parts[1] in "xyz":
+            return kir.Intrinsic(name, [], T.INT32)
+        if name == "warpsize":
+            return ir.Const(32, T.INT32)
+        if name == "laneid":
+            return kir.Intrinsic("laneid", [], T.INT32)
+        raise self.error(f"cuda.{name} is not a value (call it, or use an attribute of it)", node)
+
+    def call(self, node, statement=False):
+        func = node.func
+        obj = self.resolve_object(func) if isinstance(func, (ast.Name, ast.Attribute)) else _NOT_FOUND
+        name = kernel_name_of(obj) if obj is not _NOT_FOUND else None
+        if name is not None:
+            return self.intrinsic_call(name, node, statement)
+        if obj is len:
+            if len(node.args) != 1 or node.keywords:
+                raise self.error("len() takes exactly one argument", node)
+            a = self.expr(node.args[0])
+            if isinstance(a, TupleValue):
+                return ir.Const(len(a.items), T.INT64)
+            if not kir.is_array(a.type) or a.type.ndim == 0:
+                raise self.error(f"len() of a {a.type} is not supported", node)
+            return kir.ArrayAttr(a, "shape", 0)
+        if obj is not _NOT_FOUND and not callable(obj):
+            raise self.error(f"'{ast.unparse(func)}' is not a function", node)
+        if obj is not _NOT_FOUND and T.parse_type(obj) is not None and type(obj).__module__.startswith("numba"):
+            # numba.float32(x) & co.: a conversion
+            if len(node.args) != 1 or node.keywords:
+                raise self.error(f"{ast.unparse(func)}() takes one argument", node)
+            return self.cast(self._scalar(self.expr(node.args[0]), node), T.compute_type(T.parse_type(obj)))
+        if obj is not _NOT_FOUND and _is_device_function(obj):
+            if node.keywords:
+                raise self.unsupported("keyword arguments", node)
+            args = [self.expr(a) for a in node.args]
+            for a, n in zip(args, node.args):
+                if isinstance(a, TupleValue):
+                    raise self.error(f"tuples cannot be passed to {ast.unparse(func)}() in {self.context}", n)
+            e = self.user_call(obj, args, node, ast.unparse(func))
+            if e.type is kir.VOID and not statement:
+                raise self.error(f"{ast.unparse(func)}() returns nothing: it has no value", node)
+            return e
+        # the vectorize subset's functions (math, builtins, NumPy): numbers only
+        for a in node.args:
+            self._scalar(self.expr(a), a, "an argument of a function of numbers")
+        return super().call(node)
+
+    def user_call(self, f, args, node, text):
+        fn = getattr(f, "py_func", f)
+        if fn in self.stack:
+            raise self.error(f"recursive calls ({text}) are not supported in {self.context}", node)
+        key = (fn, tuple(a.type for a in args))
+        callee = self.cache.get(key)
+        if callee is None:
+            try:
+                compiler = KernelCompiler(fn, [a.type for a in args], "device", self.context, self.cache, self.stack,
+                                          self.dynamic_shared)
+            except NoSource:
+                raise self.error(f"{text}() has no Python source to compile", node) from None
+            callee = self.cache[key] = compiler.compile()
+        cargs = [a if kir.is_array(p.type) else self.cast(a, p.type) for a, p in zip(args, callee.params)]
+        return ir.Call(callee, cargs, callee.return_type)
+
+    def _args(self, node, names, required, text):
+        """The call's arguments by Numba's parameter names: {name: ast node}."""
+        if len(node.args) > len(names):
+            raise self.error(f"{text}() takes at most {len(names)} arguments ({len(node.args)} given)", node)
+        got = dict(zip(names, node.args))
+        for kw in node.keywords:
+            if kw.arg not in names or kw.arg in got:
+                raise self.error(f"{text}() got an unexpected keyword argument '{kw.arg}'", node)
+            got[kw.arg] = kw.value
+        missing = [n for n in names[:required] if n not in got]
+        if missing:
+            raise self.error(f"{text}() missing argument '{missing[0]}'", node)
+        return got
+
+    def _dtype(self, node, text):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            t = T.parse_type(node.value)
+        else:
+            obj = self.resolve_object(node)
+            t = T.parse_type(obj) if obj is not _NOT_FOUND else None
+        if t is None:
+            raise self.error(f"{text}(): dtype must be a number type (float32, np.int64, 'f8', ...)", node)
+        return t
+
+    def _shape(self, node, text):
+        e = self.expr(node)
+        items = e.items if isinstance(e, TupleValue) else [e]
+        shape = []
+        for i in items:
+            if not (isinstance(i, ir.Const) and (T.is_int(i.type))):
+                raise self.error(f"{text}(): the shape must be a constant integer or a tuple of them (a global or a "
+                                 f"literal)", node)
+            if int(i.value) < 0:
+                raise self.error(f"{text}(): negative dimensions are not allowed", node)
+            shape.append(int(i.value))
+        return tuple(shape)
+
+    def intrinsic_call(self, name, node, statement):
+        text = "cuda." + name
+        line = self.src.line(node)
+        parts = name.split(".")
+
+        def args(names, required):
+            got = self._args(node, names, required, text)
+            return [self.expr(got[n]) if n in got else None for n in names]
+
+        def scalars(values):
+            return [self._scalar(v, node) if v is not None else None for v in values]
+
+        if name in ("grid", "gridsize"):
+            nd = self.constant_int(self._args(node, ["ndim"], 1, text)["ndim"], f"{text}()'s ndim")
+            if nd not in (1, 2, 3):
+                raise self.error(f"{text}() takes 1, 2 or 3 dimensions", node)
+            items = [kir.Intrinsic(f"{name}.{a}", [], T.INT64) for a in "xyz"[:nd]]
+            return items[0] if nd == 1 else TupleValue(items)
+        if parts[0] in ("shared", "local") and parts[1:] == ["array"]:
+            got = self._args(node, ["shape", "dtype"], 2, text)
+            shape = self._shape(got["shape"], text)
+            dtype = self._dtype(got["dtype"], text)
+            if dtype == T.FLOAT16:
+                raise self.error(f"float16 arrays are not supported in {self.context} yet", node)
+            if parts[0] == "shared" and shape in ((0,), ()) and isinstance(got["shape"], ast.Constant):
+                t = kir.ArrayType(dtype, 1, "C", "dynamic")
+            else:
+                if parts[0] == "shared" and 0 in shape and len(shape) == 1:
+                    t = kir.ArrayType(dtype, 1, "C", "dynamic")
+                else:
+                    t = kir.ArrayType(dtype, len(shape), "C", parts[0])
+            self.decl_count += 1
+            var = ir.Var(f"${parts[0]}{self.decl_count}", t)
+            return kir.ArrayDecl(var, t.space, shape, None, line)
+        if name == "const.array_like":
+            got = self._args(node, ["ndarray"], 1, text)
+            obj = self.resolve_object(got["ndarray"])
+            if not isinstance(obj, np.ndarray) or obj.dtype not in T.NUMBER or obj.dtype == T.FLOAT16:
+                raise self.error(f"{text}() takes a global NumPy array of numbers", node)
+            t = kir.ArrayType(obj.dtype, obj.ndim, "C", "const")
+            self.decl_count += 1
+            var = ir.Var(f"$const{self.decl_count}", t)
+            return kir.ArrayDecl(var, "const", obj.shape, np.ascontiguousarray(obj), line)
+        if name == "syncthreads" or name in _FENCES:
+            self._args(node, [], 0, text)
+            return kir.Intrinsic(name, [], kir.VOID)
+        if name == "syncwarp":
+            (mask,) = scalars(args(["mask"], 0))
+            return kir.Intrinsic(name, [self.cast(mask, T.UINT32)] if mask is not None else [], kir.VOID)
+        if name in _SYNC_REDUCE:
+            (pred,) = scalars(args(["predicate"], 1))
+            return kir.Intrinsic(name, [self.truth(pred)], T.INT32)
+        if name in _SHUFFLES:
+            third = {"shfl_sync": "src_lane", "shfl_up_sync": "delta", "shfl_down_sync": "delta",
+                     "shfl_xor_sync": "lane_mask"}[name]
+            mask, value, k = scalars(args(["mask", "value", third], 3))
+            vt = value.type
+            if T.is_bool(vt) or vt in (T.INT8, T.INT16, T.UINT8, T.UINT16):
+                vt = T.INT32
+            if vt not in _SHUFFLE_TYPES:
+                raise self.error(f"{text}() moves int32, int64, uint32, uint64, float32 or float64 values, not {vt}",
+                                 node)
+            return kir.Intrinsic(name, [self.cast(mask, T.UINT32), self.cast(value, vt), self.cast(k, T.INT32)], vt)
+        if name in _VOTES:
+            mask, pred = scalars(args(["mask", "predicate"], 2))
+            return kir.Intrinsic(name, [self.cast(mask, T.UINT32), self.truth(pred)], _VOTES[name])
+        if name in ("activemask", "lanemask_lt"):
+            self._args(node, [], 0, text)
+            return kir.Intrinsic(name, [], T.UINT32)
+        if name in ("popc", "clz", "ffs", "brev"):
+            (x,) = scalars(args(["x"], 1))
+            if not T.is_int(x.type):
+                raise self.error(f"{text}() takes an integer, not {x.type}", node)
+            t = x.type if x.type.itemsize >= 4 else T.INT32
+            x = self.cast(x, t)
+            return kir.Intrinsic(name, [x], x.type if name == "brev" else T.INT32)
+        if name == "fma":
+            a, b, c = scalars(args(["a", "b", "c"], 3))
+            t = a.type
+            for v in (b, c):
+                t = T.promote(t, v.type)
+            if not T.is_float(t):
+                t = T.FLOAT64
+            return kir.Intrinsic(name, [self.cast(a, t), self.cast(b, t), self.cast(c, t)], t)
+        if parts[0] == "atomic" and len(parts) == 2 and parts[1] in _ATOMIC_ARGS:
+            return self.atomic(parts[1], node, text)
+        raise self.error(f"{text} is not supported in {self.context}", node)
+
+    def atomic(self, op, node, text):
+        n = _ATOMIC_ARGS[op]
+        names = ["ary", "idx", "old", "val"] if op == "cas" else ["ary", "old", "val"] if op == "compare_and_swap" \
+            else ["ary", "idx", "val"]
+        got = self._args(node, names, n, text)
+        arr = self.expr(got["ary"])
+        if isinstance(arr, TupleValue) or not kir.is_array(arr.type):
+            raise self.error(f"{text}() works on an array element: its first argument is an array", node)
+        if op == "compare_and_swap":
+            if arr.type.ndim != 1:
+                raise self.error(f"{text}() takes a 1-d array", node)
+            indices = [ir.Const(0, T.INT64)]
+        else:
+            idx = self.expr(got["idx"])
+            indices = idx.items if isinstance(idx, TupleValue) else [idx]
+            if len(indices) != arr.type.ndim:
+                raise self.error(f"{text}(): a {arr.type.ndim}-d array takes {arr.type.ndim} indices, "
+                                 f"got {len(indices)}", node)
+            for e in indices:
+                self._scalar(e, node, "an index")
+                if not (T.is_int(e.type) or T.is_bool(e.type)):
+                    raise self.error(f"array indices must be integers, not {e.type}", node)
+        t = arr.type.dtype
+        if t not in _ATOMIC_TYPES[op]:
+            names_ = ", ".join(str(x) for x in _ATOMIC_TYPES[op])
+            raise self.error(f"{text}() works on arrays of {names_}, not {t}", node)
+        elem = kir.Element(arr, indices, t, self.src.line(node))
+        values = [self._scalar(self.expr(got[k]), node) for k in names[n - (2 if op in ("cas", "compare_and_swap")
+                                                                          else 1):]]
+        return kir.Intrinsic("atomic." + op, [elem] + [self.cast(v, t) for v in values], t)
+
+
+def _is_device_function(obj):
+    import types as pytypes
+    return isinstance(obj, pytypes.FunctionType) or (
+        hasattr(obj, "py_func") and isinstance(obj.py_func, pytypes.FunctionType))
+
+
+def _always_returns_value(stmts):
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ir.Return):
+        return last.value is not None
+    if isinstance(last, ir.If):
+        return _always_returns_value(last.body) and _always_returns_value(last.orelse)
+    if isinstance(last, ir.While):
+        return isinstance(last.test, ir.Const) and bool(last.test.value)
+    return False
+
+
+def compile_kernel(fn, arg_types, kind="kernel", context="cuda.jit"):
+    """The typed IR of a kernel (or device function) for these argument types. CompileError when
+    it is outside the subset; NoSource when it has no Python source."""
+    return KernelCompiler(fn, arg_types, kind, context).compile()

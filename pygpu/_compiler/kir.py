@@ -1,0 +1,133 @@
+"""The kernel IR: what cuda.jit kernels add to the typed IR of ir.py (arrays, Numba's CUDA names,
+statements without a value). The front end of kernel.py produces it, cemit.py turns it into CUDA C.
+
+Types: ArrayType(dtype, ndim, layout, space) beside the scalar dtypes of ir.py; a Var may hold
+an array (a parameter, a shared/local/constant array, a view).
+
+Statements:
+    Store(target: Element, value)        value.type == the array's dtype
+    ExprStmt(value)                      an intrinsic or device-function call for its effect
+    ArrayDecl(var, space, shape, values) a shared/local/const array of var.type; values: the
+                                         NumPy array of a const.array_like, else None
+    ViewAssign(var, base, items)         var = base[items]: a view (items: ('index', expr) or
+                                         ('slice', start | None, stop | None, step | None))
+    Return(None)                         (ir.Return) leaves a kernel or a void device function
+
+Expressions:
+    Element(array, indices, type, line)  array[i, j, ...] (one index per dimension)
+    ArrayAttr(array, attr, dim, type)    array.shape[dim] / array.strides[dim] (int64)
+    Intrinsic(name, args, type)          Numba's CUDA names: 'threadIdx.x', 'grid.x',
+                                         'syncthreads', 'atomic.add' (args[0] an Element), ...
+"""
+import numpy as np
+
+from . import ir
+from . import types as T
+
+
+class ArrayType:
+    """An array of `dtype` with `ndim` dimensions, indexed as C-contiguous (layout 'C') or through
+    its strides ('A'), in global memory or in a kernel's 'shared', 'local' or 'const' memory."""
+    kind = "array"   # never a scalar kind: the scalar rules' tests (is_int, ...) are all false
+
+    __slots__ = ("dtype", "ndim", "layout", "space")
+
+    def __init__(self, dtype, ndim, layout="A", space="global"):
+        self.dtype = np.dtype(dtype)
+        self.ndim = int(ndim)
+        self.layout = layout
+        self.space = space
+
+    def _key(self):
+        return (self.dtype, self.ndim, self.layout, self.space)
+
+    def __eq__(self, other):
+        return isinstance(other, ArrayType) and self._key() == other._key()
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __str__(self):
+        dims = [":"] * self.ndim
+        if self.layout == "C" and dims:
+            dims[-1] = "::1"
+        return "%s[%s]" % (self.dtype, ", ".join(dims))
+
+    __repr__ = __str__
+
+
+def is_array(t):
+    return isinstance(t, ArrayType)
+
+
+VOID = "void"   # the return type of kernels and of device functions that return nothing
+
+
+class Store(ir.Node):
+    __slots__ = ("target", "value", "line")
+
+    def __init__(self, target, value, line):
+        self.target = target
+        self.value = value
+        self.line = line
+
+
+class ExprStmt(ir.Node):
+    __slots__ = ("value", "line")
+
+    def __init__(self, value, line):
+        self.value = value
+        self.line = line
+
+
+class ArrayDecl(ir.Node):
+    __slots__ = ("var", "space", "shape", "values", "line")
+
+    def __init__(self, var, space, shape, values, line):
+        self.var = var
+        self.space = space
+        self.shape = shape
+        self.values = values
+        self.line = line
+
+
+class ViewAssign(ir.Node):
+    __slots__ = ("var", "base", "items", "line")
+
+    def __init__(self, var, base, items, line):
+        self.var = var
+        self.base = base
+        self.items = items
+        self.line = line
+
+
+class Element(ir.Node):
+    __slots__ = ("array", "indices", "type", "line")
+
+    def __init__(self, array, indices, type, line):
+        self.array = array
+        self.indices = indices
+        self.type = type
+        self.line = line
+
+
+class ArrayAttr(ir.Node):
+    __slots__ = ("array", "attr", "dim", "type")
+
+    def __init__(self, array, attr, dim):
+        self.array = array
+        self.attr = attr
+        self.dim = dim
+        self.type = T.INT64
+
+
+class Intrinsic(ir.Node):
+    __slots__ = ("name", "args", "type")
+
+    def __init__(self, name, args, type):
+        self.name = name
+        self.args = args
+        self.type = type

@@ -1,0 +1,360 @@
+"""pygpu.cuda.jit: Numba's CUDA Python kernels, compiled to CUDA C (pygpu/_compiler: the kernel
+front end and the C emitter) and built and launched through the machinery of RawKernel
+(module.SourceModule: NVRTC on a GPU, the host C++ compiler on the CPU, both cached on disk;
+the C launch of jit/launch.c).
+
+A kernel is specialised per argument types (dtype, dimensions and C-contiguity of each array, the
+type of each number): the C launch keys its cache of compiled functions by them, so a repeated
+launch never enters Python. Eager signatures (``'void(float32[:], int64)'``) compile at
+decoration time; arguments are then converted to them. On the CPU every array access is
+bounds-checked (IndexError); ``debug=True`` checks them on a GPU as well.
+"""
+import re
+
+import numpy as np
+
+from .. import _core
+from .._compiler import cemit, kir
+from .._compiler import types as T
+from .._compiler.kernel import KernelCompiler
+from .._compiler.frontend import NoSource
+from . import signature as S
+from .module import SourceModule
+
+__all__ = ["jit", "Dispatcher", "DeviceFunction", "typeof", "parse_kernel_signature"]
+
+_PARAM_ARRAY = 16                 # jit/kernel.h PG_PARAM_ARRAY
+_SCALAR_KIND = {"b": S.PARAM_BOOL, "i": S.PARAM_INT, "u": S.PARAM_UINT, "f": S.PARAM_FLOAT}
+
+
+# ------------------------------------------------------------------ argument types
+
+def typeof(value, what="argument"):
+    """The kernel type of an argument: a kir.ArrayType for arrays, a dtype for numbers."""
+    if isinstance(value, _core.ndarray):
+        layout = "C" if value.flags["C_CONTIGUOUS"] else "A"
+        return kir.ArrayType(value.dtype, value.ndim, layout)
+    if isinstance(value, np.ndarray):
+        if value.dtype not in T.NUMBER:
+            raise TypeError("%s: arrays of %s are not supported in kernels" % (what, value.dtype))
+        return kir.ArrayType(value.dtype, value.ndim, "C" if value.flags.c_contiguous else "A")
+    t = T.python_type(value)
+    if t is None:
+        if hasattr(value, "__cuda_array_interface__") or hasattr(value, "__dlpack__"):
+            a = _core.asarray(value)
+            return typeof(a, what)
+        raise TypeError("%s is a %s: kernels take arrays (pygpu, NumPy, CUDA array interface, DLPack) and numbers"
+                        % (what, type(value).__name__))
+    return t
+
+
+def _param(t):
+    """(kind, type, size) of a parameter, as the C launch checks arguments."""
+    if kir.is_array(t):
+        code = S.TYPE_CODES[t.dtype] | (t.ndim << 8) | (0x10000 if t.layout == "C" else 0)
+        return (_PARAM_ARRAY, code, 8 + 16 * max(t.ndim, 1))
+    if T.is_complex(t):
+        return (S.PARAM_OTHER, -1, t.itemsize)
+    return (_SCALAR_KIND[t.kind], S.TYPE_CODES[t], t.itemsize)
+
+
+# ------------------------------------------------------------------ signatures
+
+_ARRAY_SPEC = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[(.*)\]\s*$")
+
+
+def _parse_arg_type(text, sig):
+    text = text.strip()
+    m = _ARRAY_SPEC.match(text)
+    if m:
+        dtype = T.parse_type(m.group(1))
+        if dtype is None:
+            raise TypeError("unknown type %r in signature %r" % (m.group(1), sig))
+        dims = [d.replace(" ", "") for d in m.group(2).split(",")]
+        if not all(d in (":", "::1") for d in dims):
+            raise TypeError("array types are written float32[:], float32[:, ::1] (C-contiguous), not %r" % text)
+        layout = "C" if dims[-1] == "::1" and all(d == ":" for d in dims[:-1]) else "A"
+        return kir.ArrayType(dtype, len(dims), layout)
+    t = T.parse_type(text)
+    if t is None:
+        raise TypeError("unknown type %r in signature %r" % (text, sig))
+    return t
+
+
+def _numba_type(t, sig):
+    """A numba type object: an Array (dtype, ndim, layout) or a scalar."""
+    if hasattr(t, "ndim") and hasattr(t, "dtype") and hasattr(t, "layout"):
+        dtype = T.parse_type(str(t.dtype))
+        if dtype is None:
+            raise TypeError("unsupported type %s in signature %s" % (t, sig))
+        return kir.ArrayType(dtype, t.ndim, "C" if t.layout == "C" else "A")
+    d = T.parse_type(str(t))
+    if d is None:
+        raise TypeError("unsupported type %s in signature %s" % (t, sig))
+    return d
+
+
+def parse_kernel_signature(sig):
+    """(argument types, return type or None) of 'void(float32[:], int64)', '(float32[:], f8)', a
+    tuple of types, or a numba signature."""
+    if hasattr(sig, "args") and hasattr(sig, "return_type"):
+        ret = str(sig.return_type) if sig.return_type is not None else None
+        return [_numba_type(a, sig) for a in sig.args], (None if ret in (None, "none", "void") else T.parse_type(ret))
+    if isinstance(sig, tuple):
+        return [_numba_type(a, sig) if not isinstance(a, str) else _parse_arg_type(a, sig) for a in sig], None
+    if not isinstance(sig, str):
+        raise TypeError("a signature is a string such as 'void(float32[:], int64)', not %r" % (sig,))
+    m = re.match(r"^\s*([A-Za-z_]\w*)?\s*\((.*)\)\s*$", sig, re.S)
+    if not m:
+        raise TypeError("a signature is written 'void(float32[:], int64)', not %r" % (sig,))
+    ret = m.group(1)
+    args = [_parse_arg_type(a, sig) for a in S.split_top(m.group(2))] if m.group(2).strip() else []
+    if ret is not None and ret not in ("void", "none"):
+        rt = T.parse_type(ret)
+        if rt is None:
+            raise TypeError("unknown return type %r in signature %r" % (ret, sig))
+        return args, rt
+    return args, None
+
+
+# ------------------------------------------------------------------ one specialisation
+
+class Specialization:
+    """A kernel typed for one tuple of argument types: its IR, its C, and its modules (checked
+    for the CPU and debug, unchecked for a GPU)."""
+
+    def __init__(self, dispatcher, arg_types):
+        self.dispatcher = dispatcher
+        self.arg_types = tuple(arg_types)
+        py = dispatcher.py_func
+        self.ir = KernelCompiler(py, list(arg_types), "kernel", "cuda.jit").compile()
+        self.cname = cemit.cname(py.__name__)
+        filename = py.__code__.co_filename
+        self.filename = filename
+        self.body = cemit.emit_kernel(self.ir, self.cname, _basename(filename))
+        self.params = tuple(_param(t) for t in arg_types)
+        self._modules = {}
+
+    def source(self, check):
+        """The module's C: the checks switch, the prelude, the kernel."""
+        head = "#define PG_JIT_CHECK %d\n#define PG_JIT_FILE \"%s\"\n" % (1 if check else 0,
+                                                                        _basename(self.filename).replace('"', ""))
+        return head + prelude() + "\n" + self.body
+
+    def module(self, check):
+        m = self._modules.get(check)
+        if m is None:
+            options = tuple(self.dispatcher.options)
+            m = self._modules[check] = SourceModule(self.source(check), options, exports=[self.cname],
+                                                    filename=self.cname + ".cu")
+        return m
+
+    def function(self, device):
+        check = device.type == "cpu" or self.dispatcher.debug
+        mod = self.module(check)
+        loaded, symbols = mod.load(device)
+        return loaded.get_function(symbols.get(self.cname, self.cname), self.params, self.dispatcher.__name__)
+
+
+def _basename(path):
+    import os
+    return os.path.basename(path) if path else "<unknown>"
+
+
+_prelude = None
+
+
+def prelude():
+    global _prelude
+    if _prelude is None:
+        _prelude = _core._jit_prelude()
+    return _prelude
+
+
+# ------------------------------------------------------------------ the kernel object
+
+def _matches(sig_types, arg_types):
+    """Whether arguments of arg_types may be launched as sig_types (arrays of the same dtype and
+    dimensions, a C-contiguous one for a C parameter; numbers of any kind for numbers)."""
+    if len(sig_types) != len(arg_types):
+        return False
+    for s, a in zip(sig_types, arg_types):
+        if kir.is_array(s) != kir.is_array(a):
+            return False
+        if kir.is_array(s) and (s.dtype != a.dtype or s.ndim != a.ndim or (s.layout == "C" and a.layout != "C")):
+            return False
+    return True
+
+
+class Dispatcher(_core._Kernel):
+    """A @cuda.jit kernel: ``kernel[grid, block](*args)``, ``kernel[grid, block, stream,
+    shared_mem](*args)`` (or CuPy's ``kernel(grid, block, args)``). Compiled per argument types on
+    first use (or for the given signatures at decoration), for each device it runs on."""
+
+    def __init__(self, py_func, signatures=None, debug=False, fastmath=False, options=(), name=None):
+        self.py_func = py_func
+        self.__name__ = name or py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self.debug = bool(debug)
+        self.options = tuple(options) + (("-use_fast_math",) if fastmath else ())
+        self._specs = {}
+        self._signatures = []
+        self._dispatch_by_type()
+        for sig in signatures or ():
+            args, ret = parse_kernel_signature(sig)
+            if ret is not None:
+                raise TypeError("a kernel returns nothing: its signature is 'void(...)', not %r" % (sig,))
+            self._signatures.append(tuple(args))
+            self.specialization(args)
+
+    def specialization(self, arg_types):
+        arg_types = tuple(arg_types)
+        spec = self._specs.get(arg_types)
+        if spec is None:
+            try:
+                spec = Specialization(self, arg_types)
+            except NoSource:
+                raise TypeError("cuda.jit needs the Python source of %s() (define it in a file or a notebook cell)"
+                                % self.__name__) from None
+            self._specs[arg_types] = spec
+        return spec
+
+    def _specialize(self, device, args):
+        """The _Function for these arguments on device (the C launch asks on a miss)."""
+        nparams = len(self.py_func.__code__.co_varnames[:self.py_func.__code__.co_argcount])
+        if len(args) != nparams:
+            raise TypeError("kernel %s() takes %d argument%s but %d were given"
+                            % (self.__name__, nparams, "" if nparams == 1 else "s", len(args)))
+        types = tuple(typeof(a, "kernel %s(): argument %d" % (self.__name__, i + 1)) for i, a in enumerate(args))
+        if self._signatures:
+            for sig in self._signatures:
+                if _matches(sig, types):
+                    types = sig
+                    break
+            else:
+                have = ", ".join(str(t) for t in types)
+                raise TypeError("kernel %s() has no signature for arguments (%s); it was compiled for %s"
+                                % (self.__name__, have, "; ".join("(%s)" % ", ".join(str(t) for t in s)
+                                                                 for s in self._signatures)))
+        for t in types:
+            if not kir.is_array(t) and T.is_complex(t):
+                raise TypeError("kernel %s(): complex scalar arguments are not supported; pass a 1-element array"
+                                % self.__name__)
+        return self.specialization(types).function(device)
+
+    def __getitem__(self, config):
+        launcher = _core._Kernel.__getitem__(self, config)
+        if self.debug:
+            return _DebugLauncher(self, launcher)
+        return launcher
+
+    def __call__(self, *args, **kwargs):
+        if len(args) >= 3 and isinstance(args[2], (tuple, list)):
+            return _core._Kernel.__call__(self, *args, **kwargs)
+        raise TypeError("kernel %s() is launched with a configuration: %s[blocks, threads](*args)"
+                        % (self.__name__, self.__name__))
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher running at least ntasks threads (Numba's forall)."""
+        tpb = tpb or 128
+        return self[max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem]
+
+    @property
+    def signatures(self):
+        return list(self._specs)
+
+    def inspect_source(self, signature=None):
+        """The CUDA C generated for a signature (a tuple of argument types, or a signature
+        string); without one, that of the only specialisation, or {types: source} of all."""
+        if signature is not None:
+            types = tuple(parse_kernel_signature(signature)[0]) if isinstance(signature, str) else tuple(signature)
+            return self.specialization(types).body
+        if len(self._specs) == 1:
+            return next(iter(self._specs.values())).body
+        return {k: v.body for k, v in self._specs.items()}
+
+    def _check_device_errors(self):
+        """After a debug launch on a GPU: IndexError for an out-of-range index any thread met."""
+        for spec in self._specs.values():
+            mod = spec._modules.get(True)
+            if mod is None:
+                continue
+            for device, (loaded, _) in list(mod._loaded.items()):
+                if device.type == "cpu":
+                    continue
+                flag = loaded.get_global("pg_jit_error", np.uint64)
+                record = flag.get()
+                if record[0]:
+                    flag[...] = np.zeros(4, np.uint64)   # a copy, not a kernel: the next launch starts clean
+                    axis, line = int(record[3]) % 256, int(record[3]) // 256
+                    raise IndexError("index %d is out of bounds for axis %d with size %d (%s, line %d)"
+                                     % (np.int64(record[1]), axis, np.int64(record[2]), _basename(spec.filename),
+                                        line))
+
+    def __repr__(self):
+        return "<pygpu.cuda.jit kernel %s>" % self.__name__
+
+
+class _DebugLauncher:
+    """kernel[grid, block] of a debug=True kernel: launches, then raises what the GPU recorded."""
+
+    def __init__(self, kernel, launcher):
+        self.kernel = kernel
+        self.launcher = launcher
+
+    def __call__(self, *args):
+        self.launcher(*args)
+        self.kernel._check_device_errors()
+
+
+class DeviceFunction:
+    """A @cuda.jit(device=True) function: called from kernels (compiled into them), not from the
+    host."""
+
+    def __init__(self, py_func):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("%s() is a device function: call it from a @cuda.jit kernel" % self.__name__)
+
+    def __repr__(self):
+        return "<pygpu.cuda.jit device function %s>" % self.__name__
+
+
+def jit(func_or_sig=None, device=False, debug=False, opt=True, fastmath=False, lineinfo=False, cache=False,
+        inline=False, max_registers=None, link=None, **kwargs):
+    """Numba's ``@cuda.jit``: a kernel (``kernel[grid, block](*args)``) from a Python function of
+    arrays and numbers, or a device function with ``device=True``. Signatures
+    (``'void(float32[:], float32[:, ::1], int64)'``, or a list of them) compile at decoration;
+    without, each new combination of argument types compiles on its first launch. ``debug=True``
+    checks array indices on a GPU too (they always are on the CPU); ``fastmath=True`` compiles
+    with NVRTC's -use_fast_math. ``opt``, ``lineinfo``, ``cache`` (pygpu always caches on disk),
+    ``inline`` and ``max_registers`` are accepted for Numba's sake."""
+    unknown = set(kwargs) - {"boundscheck", "extensions"}
+    if unknown:
+        raise TypeError("jit() got an unexpected keyword argument %r" % sorted(unknown)[0])
+    options = ("-maxrregcount=%d" % max_registers,) if max_registers else ()
+
+    def make(fn, sigs):
+        if device:
+            return DeviceFunction(fn)
+        return Dispatcher(fn, sigs, debug=debug, fastmath=fastmath, options=options)
+
+    if callable(func_or_sig) and not isinstance(func_or_sig, str) and hasattr(func_or_sig, "__code__"):
+        return make(func_or_sig, None)
+    if func_or_sig is None:
+        sigs = None
+    elif isinstance(func_or_sig, (list, tuple)) and func_or_sig and not _is_type(func_or_sig[0]):
+        sigs = list(func_or_sig)
+    else:
+        sigs = [func_or_sig]
+    return lambda fn: make(fn, None if device else sigs)
+
+
+def _is_type(x):
+    return T.parse_type(x) is not None if not isinstance(x, str) else _ARRAY_SPEC.match(x) is not None \
+        or T.parse_type(x) is not None
