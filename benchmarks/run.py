@@ -519,6 +519,35 @@ def bench_vectorize(b):
         res["cupy"] = b.time(lambda: cselu(cx), b.others()["cupy"])
     b.add("vectorize", f"fuse SELU f32 n={n:.0e}", "us", res, "numpy unfused; cupy.fuse")
 
+    # SELU then its sum, fused: one pass, the program as the reduction's map
+    selu_sum = pygpu.fuse(lambda v: (1.0507 * pygpu.where(v > 0, v, 1.6733 * (pygpu.exp(v) - 1))).sum())
+    res = {"pygpu": b.time(lambda: selu_sum(dx), sync),
+           "numpy": b.time(lambda: (1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1))).sum(), None)}
+    if "cupy" in b.others():
+        csum = cp.fuse(lambda v: cp.sum(1.0507 * cp.where(v > 0, v, 1.6733 * (cp.exp(v) - 1))))
+        res["cupy"] = b.time(lambda: csum(cx), b.others()["cupy"])
+    b.add("vectorize", f"fuse SELU then sum f32 n={n:.0e}", "us", res, "numpy unfused; cupy.fuse")
+
+    # reductions and scans with a user's combiner (the reduction kernels, a VM program combining)
+    add = pygpu.vectorize(lambda u, v: u + v)
+    red = pygpu.reduce(lambda u, v: u + v)
+    res = {"pygpu": b.time(lambda: red(dx), sync), "numpy": b.time(lambda: x.sum(), None)}
+    if "numba" in b.others():
+        nred = numba_cuda.reduce(lambda u, v: u + v)
+        nx = numba_cuda.to_device(x)
+        res["numba"] = b.time(lambda: nred(nx), b.others()["numba"])
+    b.add("vectorize", f"pygpu.reduce(a + b) f32 n={n:.0e}", "us", res, "numpy sum; numba cuda.reduce")
+    res = {"pygpu": b.time(lambda: add.accumulate(dx), sync), "numpy": b.time(lambda: np.cumsum(x), None)}
+    b.add("vectorize", f"vectorize(a + b).accumulate f32 n={n:.0e}", "us", res, "numpy cumsum")
+    side = 8192 if b.on_gpu else 3000
+    m = np.random.default_rng(2).random((side, side))
+    with dev:
+        dm = pygpu.asarray(m)
+    for axis in (0, 1):
+        res = {"pygpu": b.time(lambda: add.reduce(dm, axis=axis), sync),
+               "numpy": b.time(lambda: m.sum(axis=axis), None)}
+        b.add("vectorize", f"vectorize(a + b).reduce axis={axis} {side}^2 f64", "us", res, "numpy sum")
+
 # ------------------------------------------------------------------ cases: sorting and indexing
 
 def library_case(b, group, label, make, run, note=""):

@@ -40,6 +40,7 @@ from ._vreduce import reduce  # noqa: F401,E402
 from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
 from ._jit.raw import RawKernel, RawModule  # noqa: F401,E402
 from ._jit.elementwise import ElementwiseKernel  # noqa: F401,E402
+from ._jit.reduction import ReductionKernel  # noqa: F401,E402
 from ._jit.guvectorize import guvectorize  # noqa: F401,E402  (Numba's generalized ufuncs, on cuda.jit)
 
 __version__ = "0.1.0"

@@ -6,6 +6,7 @@ import time
 import numpy as np
 
 import pygpu
+from pygpu import cuda
 from pygpu import _core
 from pygpu._system import unusable_gpu_warning
 
@@ -68,7 +69,13 @@ def demo():
     r = (pygpu.cos(dx) ** 2 + pygpu.sin(dx) ** 2).get()
     print(f"  cos(x)**2+sin(x)**2 {tp * 1e3:6.2f} ms  (NumPy {tn * 1e3:.2f} ms)  max |r - 1| = "
           f"{float(np.abs(r - 1).max()):.1e}")
+    tp = timed(lambda: dx.sum(), sync)
+    tn = timed(lambda: x.sum(), lambda: None)
+    total = float(dx.sum())
+    ok &= bool(np.isclose(total, float(x.sum(dtype=np.float64)), rtol=1e-6))
+    print(f"  x.sum()           {tp * 1e3:8.2f} ms  (NumPy {tn * 1e3:.2f} ms)  = {total:.6g}")
     ok &= vectorize_demo(dx, x, sync)
+    ok &= kernel_demo(dx, dy, x, y, sync)
     return ok
 
 
@@ -89,6 +96,34 @@ def vectorize_demo(dx, x, sync):
     print(f"  @vectorize(['float32(float32)'], target='cuda') of cos(x)**2 + sin(x)**2:")
     print(f"    first call (compile + run on 10 elements) {t_first * 1e3:.2f} ms; on all {x.size:,}: "
           f"{tp * 1e3:.2f} ms, one pass  (runs on {f.target})")
+    return ok
+
+
+def add_kernel(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] + y[i]
+
+
+def kernel_demo(dx, dy, x, y, sync):
+    """A cuda.jit kernel (Numba's spelling): the first launch compiles it (NVRTC on a GPU, the
+    host C compiler on the CPU) or loads it from the disk cache; later launches are a C call."""
+    kernel = cuda.jit(add_kernel)
+    out = pygpu.empty_like(dx)
+    threads = 256
+    blocks = (x.size + threads - 1) // threads
+    t0 = time.perf_counter()
+    try:
+        kernel[blocks, threads](dx, dy, out)
+        sync()
+    except pygpu.CompileError as e:  # no C compiler on a CPU-only machine
+        print(f"  @cuda.jit add_kernel: not run ({str(e).splitlines()[0]})")
+        return True
+    t_first = time.perf_counter() - t0
+    tp = timed(lambda: kernel[blocks, threads](dx, dy, out), sync)
+    ok = bool(np.array_equal(out.get(), x + y))
+    print(f"  @cuda.jit add_kernel[{blocks}, {threads}]: first launch {t_first * 1e3:.1f} ms "
+          f"(compile or disk cache), then {tp * 1e3:.2f} ms  matches NumPy: {ok}")
     return ok
 
 

@@ -206,7 +206,8 @@ class _NamespaceInfo:
     """What pygpu.__array_namespace_info__() returns (array API inspection utilities)."""
 
     def capabilities(self):
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 32}
+        # x[mask], nonzero and unique_* are supported (their result sizes are read back from the device)
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 32}
 
     def default_device(self):
         return _core.default_device()

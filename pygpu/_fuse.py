@@ -1,7 +1,9 @@
 """pygpu.fuse (CuPy's name; JAX's jit for this case): a function of arrays made of elementwise
 operations, where and scalars, traced once per combination of argument dtypes into one VM program
 (pygpu/_compiler/trace.py with NumPy's typing rules), then run as one pass over the data with no
-temporaries: a hidden pygpu.ufunc whose one loop is the program."""
+temporaries: a hidden pygpu.ufunc whose one loop is the program. A final reduction (sum, prod,
+max, min, mean) runs in the same pass: the program is the map of the reduction kernels
+(csrc/kernels/vm_reduce.h), each element made and combined where it is loaded."""
 import functools
 
 import numpy as np
@@ -10,6 +12,7 @@ from . import _core
 from ._compiler import ir, vm
 from ._compiler import types as T
 from ._compiler.trace import TraceContext, Tracer
+from ._vreduce import op_combiner, reduce_program
 
 _REDUCTIONS = ("sum", "prod", "max", "min", "mean", "amax", "amin")
 
@@ -107,6 +110,8 @@ class Fused:
         fn = ir.Function(self.name, params, ret, [ir.Return(result.expr, ctx.line)], params, ctx.filename, ctx.line)
         uf = _core._program_ufunc(self.name, len(params))
         uf._add_loop(loop_types + [out_dtype], vm.emit(fn))
+        if reduction is not None:
+            reduction = _Plan(*reduction, np.dtype(out_dtype))
         return uf, reduction
 
     def __call__(self, *args):
@@ -116,14 +121,53 @@ class Fused:
         entry = self.cache.get(key)
         if entry is None:
             entry = self.cache[key] = self._compile(key)
-        uf, reduction = entry
-        value = uf(*args)
-        if reduction is None:
-            return value
-        name, axis, keepdims = reduction
-        if getattr(_core.ndarray, name, None) is None:
-            raise NotImplementedError(f"fuse: the final {name}() needs pygpu's reductions, which this build lacks")
-        return getattr(value, name)(axis=axis, keepdims=keepdims)
+        uf, plan = entry
+        if plan is None:
+            return uf(*args)
+        return plan.run(uf._programs[0][1], args)
+
+
+class _Plan:
+    """A fused function's final reduction: NumPy's result dtype for the elementwise result's
+    dtype, the accumulator's dtype and the op combining two of them."""
+
+    def __init__(self, name, axis, keepdims, elem):
+        self.name, self.axis, self.keepdims = name, axis, keepdims
+        small_int = elem.kind == "b" or (elem.kind in "iu" and elem.itemsize < 8)
+        if name in ("sum", "prod"):
+            self.result = (np.dtype(np.uint64) if elem.kind == "u" else np.dtype(np.int64)) if small_int else elem
+            self.op, self.identity = ("add", 0) if name == "sum" else ("multiply", 1)
+        elif name == "mean":
+            self.result = np.dtype(np.float64) if elem.kind in "biu" else elem
+            self.op, self.identity = "add", 0
+        else:
+            self.result = elem
+            self.op, self.identity = ("maximum", None) if name == "max" else ("minimum", None)
+        self.acc = np.dtype(np.float32) if self.result == np.float16 else self.result
+
+    def run(self, program, args):
+        device = next((a.device for a in args if isinstance(a, _core.ndarray)), None)
+        inputs = []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                a = _core.asarray(a, device=device)
+                device = a.device
+            elif isinstance(a, np.generic):
+                a = a.item()
+            inputs.append(a)
+        if device is None:  # numbers only: the elementwise result is 0-d, on the default device
+            inputs[0] = _core.asarray(inputs[0])
+        res = reduce_program(tuple(inputs), op_combiner(self.op, self.acc), program, self.axis, self.keepdims,
+                             self.acc, None, None, self.identity, self.op, True)
+        if self.name == "mean":
+            shape = np.broadcast_shapes(*(a.shape for a in inputs if isinstance(a, _core.ndarray)))
+            axes = range(len(shape)) if self.axis is None else \
+                [self.axis] if not isinstance(self.axis, tuple) else self.axis
+            count = 1
+            for i in axes:
+                count *= shape[i]
+            res = _core.true_divide(res, count) if count else _core.true_divide(res, 0.0)
+        return res if res.dtype == self.result else res.astype(self.result)
 
 
 def fuse(*args, **kwargs):

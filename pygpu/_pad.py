@@ -12,8 +12,7 @@ __all__ = ["pad"]
 
 def _any(mask):
     """Whether any element of a pygpu bool array is true (a Python bool)."""
-    any_ = _function("any")
-    return bool(any_(mask)) if any_ is not None else bool(mask.get().any())
+    return bool(_function("any")(mask))
 
 
 def _as_pairs(x, ndim, as_index=False):
@@ -233,9 +232,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
             _set_pad_area(roi, ax, width_pair, _get_linear_ramps(roi, ax, width_pair, value_pair))
     elif mode in _PAD_STATS:
         func = _function(_PAD_STATS[mode])
-        if func is None:
-            raise NotImplementedError(f"pad mode '{mode}' needs pygpu.{_PAD_STATS[mode]} (reductions), which this "
-                                      "build lacks")
         length = _as_pairs(kwargs.get("stat_length"), padded.ndim, as_index=True)
         for ax, width_pair, length_pair in zip(axes, pad_width, length):
             roi = _view_roi(padded, original_area_slice, ax)

@@ -3,9 +3,7 @@ vecdot, matvec, vecmat, trace, cross. Every contraction is one call of the C mat
 (pygpu._core.matmul: strided batched GEMM on cuBLAS, NumPy's BLAS on the CPU, an exact kernel for
 integers), after views and reshapes; nothing loops over elements in Python.
 
-Sums over an axis are matrix-vector products with a vector of ones (_sum): exact for integers,
-BLAS-fast for floats. They stand in until pygpu has its own reductions (issue 7); max and min,
-which have no such form, are computed by NumPy on the host (_reduce_host) until then."""
+Sums, max, min and any over axes are pygpu's reductions (_sum, _reduce), on the array's device."""
 import operator as _operator
 import warnings as _warnings
 
@@ -81,26 +79,16 @@ def _normalize_axes(axis, ndim):
 
 
 def _sum(x, axis=None, keepdims=False, dtype=None):
-    """numpy.sum over the given axes, through _sum_last."""
-    axes = _normalize_axes(axis, x.ndim)
-    keep = [d for d in range(x.ndim) if d not in axes]
-    moved = _core.transpose(x, keep + list(axes)) if axes else x
-    kept_shape = tuple(x.shape[d] for d in keep)
-    flat = moved.reshape(kept_shape + (-1,))
-    res = _sum_last(flat, dtype)
-    if keepdims:
-        res = res.reshape(tuple(1 if d in axes else x.shape[d] for d in range(x.ndim)))
-    return res
+    """x summed over the given axes in x's dtype (as a contraction keeps it; bool: any), or
+    dtype (pygpu's reduction)."""
+    return _core.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype if dtype is None else dtype)
 
 
-def _reduce_host(name, x, axis=None, keepdims=False, initial=None):
-    """numpy.<name> (max, min, any) over axes: pygpu's own reduction when it has one, else
-    NumPy's on the host copy (zero-copy on the CPU). `initial` only matters for empty x."""
-    fn = getattr(_core, name, None)
-    if fn is not None and (initial is None or x.size):
-        return fn(x, axis=axis, keepdims=keepdims)
+def _reduce(name, x, axis=None, keepdims=False, initial=None):
+    """pygpu.<name> (max, min, any) over axes, on x's device; `initial` (max, min) only matters
+    for empty x."""
     kwargs = {} if initial is None else {"initial": initial}
-    return _wrap(getattr(_np, name)(_host(x), axis=axis, keepdims=keepdims, **kwargs), x.device)
+    return getattr(_core, name)(x, axis=axis, keepdims=keepdims, **kwargs)
 
 
 def _check_out(out, res, name):

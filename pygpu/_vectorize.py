@@ -80,6 +80,7 @@ def _build(pyfunc, sigs, target, otypes=None, doc=None, identity=None):
     uf.__module__ = getattr(pyfunc, "__module__", None)
     uf.__qualname__ = getattr(pyfunc, "__qualname__", name)
     uf._identity = identity if isinstance(identity, (int, float, complex)) else None
+    uf._compiler = None if sigs else compiler  # reductions compile the combiner's loop they need
     from ._vreduce import attach
     return attach(uf)  # binary functions: .reduce and .accumulate
 

@@ -19,7 +19,7 @@ from numpy.linalg import LinAlgError
 
 from . import _core, _dispatch
 from ._manipulation import tril, triu
-from ._products import (_arrays, _host, _into, _reduce_host, _sum, _sum_last, _wrap, cross as _np_cross, dot,
+from ._products import (_arrays, _host, _into, _reduce, _sum, _sum_last, _wrap, cross as _np_cross, dot,
                         matvec, outer as _np_outer, tensordot as _np_tensordot, trace as _np_trace,
                         vecdot as _np_vecdot, vecmat)
 
@@ -440,7 +440,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
     # a Python or NumPy scalar is a constant; only an array of cutoffs travels to the device
     rc = float(rcond) if isinstance(rcond, (int, float, _np.generic)) else _array(rcond, device=a.device)
     u, s, vt = svd(_core.conj(a.astype(dt, copy=False)), full_matrices=False, hermitian=hermitian)
-    smax = _reduce_host("max", s, axis=-1, keepdims=True) if hermitian else s[..., :1]
+    smax = _reduce("max", s, axis=-1, keepdims=True) if hermitian else s[..., :1]
     cutoff = (rc[..., None] if isinstance(rc, _core.ndarray) else rc) * smax
     large = _core.greater(s, cutoff)
     one = _np.ones((), s.dtype)
@@ -454,14 +454,14 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         raise ValueError("`tol` and `rtol` can't be both set.")
     A = _array(A)
     if A.ndim < 2:
-        return int(bool(_reduce_host("any", _core.not_equal(A, 0))))
+        return int(bool(_reduce("any", _core.not_equal(A, 0))))
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * _np.finfo(S.dtype).eps
         else:
             rtol = _array(rtol, A.device)[..., None] if not isinstance(rtol, (int, float)) else rtol
-        smax = _reduce_host("max", S, axis=-1, keepdims=True, initial=0)
+        smax = _reduce("max", S, axis=-1, keepdims=True, initial=0)
         tol = smax * rtol
     elif not isinstance(tol, (int, float)):
         tol = _array(tol, A.device)[..., None]
@@ -488,7 +488,7 @@ def cond(x, p=None):
                           check=False)
         r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(_real(dt))
     # NaN from a singular matrix becomes inf, unless x itself had NaNs
-    nan_in_x = _reduce_host("any", _core.isnan(x), axis=(-2, -1))
+    nan_in_x = _reduce("any", _core.isnan(x), axis=(-2, -1))
     return _core.where(_core.logical_and(_core.isnan(r), _core.logical_not(nan_in_x)),
                        _np.array(_np.inf, r.dtype), r)
 
@@ -555,9 +555,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
         axis = (axis,)
     if len(axis) == 1:
         if ord == _np.inf:
-            return _reduce_host("max", _core.absolute(x), axis=axis, keepdims=keepdims, initial=0)
+            return _reduce("max", _core.absolute(x), axis=axis, keepdims=keepdims, initial=0)
         if ord == -_np.inf:
-            return _reduce_host("min", _core.absolute(x), axis=axis, keepdims=keepdims)
+            return _reduce("min", _core.absolute(x), axis=axis, keepdims=keepdims)
         if ord == 0:
             return _sum(_core.not_equal(x, 0).astype(x.real.dtype), axis=axis, keepdims=keepdims)
         if ord == 1:
@@ -575,23 +575,23 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if row_axis == col_axis:
             raise ValueError("Duplicate axes given.")
         if ord == 2:
-            ret = _reduce_host("max", svd(_core.moveaxis(x, (row_axis, col_axis), (-2, -1)), compute_uv=False),
+            ret = _reduce("max", svd(_core.moveaxis(x, (row_axis, col_axis), (-2, -1)), compute_uv=False),
                                axis=-1, initial=0)
         elif ord == -2:
-            ret = _reduce_host("min", svd(_core.moveaxis(x, (row_axis, col_axis), (-2, -1)), compute_uv=False),
+            ret = _reduce("min", svd(_core.moveaxis(x, (row_axis, col_axis), (-2, -1)), compute_uv=False),
                                axis=-1)
         elif ord == 1:
             c = col_axis - 1 if col_axis > row_axis else col_axis
-            ret = _reduce_host("max", _abs_sum(x, row_axis), axis=c, initial=0)
+            ret = _reduce("max", _abs_sum(x, row_axis), axis=c, initial=0)
         elif ord == _np.inf:
             r = row_axis - 1 if row_axis > col_axis else row_axis
-            ret = _reduce_host("max", _abs_sum(x, col_axis), axis=r, initial=0)
+            ret = _reduce("max", _abs_sum(x, col_axis), axis=r, initial=0)
         elif ord == -1:
             c = col_axis - 1 if col_axis > row_axis else col_axis
-            ret = _reduce_host("min", _abs_sum(x, row_axis), axis=c)
+            ret = _reduce("min", _abs_sum(x, row_axis), axis=c)
         elif ord == -_np.inf:
             r = row_axis - 1 if row_axis > col_axis else row_axis
-            ret = _reduce_host("min", _abs_sum(x, col_axis), axis=r)
+            ret = _reduce("min", _abs_sum(x, col_axis), axis=r)
         elif ord in (None, "fro", "f"):
             s = (_core.conj(x) * x).real if x.dtype.kind == "c" else x * x
             ret = _core.sqrt(_sum(s, axis=axis))

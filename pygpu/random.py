@@ -447,12 +447,10 @@ class Generator:
     def permutation(self, x, axis=0, *, device=None):
         """A permuted copy of x along axis (x an int: a permutation of arange(x))."""
         if isinstance(x, (int, np.integer)):
-            dev = _device(device)
-            return _core.asarray(_permutation(self._bit_generator, int(x), dev), device=dev)
-        arr, dev = _as_host(x, device)
+            return _permutation(self._bit_generator, int(x), _device(device))
+        arr = _as_device(x, device)
         axis = np.lib.array_utils.normalize_axis_index(axis, arr.ndim)
-        perm = _permutation(self._bit_generator, arr.shape[axis], dev)
-        return _core.asarray(np.take(arr, perm, axis=axis), device=dev)
+        return _core.take(arr, _permutation(self._bit_generator, arr.shape[axis], arr.device), axis=axis)
 
     def shuffle(self, x, axis=0):
         """Shuffles x in place along axis (a pygpu array, or a mutable sequence)."""
@@ -460,7 +458,8 @@ class Generator:
 
     def permuted(self, x, *, axis=None, out=None):
         """x with each slice along axis shuffled independently (axis=None: all elements)."""
-        arr, dev = _as_host(x, None if out is None else out.device)
+        arr = _as_device(x, None if out is None else out.device)
+        dev = arr.device
         if out is not None:
             if not isinstance(out, ndarray):
                 raise TypeError("out must be a pygpu.ndarray")
@@ -471,16 +470,14 @@ class Generator:
             if not np.can_cast(arr.dtype, out.dtype, casting="safe"):
                 raise TypeError(f"Cannot cast array data from {arr.dtype!r} to {out.dtype!r} according "
                                 "to the rule 'safe'")
-        if axis is None:
-            result = np.array(arr, order="C")  # a copy: x is left as it is
-            flat = result.reshape(-1)
-            flat[...] = flat[_permutation(self._bit_generator, flat.size, dev)]
+        if axis is None:  # a copy: x is left as it is
+            result = _core.take(arr.reshape(-1), _permutation(self._bit_generator, arr.size, dev)).reshape(arr.shape)
         else:
             axis = np.lib.array_utils.normalize_axis_index(axis, arr.ndim)
             keys = _keys(self._bit_generator, arr.size, dev).reshape(arr.shape)
-            result = np.take_along_axis(arr, np.argsort(keys, axis=axis, kind="stable"), axis=axis)
+            result = _core.take_along_axis(arr, _core.argsort(keys, axis=axis, kind="stable"), axis=axis)
         if out is None:
-            return _core.asarray(result, device=dev)
+            return result
         out[...] = result
         return out
 
@@ -490,25 +487,25 @@ class Generator:
         return _choice(self, a, size, replace, p, axis, device, legacy=False)
 
 
-def _as_host(x, device):
-    """x as a NumPy array, and the device results go to (x's if a pygpu array)."""
+def _as_device(x, device):
+    """x as a pygpu array on the device results go to (x's own when device is None)."""
     if isinstance(x, ndarray):
-        return x.get(), x.device if device is None else _core.Device(device)
-    return np.asarray(x), _device(device)
+        return x if device is None else x.to_device(_core.Device(device))
+    return _core.asarray(np.asarray(x), device=_device(device))
 
 
 def _keys(bg, n, dev):
-    """n random 64-bit keys drawn on dev, on the host."""
+    """n random 64-bit keys drawn on dev."""
     keys = _core.empty(n, dtype=np.uint64, device=dev)
-    return _fill(bg, keys, _DIST["bits"], 0, ()).get()
+    return _fill(bg, keys, _DIST["bits"], 0, ())
 
 
 def _permutation(bg, n, dev):
-    """A uniformly random permutation of range(n): the stable order of n random 64-bit keys
-    (the same on every device; a stable sort makes ties, 1 in 2**64 per pair, harmless)."""
+    """A uniformly random permutation of range(n) on dev: the stable order of n random 64-bit keys
+    (pygpu's stable argsort, so the same on every device; ties, 1 in 2**64 per pair, harmless)."""
     if n == 0:
-        return np.zeros(0, np.int64)
-    return np.argsort(_keys(bg, n, dev), kind="stable").astype(np.int64)
+        return _core.zeros(0, dtype=np.int64, device=dev)
+    return _core.argsort(_keys(bg, n, dev), kind="stable")
 
 
 def _shuffle(bg, x, axis):
@@ -518,8 +515,7 @@ def _shuffle(bg, x, axis):
         axis = np.lib.array_utils.normalize_axis_index(axis, x.ndim)
         if x.size == 0:
             return
-        host = x.get()
-        x[...] = np.take(host, _permutation(bg, host.shape[axis], x.device), axis=axis)
+        x[...] = _core.take(x, _permutation(bg, x.shape[axis], x.device), axis=axis)  # take copies first
         return
     if isinstance(x, np.ndarray):
         if not x.flags.writeable:
@@ -527,14 +523,14 @@ def _shuffle(bg, x, axis):
         axis = np.lib.array_utils.normalize_axis_index(axis, x.ndim)
         if x.size == 0:
             return
-        x[...] = np.take(x, _permutation(bg, x.shape[axis], _core.get_device()), axis=axis)
+        x[...] = np.take(x, _permutation(bg, x.shape[axis], _core.get_device()).get(), axis=axis)
         return
     if axis != 0:
         raise NotImplementedError("Axis argument is only supported on ndarray objects")
     if not isinstance(x, MutableSequence):
         raise TypeError(f"cannot shuffle a '{type(x).__name__}' object: it is not a mutable sequence")
     items = list(x)
-    perm = _permutation(bg, len(items), _core.get_device())
+    perm = _permutation(bg, len(items), _core.get_device()).get()
     x[:] = [items[i] for i in perm]
 
 
@@ -612,7 +608,7 @@ def _choice(gen, a, size, replace, p, axis, device, legacy):
     bg = gen._bit_generator
     a_original = a
     a_dev = a.device if isinstance(a, ndarray) else None
-    a = a.get() if isinstance(a, ndarray) else np.asarray(a)
+    a = a if isinstance(a, ndarray) else np.asarray(a)  # a pygpu array stays on its device
     dev = _device(device) if device is not None or a_dev is None else a_dev
     if a.ndim == 0:
         try:
@@ -668,11 +664,11 @@ def _choice(gen, a, size, replace, p, axis, device, legacy):
             idx = _weighted_sample(gen, p, n, dev).reshape(shape)
         else:
             idx = _sample(gen, pop_size, n, dev).reshape(shape)
+    idx = idx if isinstance(idx, ndarray) else _core.asarray(idx, device=dev)
     if a.ndim == 0:
-        return idx if isinstance(idx, ndarray) else _core.asarray(idx, device=dev)
-    if isinstance(idx, ndarray):
-        idx = idx.get()
-    return _core.asarray(np.take(a, idx, axis=axis), device=dev)
+        return idx
+    source = a if a_dev is not None and a_dev == dev else _core.asarray(a, device=dev)
+    return _core.take(source, idx, axis=axis)
 
 
 def _sample(gen, pop_size, n, dev):
@@ -680,7 +676,7 @@ def _sample(gen, pop_size, n, dev):
     when n is a fair share of the population, else Floyd's algorithm then a permutation."""
     bg = gen._bit_generator
     if n == 0:
-        return np.zeros(0, np.int64)
+        return _core.zeros(0, dtype=np.int64, device=dev)
     if n * 20 >= pop_size or pop_size <= 10000:
         return _permutation(bg, pop_size, dev)[:n]
     # Floyd: for j = pop_size-n .. pop_size-1 take t in [0, j], or j when t was taken already
@@ -691,16 +687,16 @@ def _sample(gen, pop_size, n, dev):
         v = j if t in taken else t
         taken.add(v)
         chosen[k] = v
-    return chosen[_permutation(bg, n, dev)]
+    return _core.take(_core.asarray(chosen, device=dev), _permutation(bg, n, dev))
 
 
 def _weighted_sample(gen, p, n, dev):
     """n distinct indices drawn successively with probabilities proportional to p (what NumPy
     computes), by Efraimidis and Spirakis' keys: the n smallest E_i / p_i, E_i exponential."""
-    e = gen.standard_exponential(p.size, device=dev).get()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        keys = np.where(p > 0, e / p, np.inf)
-    return np.argsort(keys, kind="stable")[:n].astype(np.int64)
+    e = gen.standard_exponential(p.size, device=dev)
+    pd = _core.asarray(p, device=dev)
+    keys = _core.where(_core.greater(pd, 0), _core.divide(e, pd), np.inf)
+    return _core.argsort(keys, kind="stable")[:n]
 
 
 # ---------------------------------------------------------------------- default_rng

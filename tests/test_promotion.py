@@ -139,7 +139,12 @@ def test_array_api_namespace(device):
     assert "float32" not in info.dtypes(kind="integral")
     assert pygpu.Device("cpu") in info.devices()
     assert info.default_device() == pygpu.default_device()
-    assert isinstance(info.capabilities(), dict)
+    caps = info.capabilities()
+    assert caps == {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 32}
+    # what the two capabilities promise
+    x = pygpu.asarray([3.0, -1.0, 2.0, -5.0], device=device)
+    assert x[x > 0].get().tolist() == [3.0, 2.0]
+    assert pygpu.unique_values(pygpu.asarray([2, 1, 2], device=device)).get().tolist() == [1, 2]
     for name in ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
                  "float64", "complex64", "complex128"]:
         assert np.dtype(getattr(pygpu, name)) == np.dtype(name)

@@ -31,4 +31,6 @@ int pg_vm_launch(PyObject *program, PgDevice *dev, int nargs, const PgOperand *o
 /* Module init of the jit layer: the types and functions, and the ufunc's program hook. */
 int pg_jit_init(PyObject *module);
 extern PyMethodDef pg_vm_module_methods[];
+/* _vm_reduce, _vm_accumulate (vm_reduce.c) */
+extern PyMethodDef pg_vm_reduce_methods[];
 #endif

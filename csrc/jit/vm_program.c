@@ -343,5 +343,7 @@ pg_jit_init(PyObject *module)
     if (PyType_Ready(&PgVmProgram_Type) < 0 || PyModule_AddObjectRef(module, "VmProgram", (PyObject *)&PgVmProgram_Type) < 0)
         return -1;
     pg_program_launch = pg_vm_launch;
+    if (PyModule_AddFunctions(module, pg_vm_reduce_methods) < 0)
+        return -1;
     return PyModule_AddFunctions(module, pg_vm_module_methods);
 }

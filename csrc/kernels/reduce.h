@@ -14,8 +14,9 @@
  *     pg_rtyped_NAME(x, r)                 the same for an element already of the storage type
  *     pg_rcomb_NAME(x, y)                  merges two accumulators (associative; x comes first)
  *     pg_rstore_NAME(a, p, acc)            the final value (initial=, mean's division, var's ddof)
- * and the schedules below are written once over those: a new kind of reducer (vectorize's
- * reduce with a user combiner, issue 9) defines the six and instantiates the templates.
+ * and the schedules below are written once over those: a new kind of reducer defines the six and
+ * instantiates the templates. (A VM program as the combiner works on register lanes, not single
+ * values: it has its own family with the same layouts, vm_reduce.h.)
  *
  * Layout (core/reduce_shape.c prepares it from the arrays): the output's axes ("kept") and the
  * reduced axes are each ordered and merged separately; output o and reduced element r are flat

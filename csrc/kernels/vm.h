@@ -53,7 +53,7 @@
 #define PG_VM_EXEC_FN static __device__ __forceinline__ void
 #else
 #define PG_VM_EACH_LANE(j) _Pragma("omp simd") for (int j = 0; j < n; j++)
-#define PG_VM_EXEC_FN static void
+#define PG_VM_EXEC_FN static inline void /* inline: files that take only the helpers below */
 #endif
 
 /* float16 loops are not VM ops */

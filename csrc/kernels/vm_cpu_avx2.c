@@ -4,6 +4,7 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("arch=x86-64-v3")
 #define PG_VM_CPU_RUN pg_vm_cpu_run_avx2
+#define PG_VM_CPU_EXEC pg_vm_cpu_exec_avx2
 #include "vm_cpu_run.h"
 #else
 typedef int pg_vm_cpu_avx2_unused; /* ISO C wants a declaration in every translation unit */

@@ -6,9 +6,16 @@
  * Every instruction is then a loop over the block's lanes, which the compiler vectorises. */
 #include <string.h>
 #include "vm.h"
-#ifndef PG_VM_CPU_RUN
-#error "define PG_VM_CPU_RUN, the name of the run function, before including vm_cpu_run.h"
+#if !defined(PG_VM_CPU_RUN) || !defined(PG_VM_CPU_EXEC)
+#error "define PG_VM_CPU_RUN and PG_VM_CPU_EXEC, the names of the functions, before including vm_cpu_run.h"
 #endif
+
+/* One run of a program over lanes [0, n) (the VM reductions call it, vm_reduce_cpu.c). */
+void
+PG_VM_CPU_EXEC(const PgVmProgram *p, char *R, int64_t slot, int n)
+{
+    pg_vm_exec(PG_VM_CODE(p), p->ninsn, R, slot, n);
+}
 
 /* Position in a launch's iteration space: the index along each merged dimension and the byte
  * offset of every operand. */

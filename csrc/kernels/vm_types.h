@@ -62,10 +62,55 @@ typedef struct {
 } PgVmArgs;
 
 
+/* A reduction or scan with a VM program as the combiner (kernels/vm_reduce.h), and optionally
+ * one as the map that makes each element from the inputs: one pass of it. Item (o, k) is output
+ * o's reduced elements [k * chunk, k * chunk + chunk), folded in order into one accumulator
+ * (scans store every running value); the host runs further passes over the items' accumulators
+ * when an output has several chunks (runtime/vm_reduce_passes.c). Passed by value to CUDA. */
+#define PG_VMR_MAXDIMS 8   /* merged kept and reduced dimensions (deeper inputs are copied) */
+enum {
+    PG_VMR_INITIAL = 1,    /* init is combined in front of every output's value */
+    PG_VMR_SCAN = 2,       /* store the running value after each element (one reduced axis) */
+    PG_VMR_COMMUTE = 4,    /* the combiner commutes: an item's elements may interleave with others' */
+};
+typedef struct {
+    int32_t nin;           /* inputs: the map's, or one (loaded as acc_type) without a map */
+    int32_t nkeep, nred;   /* merged kept and reduced dimensions */
+    int32_t flags;         /* PG_VMR_* */
+    int32_t outer;         /* items with o fastest (neighbouring outputs side by side) */
+    int32_t acc_type;      /* the combiner's type (a VM compute type) */
+    int64_t nout, nred_total;
+    int64_t chunk, nchunks;
+    int64_t keep_shape[PG_VMR_MAXDIMS], red_shape[PG_VMR_MAXDIMS];
+    /* byte strides of the inputs, then the output (operand nin); the output's reduced strides
+     * are 0 for a reduction, and a scan's output steps along the one reduced axis */
+    int64_t keep_str[PG_VM_MAXARGS][PG_VMR_MAXDIMS];
+    int64_t red_str[PG_VM_MAXARGS][PG_VMR_MAXDIMS];
+    int64_t out_chunk;     /* bytes from item (o, k)'s output to (o, k + 1)'s (partial passes) */
+    char *data[PG_VM_MAXARGS];
+    int32_t types[PG_VM_MAXARGS];          /* stored PgType of each operand */
+    uint64_t scalar[PG_VM_MAXARGS][2];     /* an input with data NULL: its value, as its stored type */
+    const PgVmProgram *map;                /* NULL: none; in the device's memory */
+    const PgVmProgram *comb;               /* (acc, acc) -> acc; in the device's memory */
+    int32_t map_slots, comb_slots;         /* their register slots, readable by the host */
+    /* scans in parts: item (o, k > 0) starts from the running value of the items before it,
+     * acc_type values at carry + o's keep offset (carry_keep) + (k - 1) * carry_k */
+    const char *carry;
+    int64_t carry_keep[PG_VMR_MAXDIMS], carry_k;
+    uint64_t init[2];      /* PG_VMR_INITIAL: the value, as acc_type's bits */
+} PgVmReduceArgs;
+
 #ifndef __CUDACC__
 /* The CPU's run of elements [begin, end) of a launch, block by block of `lanes` elements, with
  * `regs` (program->nslots * lanes * 8 bytes, 64-byte aligned) as the register file (vm_cpu.c). */
 void pg_vm_cpu_run(const PgVmArgs *a, int lanes, char *regs, int64_t begin, int64_t end);
+/* One run of program p over lanes [0, n) of the register file R (slots of `slot` bytes), with the
+ * interpreter built for the CPU at hand (vm_cpu.c): the VM reductions' combiner and map. */
+void pg_vm_cpu_exec(const PgVmProgram *p, char *R, int64_t slot, int n);
+/* The CPU's one pass of a VM reduction: items [i0, i1) in blocks of `lanes`, with scratch of
+ * pg_vm_cpu_reduce_scratch(a, lanes) bytes, 64-byte aligned (vm_reduce_cpu.c). */
+size_t pg_vm_cpu_reduce_scratch(const PgVmReduceArgs *a, int lanes);
+void pg_vm_cpu_reduce_items(const PgVmReduceArgs *a, int lanes, char *scratch, int64_t i0, int64_t i1);
 #endif
 
 #endif

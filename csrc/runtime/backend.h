@@ -118,6 +118,10 @@ struct PgBackend {
     /* Runs a vectorize VM program (kernels/vm.h; args->program is in the device's memory) over
      * prepared operands. */
     int (*vm_run)(PgDevice *dev, const PgVmArgs *args, void *stream);
+    /* A reduction or scan whose combiner (and map) are VM programs (kernels/vm_reduce.h;
+     * args->map and comb in the device's memory), nout > 0 and nred_total > 0: the backend
+     * chooses the chunks and runs the passes (runtime/vm_reduce_passes.h). */
+    int (*vm_reduce)(PgDevice *dev, PgVmReduceArgs *args, void *stream);
     int (*synchronize)(PgDevice *dev);
     /* A stream that orders with the legacy default stream (as CuPy's and Numba's), or, when
      * non_blocking, one that does not. */
@@ -205,6 +209,8 @@ void pg_host_copy(char *dst, const char *src, size_t n);
 /* The backends' VM launches (backend_cpu_vm.c, backend_cuda_vm.c). */
 int pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
 int pg_cuda_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream);
+int pg_cpu_vm_reduce(PgDevice *dev, PgVmReduceArgs *args, void *stream);
+int pg_cuda_vm_reduce(PgDevice *dev, PgVmReduceArgs *args, void *stream);
 
 /* backend_cuda.c: the device ordinal and memory kind of a CUDA pointer, asked with dev's context
  * (any CUDA device: the driver needs one current); 0 on success or -1 with an exception

@@ -302,6 +302,7 @@ const PgBackend pg_backend_cpu = {
     .gemm = pg_cpu_gemm,
     .random = pg_cpu_backend_random,
     .vm_run = pg_cpu_vm_run,
+    .vm_reduce = pg_cpu_vm_reduce,
     .synchronize = cpu_nothing,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_handle_destroy,

@@ -949,6 +949,7 @@ const PgBackend pg_backend_cuda = {
     .gemm = pg_cuda_gemm,
     .random = pg_cuda_backend_random,
     .vm_run = pg_cuda_vm_run,
+    .vm_reduce = pg_cuda_vm_reduce,
     .synchronize = cuda_synchronize,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,

@@ -8,6 +8,7 @@ compiler on the CPU), cached in memory and on disk, launched through the C core.
     module.py      modules per device (SourceModule, ImageModule): what kernels are built on
     raw.py         pygpu.RawKernel, pygpu.RawModule
     elementwise.py pygpu.ElementwiseKernel
+    reduction.py   pygpu.ReductionKernel (ElementwiseKernel's parameters, the reduction kernels' structure)
 
 A front end that emits CUDA C (cuda.jit) hands its source to module.SourceModule and launches
 through a subclass of _core._Kernel, as RawKernel does.
