@@ -69,6 +69,7 @@ def test_smooth_facts_and_results(device):
     src = smooth_gpu.inspect_source()
     # x's indices are inside x by the guard on x.shape; out's only non-negative: still checked
     assert src.count("pg_at_in(x, ") == 9
+    assert "(x.shape[0] + -1 <= out.shape[0] && x.shape[1] + -1 <= out.shape[1] ? pg_at_in(out, " in src
     assert "pg_at_known<0, 3>(out, " in src
     assert "PG_CPU_THREAD_ORDER(smooth_gpu, 1)" in src
     # a strided (transposed) input takes the same facts
@@ -84,6 +85,9 @@ def test_smooth_out_smaller_than_x_still_checked(device):
     with pytest.raises(IndexError, match=r"index 1\d is out of bounds for axis 1 with size 10"):
         smooth_gpu[(2, 2), (16, 16)](on(device, a), pygpu.zeros((20, 10), np.int32, device=device))
     smooth_gpu[(2, 2), (16, 16)](on(device, a), on(device, a))   # the device carries on
+    big = pygpu.zeros((19, 30), np.int32, device=device)        # out one row short of x: still fits
+    smooth_gpu[(2, 2), (16, 16)](on(device, a), big)
+    assert_array_equal(big.get()[1:19, 1:19], np.full((18, 18), 1, np.int32))
 
 
 # ------------------------------------------------------------------ negative indices
@@ -191,10 +195,12 @@ def test_guarded_accesses_still_checked(device):
         view_of_x[1, 16](x, pygpu.zeros(10, np.int32, device=device))
     with pytest.raises(IndexError, match=r"index 10 is out of bounds for axis 0 with size 10"):
         walk_while[1, 16](pygpu.ones(10, np.int32, device=device), x)
-    for k in (guard_on_scalar, moved_in_loop, view_of_x, walk_while):
-        assert "pg_at_in(" not in k.inspect_source(), k
-    src = guard_on_other_array.inspect_source()
-    assert re.search(r"pg_at_known<0, 1>\(b, \d+, i\) = pg_at_in\(a, \d+, i\)", src)
+    for k in (guard_on_scalar, moved_in_loop, walk_while):
+        assert "pg_at_in(x" not in k.inspect_source(), k
+    # bounded by another array's shape: unchecked only where that shape fits, tested at the access
+    assert re.search(r"\(a\.shape\[0\] \+ 0 <= b\.shape\[0\] \? pg_at_in\(b, \d+, i\) : "
+                     r"pg_at_known<0, 1>\(b, \d+, i\)\) = pg_at_in\(a, \d+, i\)", guard_on_other_array.inspect_source())
+    assert "x.shape[0] + 0 <= v.shape[0] ? pg_at_in(v, " in view_of_x.inspect_source()
 
 
 def test_guarded_accesses_on_every_device(device):

@@ -103,6 +103,7 @@ class Emitter:
         self.renamed = {}      # id(Var) -> C name, for parameters a local of the same name shadows
         self.index_kinds = {}  # id(Element) -> per index: 'in', 'nonneg' or None (ranges.py)
         self.plain_division = set()  # id(Op) of // and % that C's / and % compute (ranges.py)
+        self.index_arrays = {}  # id(Var) -> Var of the arrays whose shapes bound indices (ranges.py)
         self.counter = 0
 
     def name_of(self, var):
@@ -142,17 +143,29 @@ class Emitter:
 
     def element(self, e):
         """a[i, j]: pg_at (Python's wraparound, checked where PG_JIT_CHECK), without the wraparound
-        of indices ranges.py proved non-negative and the check of those it proved in range."""
-        args = ", ".join([self.expr(e.array), str(e.line)] + [self.expr(i) for i in e.indices])
+        of indices ranges.py proved non-negative and the check of those it proved in range. An
+        index bounded by another array's shape (`if i < x.shape[0]: out[i] = ...`) is in range
+        when that shape fits this one: the access tests it (per launch in effect: the host
+        compiler hoists it) and skips the check when it holds."""
+        array = self.expr(e.array)
+        args = ", ".join([array, str(e.line)] + [self.expr(i) for i in e.indices])
         kinds = self.index_kinds.get(id(e)) or (None,) * len(e.indices)
         wrap = sum(1 << d for d, k in enumerate(kinds) if k is None)
         check = sum(1 << d for d, k in enumerate(kinds) if k != "in")
         full = (1 << len(kinds)) - 1
         if wrap == full and check == full:
             return "pg_at(%s)" % args
-        if wrap == 0 and check == 0:
-            return "pg_at_in(%s)" % args
-        return "pg_at_known<%d, %d>(%s)" % (wrap, check, args)
+        checked = "pg_at_in(%s)" % args if wrap == 0 and check == 0 else "pg_at_known<%d, %d>(%s)" % (wrap, check, args)
+        fits = [(d, k) for d, k in enumerate(kinds) if isinstance(k, tuple)]
+        if not fits:
+            return checked
+        tests = []
+        for d, (_, sym, k) in fits:
+            bound = str(k) if sym is None else "%s.shape[%d] + %d" % (self.name_of(self.index_arrays[sym[0]]), sym[1], k)
+            tests.append("%s <= %s.shape[%d]" % (bound, array, d))
+        fast = check & ~sum(1 << d for d, _ in fits)
+        unchecked = "pg_at_in(%s)" % args if wrap == 0 and fast == 0 else "pg_at_known<%d, %d>(%s)" % (wrap, fast, args)
+        return "(%s ? %s : %s)" % (" && ".join(tests), unchecked, checked)
 
     def cast(self, value, t):
         f = value.type
@@ -430,6 +443,7 @@ class Emitter:
         facts = ranges.analyse(fn)
         self.index_kinds.update(facts.kinds)
         self.plain_division |= facts.plain_division
+        self.index_arrays.update(facts.arrays)
         local_names = {v.name for v in fn.locals if not any(v is q for q in fn.params)}
         for v in fn.params:
             if v.name in local_names:  # reassigned with a wider type: the local takes the name

@@ -82,7 +82,8 @@ def _strip(e):
 
 class Analysis:
     """Facts for one function. `kinds` maps id(Element) to a tuple, per index: 'in' (provably
-    inside its dimension), 'nonneg' (provably >= 0) or None (anything: wrap and check).
+    inside its dimension), 'nonneg' (provably >= 0), ('fits', S, k) (>= 0 and < S + k, where S
+    is a symbol: (id(Var), dim) of `arrays`, or None for 0) or None (anything: wrap and check).
     `plain_division` holds the id of each integer // and % whose dividend is provably >= 0 and
     divisor >= 1, where C's / and % compute Python's result."""
 
@@ -91,6 +92,7 @@ class Analysis:
         self.plain_division = set()
         self.shapes = {}   # id(Var) of a declared shared/local/const array -> its constant shape
         self.rebound = set()   # id(Var) of arrays given another value somewhere (their shapes vary)
+        self.arrays = {}       # id(Var) -> Var of the arrays whose shapes are symbols
         for s in _statements(fn.body):
             if isinstance(s, kir.ViewAssign) or (isinstance(s, ir.Assign) and kir.is_array(s.target.type)):
                 self.rebound.add(id(s.var if isinstance(s, kir.ViewAssign) else s.target))
@@ -154,6 +156,7 @@ class Analysis:
         shape = self.shapes.get(id(array.var))
         if shape is not None:
             return int(shape[dim])
+        self.arrays[id(array.var)] = array.var
         return (id(array.var), dim)
 
     @staticmethod
@@ -342,10 +345,19 @@ class Analysis:
         if r.lo is None or r.lo < 0:
             return None
         sym = self.symbol(array, dim)
-        if sym is not None:
-            for s, k in r.upper():
-                if (s == sym and k <= 0) or (s is None and isinstance(sym, int) and k <= sym):
-                    return "in"
+        if sym is None:
+            return "nonneg"
+        for s, k in r.upper():
+            if (s == sym and k <= 0) or (s is None and isinstance(sym, int) and k <= sym):
+                return "in"
+        # bounded by another shape or a constant: in range where S + k <= the dimension, a test of
+        # the launch's arguments that the emitter makes before the access (the check stays for
+        # launches that fail it)
+        if isinstance(sym, tuple):
+            bounds = sorted(((s, k) for s, k in r.upper() if abs(k) < 2 ** 31),
+                            key=lambda b: (b[0] is None, str(b[0]), b[1]))
+            if bounds:
+                return ("fits",) + bounds[0]
         return "nonneg"
 
 
