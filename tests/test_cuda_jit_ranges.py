@@ -68,9 +68,11 @@ def test_smooth_facts_and_results(device):
     assert_array_equal(do.get(), numpy_smooth(a, o))
     src = smooth_gpu.inspect_source()
     # x's indices are inside x by the guard on x.shape; out's only non-negative: still checked
-    assert src.count("pg_at_in(x, ") == 9
-    assert "(x.shape[0] + -1 <= out.shape[0] && x.shape[1] + -1 <= out.shape[1] ? pg_at_in(out, " in src
-    assert "pg_at_known<0, 3>(out, " in src
+    assert src.count("pg_at_in(x, ") == 18 and "pg_at(" not in src
+    # out's, where out is at least x's shape less one: tested once, the store written for each outcome
+    assert "const bool pg_fits0 = x.shape[0] + -1 <= out.shape[0] && x.shape[1] + -1 <= out.shape[1];" in src
+    assert re.search(r"if \(__builtin_expect\(pg_fits0, 1\)\) \{\n\s*pg_at_in\(out, ", src)
+    assert re.search(r"\} else \{\n\s*pg_at_known<0, 3>\(out, ", src)
     assert "PG_CPU_THREAD_ORDER(smooth_gpu, 1)" in src
     # a strided (transposed) input takes the same facts
     t = np.ascontiguousarray(a.T).T
@@ -198,9 +200,37 @@ def test_guarded_accesses_still_checked(device):
     for k in (guard_on_scalar, moved_in_loop, walk_while):
         assert "pg_at_in(x" not in k.inspect_source(), k
     # bounded by another array's shape: unchecked only where that shape fits, tested at the access
-    assert re.search(r"\(a\.shape\[0\] \+ 0 <= b\.shape\[0\] \? pg_at_in\(b, \d+, i\) : "
-                     r"pg_at_known<0, 1>\(b, \d+, i\)\) = pg_at_in\(a, \d+, i\)", guard_on_other_array.inspect_source())
-    assert "x.shape[0] + 0 <= v.shape[0] ? pg_at_in(v, " in view_of_x.inspect_source()
+    assert "const bool pg_fits0 = a.shape[0] + 0 <= b.shape[0];" in guard_on_other_array.inspect_source()
+    # v is a view: its shape is tested where it is read
+    assert "(x.shape[0] + 0 <= v.shape[0] ? pg_at_in(v, " in view_of_x.inspect_source()
+
+
+@cuda.jit(device=True)
+def load(a, i):
+    return a[i]
+
+
+@cuda.jit
+def copy_through_device_function(a, b):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        b[i] = load(a, i) + load(a, a.shape[0] - 1 - i)
+
+
+def test_checks_skipped_only_where_shapes_fit(device):
+    # b[i] is in range when b is at least as long as a: the statement runs unchecked then, checked
+    # otherwise (a device function defined inside the statement does not disturb that)
+    a = np.arange(10, dtype=np.int64)
+    b = on(device, np.zeros(12, np.int64))
+    copy_through_device_function[1, 16](on(device, a), b)
+    assert_array_equal(b.get(), np.r_[a + a[::-1], 0, 0])
+    src = copy_through_device_function.inspect_source()
+    assert "const bool pg_fits0 = a.shape[0] + 0 <= b.shape[0];" in src
+    assert re.search(r"if \(__builtin_expect\(pg_fits0, 1\)\) \{\n\s*pg_at_in\(b, \d+, i\) = ", src)
+    assert re.search(r"\} else \{\n\s*pg_at_known<0, 1>\(b, \d+, i\) = ", src)
+    if device.type == "cpu":
+        with pytest.raises(IndexError, match=r"out of bounds for axis 0 with size 7"):
+            copy_through_device_function[1, 16](on(device, a), pygpu.zeros(7, np.int64, device=device))
 
 
 def test_guarded_accesses_on_every_device(device):
@@ -236,7 +266,8 @@ def test_division_of_non_negative_operands(device):
         assert_array_equal(o.get(), np.stack([i // 4, i % 4, (i - 7) // 4, (i - 7) % 4, i // k, i % k], axis=1))
     src = divisions.inspect_source()
     assert "(i / 4)" in src and "(i % 4)" in src
-    assert src.count("op_floor_divide_i64(") == 3 and src.count("op_remainder_i64(") == 3
+    assert "op_floor_divide_i64(op_subtract_i64(i, 7), 4)" in src and "op_floor_divide_i64(i, k)" in src
+    assert "op_remainder_i64(op_subtract_i64(i, 7), 4)" in src and "op_remainder_i64(i, k)" in src
 
 
 # ------------------------------------------------------------------ the CPU's thread order
@@ -314,6 +345,7 @@ def test_generated_sources_compile_with_nvrtc():
              (divisions, (i64, 3)), (where_am_i, (i64, i64)), (reverse_in_blocks, (i32, i32)),
              (own_slot_no_barrier, (i64, i64, i64[0])), (guard_on_other_array, (i32[0], i32[0])),
              (smooth_gpu, (i32.T, i32))]
+    cases.append((copy_through_device_function, (i64[0], i64[0])))
     for k, args in cases:
         spec = k.specialization(tuple(cudajit.typeof(a) for a in args))
         for check in (False, True):
