@@ -11,8 +11,9 @@ on every path is kept: a variable assigned in a loop loses its facts for the who
 assigned in one branch of an `if` keeps only what both branches agree on, and an array given a
 new value (a view) drops the facts about its shape.
 
-Arithmetic is the kernel's: integers wrap modulo 2^64. Adding a constant keeps a fact only where
-it cannot wrap (magnitudes are tracked in bits: indices < 2^42, shapes < 2^63).
+Arithmetic is the kernel's: integers wrap. Only int64 sums and products keep facts, and adding a
+constant only where it cannot wrap (magnitudes are tracked in bits: indices < 2^42, shapes <
+2^63).
 
 The analysis is sound for every device: an index it calls in range is in range on the GPU too.
 """
@@ -54,9 +55,6 @@ class Range:
                     his.add((s, max(k, k2)))
         eq = self.eq if self.eq == other.eq else None
         return Range(lo, his, max(self.bits, other.bits), eq)
-
-    def mentions(self, sym):
-        return any(s == sym for s, _ in self.upper())
 
 
 UNKNOWN = Range()
@@ -124,7 +122,7 @@ class Analysis:
             if isinstance(sym, int):
                 return _const_range(sym)
             return Range(0, (), _BITS_SHAPE, (sym, 0))
-        if isinstance(e, ir.Op) and len(e.args) == 2 and e.op in ("add", "subtract"):
+        if isinstance(e, ir.Op) and len(e.args) == 2 and e.op in ("add", "subtract") and e.type == T.INT64:
             a, b = self.range(e.args[0], env), self.range(e.args[1], env)
             if e.op == "add" and b.eq is not None and b.eq[0] is None:
                 return self.add_const(a, b.eq[1])
@@ -142,7 +140,7 @@ class Analysis:
             if a.lo is not None and a.lo >= 0 and b.lo is not None and b.lo > 0:
                 if e.op in ("floor_divide", "remainder"):   # 0 <= a // b <= a and 0 <= a % b <= a
                     return Range(0, a.upper(), a.bits)
-                if a.bits + b.bits < 63:
+                if e.type == T.INT64 and a.bits + b.bits < 63:   # narrower types wrap sooner
                     return Range(a.lo * b.lo, (), a.bits + b.bits)
             return UNKNOWN
         return UNKNOWN
@@ -286,7 +284,7 @@ class Analysis:
             self.visit_exprs(s, env)
             for k, r in self.facts(s.test, env).items():
                 body_env[k] = body_env[k].meet(r) if k in body_env else r
-        elif isinstance(s.step, ir.Const) and int(s.step.value) > 0:
+        elif isinstance(s.step, ir.Const) and int(s.step.value) > 0 and s.var.type == T.INT64:
             start, stop = self.range(s.start, env), self.range(s.stop, env)
             bits = max(start.bits, stop.bits) if start.lo is not None and stop.upper() else 64
             body_env[id(s.var)] = Range(start.lo, {(x, k - 1) for x, k in stop.upper()}, bits)
