@@ -489,25 +489,46 @@ template <unsigned long... I> struct pg_make_indices<0, I...> { typedef pg_indic
 
 template <class T> static inline T pg_arg(void *p) { T v; memcpy((void *)&v, p, sizeof v); return v; }
 
-/* The threads of blocks [begin, end) as a loop, the kernel inlined into it: call(idx) runs one. */
-template <class Call>
+/* The threads of blocks [begin, end) as a loop, the kernel inlined into it: call(idx) runs one.
+ * Without barriers any order of a block's threads (and of the blocks) is one CUDA allows, so the
+ * loop walks the dimension INNER (0: x, 1: y) innermost, blocks included: the one whose index
+ * selects the fastest-varying memory, as PG_CPU_THREAD_ORDER says (cuda.jit's emitter finds it). */
+template <int INNER, class Call>
 static inline void pg_block_loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, PgCpuThread &idx, Call call)
 {
     const unsigned int bx = g->block.x, by = g->block.y, bz = g->block.z, gx = g->grid.x, gy = g->grid.y;
     for (uint64_t b = begin; b < end; b++) {
-        idx.block_idx.x = (unsigned int)(b % gx);
-        idx.block_idx.y = (unsigned int)(b / gx % gy);
+        if (INNER == 1) {
+            idx.block_idx.y = (unsigned int)(b % gy);
+            idx.block_idx.x = (unsigned int)(b / gy % gx);
+        } else {
+            idx.block_idx.x = (unsigned int)(b % gx);
+            idx.block_idx.y = (unsigned int)(b / gx % gy);
+        }
         idx.block_idx.z = (unsigned int)(b / gx / gy);
-        for (unsigned int z = 0; z < bz; z++)
-            for (unsigned int y = 0; y < by; y++)
-                for (unsigned int x = 0; x < bx; x++) {
-                    idx.thread_idx.x = x;
-                    idx.thread_idx.y = y;
-                    idx.thread_idx.z = z;
-                    call(idx);
-                }
+        for (unsigned int z = 0; z < bz; z++) {
+            idx.thread_idx.z = z;
+            if (INNER == 1) {
+                for (unsigned int x = 0; x < bx; x++)
+                    for (unsigned int y = 0; y < by; y++) {
+                        idx.thread_idx.x = x;
+                        idx.thread_idx.y = y;
+                        call(idx);
+                    }
+            } else {
+                for (unsigned int y = 0; y < by; y++)
+                    for (unsigned int x = 0; x < bx; x++) {
+                        idx.thread_idx.x = x;
+                        idx.thread_idx.y = y;
+                        call(idx);
+                    }
+            }
+        }
     }
 }
+
+/* The dimension a kernel's loop walks innermost: x unless PG_CPU_THREAD_ORDER(kernel, d) said. */
+template <class Sig, Sig F> struct pg_thread_order { enum { inner = 0 }; };
 
 template <class Sig, Sig F> struct pg_thunk;
 
@@ -520,7 +541,8 @@ template <class... A, void (*F)(A...)> struct pg_thunk<void (*)(A...), F> {
 
     static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
     {
-        pg_block_loop(g, begin, end, pg_idx, [&](PgCpuThread &) { F(a...); });
+        pg_block_loop<pg_thread_order<void (*)(A...), F>::inner>(g, begin, end, pg_idx,
+                                                                 [&](PgCpuThread &) { F(a...); });
     }
     template <unsigned long... I>
     static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
@@ -546,7 +568,8 @@ template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void
     static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
     {
         PgCpuThread idx = pg_idx;
-        pg_block_loop(g, begin, end, idx, [&](PgCpuThread &i) {
+        pg_block_loop<pg_thread_order<void (*)(const PgCpuThread &, A...), F>::inner>(
+            g, begin, end, idx, [&](PgCpuThread &i) {
             if (PG_TLS_INDICES)
                 pg_idx = i;
             F(i, a...);
@@ -565,6 +588,11 @@ template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void
 
 } /* namespace */
 
+/* after kernel fn's definition: its blocks' loop walks dimension d (0: x, 1: y) innermost */
+#define PG_CPU_THREAD_ORDER(fn, d)                                                                \
+    namespace {                                                                                   \
+    template <> struct pg_thread_order<decltype(&fn), &fn> { enum { inner = d }; };               \
+    }
 #define PG_CPU_EXPORT(i, ...) typedef pg_thunk<decltype(&__VA_ARGS__), &__VA_ARGS__> pg_kernel_##i;
 #define PG_CPU_KERNEL(i, text)                                                                    \
     {text, (int32_t)(sizeof pg_kernel_##i::params / sizeof(PgCpuParam)) - 1, pg_kernel_##i::params, \

@@ -8,7 +8,8 @@
  *     the ufunc's loop computes (the emitter defines the loops it uses from ops.def's text);
  *   - PgArr<T, N, C>: an array argument passed by value (jit/kernel.h's PG_PARAM_ARRAY), and
  *     pg_at(a, line, i, j, ...), its element at an index (negative indices wrap as in Python),
- *     with the layout the kernel was specialised for (C: C-contiguous, else byte strides);
+ *     with the layout the kernel was specialised for (C: C-contiguous, else byte strides), and
+ *     pg_at_known / pg_at_in for indices the emitter proved non-negative or in range;
  *   - bounds checks when PG_JIT_CHECK is 1: on the CPU an out-of-range index ends the launch with
  *     IndexError (the trap of kernels/cpu_kernel_abi.h); on a GPU (debug=True) the first one is
  *     recorded in pg_jit_error, the access goes to a scratch slot, and the host raises IndexError
@@ -55,8 +56,12 @@ typedef unsigned long long uint64_t;
 #endif
 #ifdef PYGPU_CPU
 #define PG_JIT_FN static inline __attribute__((always_inline))
+/* the kernel itself: inlined into the CPU's loop over a block's threads (the host compiler
+ * judges a kernel with a bounds check's cold path not worth it, and then calls it per thread) */
+#define PG_JIT_KERNEL inline __attribute__((always_inline))
 #else
 #define PG_JIT_FN static __device__ __forceinline__
+#define PG_JIT_KERNEL
 #endif
 
 /* ------------------------------------------------------------------ arrays */
@@ -68,7 +73,7 @@ template <class T, int N, bool C> struct PgArr {
 
 #if PG_JIT_CHECK
 #ifdef PYGPU_CPU
-__attribute__((noreturn)) static void
+__attribute__((noreturn, noinline, cold)) static void
 pg_jit_oob(int64_t index, int64_t size, int axis, int line)
 {
     char msg[256];
@@ -110,8 +115,11 @@ PG_JIT_FN int64_t pg_index(int64_t i, int64_t n, int axis, int line)
     return j;
 }
 
-template <class T, int N, bool C, class... I>
-PG_JIT_FN T &pg_at(const PgArr<T, N, C> &a, int line, I... index)
+/* a[i, j, ...] where the emitter (pygpu/_compiler/ranges.py) proved some indices non-negative or
+ * inside their dimension: index d wraps as in Python only if bit d of WRAP is set, and is checked
+ * (PG_JIT_CHECK) only if bit d of CHECK is set. */
+template <unsigned WRAP, unsigned CHECK, class T, int N, bool C, class... I>
+PG_JIT_FN T &pg_at_known(const PgArr<T, N, C> &a, int line, I... index)
 {
     static_assert(sizeof...(I) == N, "an index per dimension");
     const int64_t ix[sizeof...(I) + 1] = {(int64_t)index..., 0};
@@ -120,10 +128,10 @@ PG_JIT_FN T &pg_at(const PgArr<T, N, C> &a, int line, I... index)
 #pragma unroll
     for (int d = 0; d < N; d++) {
         int64_t i = ix[d];
-        if (i < 0)
+        if (((WRAP >> d) & 1u) && i < 0)
             i += a.shape[d];
 #if PG_JIT_CHECK
-        if ((uint64_t)i >= (uint64_t)a.shape[d]) {
+        if (((CHECK >> d) & 1u) && (uint64_t)i >= (uint64_t)a.shape[d]) {
             pg_jit_oob(ix[d], a.shape[d], d, line);
             return PG_JIT_SCRATCH(T);
         }
@@ -131,6 +139,20 @@ PG_JIT_FN T &pg_at(const PgArr<T, N, C> &a, int line, I... index)
         off = C ? off * a.shape[d] + i : off + i * a.strides[d];
     }
     return C ? a.data[off] : *(T *)((char *)a.data + off);
+}
+
+/* a[i, j, ...] with Python's negative indices, checked where PG_JIT_CHECK */
+template <class T, int N, bool C, class... I>
+PG_JIT_FN T &pg_at(const PgArr<T, N, C> &a, int line, I... index)
+{
+    return pg_at_known<~0u, ~0u>(a, line, index...);
+}
+
+/* a[i, j, ...] with every index proved inside its dimension */
+template <class T, int N, bool C, class... I>
+PG_JIT_FN T &pg_at_in(const PgArr<T, N, C> &a, int line, I... index)
+{
+    return pg_at_known<0u, 0u>(a, line, index...);
 }
 
 /* Python's slice a[start:stop:step] of a dimension of size n: the number of elements, and the

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from .. import _core
-from . import ir, kir, optable
+from . import ir, kir, optable, ranges, threadorder
 from . import types as T
 
 _CTYPES = {T.BOOL: "bool", T.INT8: "int8_t", T.INT16: "int16_t", T.INT32: "int32_t", T.INT64: "int64_t",
@@ -101,6 +101,13 @@ class Emitter:
         self.file_scope = []   # __constant__ arrays
         self.defs = []         # device function definitions, callees first
         self.renamed = {}      # id(Var) -> C name, for parameters a local of the same name shadows
+        self.index_kinds = {}  # id(Element) -> per index: 'in', 'nonneg' or None (ranges.py)
+        self.plain_division = set()  # id(Op) of // and % that C's / and % compute (ranges.py)
+        self.index_arrays = {}  # id(Var) -> Var of the arrays whose shapes bound indices (ranges.py)
+        self.fits = {}         # the function's tests of array parameters' shapes -> their local's name
+        self.stable = set()    # id(Var) of the function's array parameters that keep their value
+        self.used_fits = set()  # the names of those tests the statement being emitted uses
+        self.fits_mode = None  # None, or 'fast' / 'checked': emit a statement for that outcome
         self.counter = 0
 
     def name_of(self, var):
@@ -131,12 +138,48 @@ class Emitter:
             name = self.function(e.function)
             return "%s(%s)" % (name, ", ".join(self.expr(a) for a in e.args))
         if isinstance(e, kir.Element):
-            return "pg_at(%s)" % ", ".join([self.expr(e.array), str(e.line)] + [self.expr(i) for i in e.indices])
+            return self.element(e)
         if isinstance(e, kir.ArrayAttr):
             return "%s.%s[%d]" % (self.expr(e.array), e.attr, e.dim)
         if isinstance(e, kir.Intrinsic):
             return self.intrinsic(e)
         raise TypeError("cannot emit %r" % (e,))
+
+    def element(self, e):
+        """a[i, j]: pg_at (Python's wraparound, checked where PG_JIT_CHECK), without the wraparound
+        of indices ranges.py proved non-negative and the check of those it proved in range. An
+        index bounded by another array's shape (`if i < x.shape[0]: out[i] = ...`) is in range
+        when that shape fits this one: the access tests it (per launch in effect: the host
+        compiler hoists it) and skips the check when it holds."""
+        array = self.expr(e.array)
+        args = ", ".join([array, str(e.line)] + [self.expr(i) for i in e.indices])
+        kinds = self.index_kinds.get(id(e)) or (None,) * len(e.indices)
+        wrap = sum(1 << d for d, k in enumerate(kinds) if k is None)
+        check = sum(1 << d for d, k in enumerate(kinds) if k != "in")
+        full = (1 << len(kinds)) - 1
+        if wrap == full and check == full:
+            return "pg_at(%s)" % args
+        checked = "pg_at_in(%s)" % args if wrap == 0 and check == 0 else "pg_at_known<%d, %d>(%s)" % (wrap, check, args)
+        fits = [(d, k) for d, k in enumerate(kinds) if isinstance(k, tuple)]
+        if not fits:
+            return checked
+        tests = []
+        base = e.array.var if isinstance(e.array, ir.Load) else None
+        stable = base is not None and id(base) in self.stable
+        for d, (_, sym, k) in fits:
+            bound = str(k) if sym is None else "%s.shape[%d] + %d" % (self.name_of(self.index_arrays[sym[0]]), sym[1], k)
+            tests.append("%s <= %s.shape[%d]" % (bound, array, d))
+            stable = stable and (sym is None or sym[0] in self.stable)
+        test = " && ".join(tests)
+        fast = check & ~sum(1 << d for d, _ in fits)
+        unchecked = "pg_at_in(%s)" % args if wrap == 0 and fast == 0 else "pg_at_known<%d, %d>(%s)" % (wrap, fast, args)
+        if stable:   # shapes of parameters that keep their value: tested once, at the top
+            name = self.fits.setdefault(test, "pg_fits%d" % len(self.fits))
+            self.used_fits.add(name)
+            if self.fits_mode is not None:   # stmt() emits the statement for each outcome
+                return unchecked if self.fits_mode == "fast" else checked
+            test = name
+        return "(%s ? %s : %s)" % (test, unchecked, checked)
 
     def cast(self, value, t):
         f = value.type
@@ -167,6 +210,8 @@ class Emitter:
             return "(%s %s %s)" % (args[0], _DIRECT_BINARY[e.op], args[1])
         if e.op in _COMPARE and real:
             return "(%s %s %s)" % (args[0], _COMPARE[e.op], args[1])
+        if id(e) in self.plain_division:   # operands >= 0, divisor >= 1: C's / and % are Python's
+            return "((%s)(%s %s %s))" % (_CTYPES[e.type], args[0], "/" if e.op == "floor_divide" else "%", args[1])
         if e.op == "logical_not" and ins == (T.BOOL,):
             return "!%s" % args[0]
         if e.op == "negative" and real and T.is_float(ins[0]):
@@ -252,14 +297,32 @@ class Emitter:
             out.extend(self.stmt(s, indent, loops))
         return out
 
+    def simple(self, s):
+        """The C of an assignment, store or expression statement (without indentation)."""
+        if isinstance(s, ir.Assign):
+            return "%s = %s;" % (self.name_of(s.target), self.expr(s.value))
+        if isinstance(s, kir.Store):
+            return "%s = %s;" % (self.expr(s.target), self.expr(s.value))
+        return "%s;" % self.expr(s.value)
+
     def stmt(self, s, ind, loops):
         p = "    " * ind
-        if isinstance(s, ir.Assign):
-            return ["%s%s = %s;" % (p, self.name_of(s.target), self.expr(s.value))]
-        if isinstance(s, kir.Store):
-            return ["%s%s = %s;" % (p, self.expr(s.target), self.expr(s.value))]
-        if isinstance(s, kir.ExprStmt):
-            return ["%s%s;" % (p, self.expr(s.value))]
+        if isinstance(s, (ir.Assign, kir.Store, kir.ExprStmt)):
+            # accesses whose check a shape test at the top can skip: the statement twice, for the
+            # host compiler keeps a loop that holds the checked access's cold path slow even where
+            # it never runs (the seeds' stencil: 1.4x)
+            self.used_fits = set()
+            text = self.simple(s)
+            if not self.used_fits:
+                return [p + text]
+            used = " && ".join(sorted(self.used_fits))
+            self.fits_mode = "fast"
+            fast = self.simple(s)
+            self.fits_mode = "checked"
+            checked = self.simple(s)
+            self.fits_mode = None
+            return ["%sif (__builtin_expect(%s, 1)) {" % (p, used), "%s    %s" % (p, fast), "%s} else {" % p,
+                    "%s    %s" % (p, checked), "%s}" % p]
         if isinstance(s, ir.If):
             out = ["%sif (%s) {" % (p, self.expr(s.test))] + self.block(s.body, ind + 1, loops)
             if s.orelse:
@@ -409,24 +472,33 @@ class Emitter:
         return name
 
     def definition(self, fn, head, name):
+        facts = ranges.analyse(fn)
+        self.index_kinds.update(facts.kinds)
+        self.plain_division |= facts.plain_division
+        self.index_arrays.update(facts.arrays)
         local_names = {v.name for v in fn.locals if not any(v is q for q in fn.params)}
         for v in fn.params:
             if v.name in local_names:  # reassigned with a wider type: the local takes the name
                 self.renamed[id(v)] = cname(v.name) + "_arg"
         params = ", ".join("%s %s" % (ctype(v.type), self.name_of(v)) for v in fn.params)
+        outer = self.fits, self.stable, self.used_fits, self.fits_mode   # a callee defined mid-statement
+        self.fits, self.used_fits, self.fits_mode = {}, set(), None
+        self.stable = {id(v) for v in fn.params if kir.is_array(v.type) and id(v) not in facts.rebound}
         body = self.block(fn.body, 1, [])
         decls = []
         for v in fn.locals:
             if any(v is q for q in fn.params):
                 continue
             decls.append("    %s %s;" % (ctype(v.type), self.name_of(v)))
+        decls += ["    const bool %s = %s;" % (n, t) for t, n in self.fits.items()]
+        self.fits, self.stable, self.used_fits, self.fits_mode = outer
         return "\n".join(["%s %s(%s)" % (head, name, params or "void"), "{"] + decls + body + ["}"])
 
 
 def emit_kernel(fn, name, filename):
     """(C source of the module, without the prelude) of kernel fn exported as `name`."""
     em = Emitter(filename)
-    kernel = em.definition(fn, 'extern "C" __global__ void', name)
+    kernel = em.definition(fn, 'extern "C" PG_JIT_KERNEL __global__ void', name)
     out = ["/* %s: generated by pygpu from %s, line %d (cuda.jit) */" % (name, filename, fn.line)]
     out += em.file_scope
     if em.ops:
@@ -434,6 +506,10 @@ def emit_kernel(fn, name, filename):
         out += [em.ops[k] for k in sorted(em.ops)]
     out += em.defs
     out.append(kernel)
+    inner = threadorder.inner_dimension(fn)
+    if inner:
+        out += ["#ifdef PYGPU_CPU /* the CPU's loop over a block's threads walks y innermost */",
+                "PG_CPU_THREAD_ORDER(%s, %d)" % (name, inner), "#endif"]
     return "\n".join(out) + "\n"
 
 
