@@ -176,6 +176,15 @@ def test_add_both_launch_forms(device):
     assert_array_equal(out3, x + y)
 
 
+@pytest.mark.parametrize("name", ["pg_sum", "pg_idx", "pg_lane", "pg_kernels", "pg_thunk", "pg_runtime"])
+def test_user_names_do_not_clash_with_the_cpu_header(device, name):
+    # the CPU header's own names are reserved ones (__pg_*): a user's kernel may be called pg_sum
+    src = 'extern "C" __global__ void %s(float *x) { x[threadIdx.x] += 1.0f; }' % name
+    x = pygpu.zeros(4, dtype="float32", device=device)
+    pygpu.RawKernel(src, name)((1,), (4,), (x,))
+    assert x.get().tolist() == [1.0] * 4
+
+
 def test_kernel_runs_on_the_device_of_its_arrays(device):
     k = pygpu.RawKernel(ADD, "add")
     x = pygpu.ones(10, dtype=np.float32, device=device)

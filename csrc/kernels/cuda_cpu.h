@@ -90,70 +90,70 @@ struct dim3 {
 };
 
 /* ------------------------------------------------------------------ the thread's indices
- * `pg_idx` names the indices: the thread_local record below, which the runner keeps current, or,
+ * `__pg_idx` names the indices: the thread_local record below, which the runner keeps current, or,
  * inside a kernel whose definition pygpu rewrote to take them as a first parameter
- * (`const PgCpuThread &pg_idx`, hostcc.py), that parameter, which shadows the record: a block's
+ * (`const PgCpuThread &__pg_idx`, hostcc.py), that parameter, which shadows the record: a block's
  * loop then keeps them in registers instead of thread-local storage. PG_TLS_INDICES (defined
  * before this header) says whether code outside the rewritten kernels reads them, so that the
  * loop must keep the record current too. */
 #ifndef PG_TLS_INDICES
 #define PG_TLS_INDICES 1
 #endif
-static thread_local PgCpuThread pg_idx;
-static const PgCpuRuntime *pg_runtime;
+static thread_local PgCpuThread __pg_idx;
+static const PgCpuRuntime *__pg_runtime;
 
-static inline uint3 pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
-#define threadIdx (pg_u3(pg_idx.thread_idx))
-#define blockIdx (pg_u3(pg_idx.block_idx))
-#define blockDim (pg_u3(pg_idx.block_dim))
-#define gridDim (pg_u3(pg_idx.grid_dim))
+static inline uint3 __pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
+#define threadIdx (__pg_u3(__pg_idx.thread_idx))
+#define blockIdx (__pg_u3(__pg_idx.block_idx))
+#define blockDim (__pg_u3(__pg_idx.block_dim))
+#define gridDim (__pg_u3(__pg_idx.grid_dim))
 #define warpSize 32
 
 /* ------------------------------------------------------------------ traps and assert */
-static inline void __trap(void) { pg_runtime->trap(PG_TRAP_RUNTIME, "__trap() called"); __builtin_unreachable(); }
-static inline void pg_assert_fail(const char *expr, const char *file, int line)
+static inline void __trap(void) { __pg_runtime->trap(PG_TRAP_RUNTIME, "__trap() called"); __builtin_unreachable(); }
+static inline void __pg_assert_fail(const char *expr, const char *file, int line)
 {
     char msg[512];
     snprintf(msg, sizeof msg, "%s:%d: assertion '%s' failed", file, line, expr);
-    pg_runtime->trap(PG_TRAP_ASSERT, msg);
+    __pg_runtime->trap(PG_TRAP_ASSERT, msg);
     __builtin_unreachable();
 }
 #undef assert
-#define assert(e) ((e) ? (void)0 : pg_assert_fail(#e, __FILE__, __LINE__))
+#define assert(e) ((e) ? (void)0 : __pg_assert_fail(#e, __FILE__, __LINE__))
 #define __brkpt() __trap()
 
 /* ------------------------------------------------------------------ barriers and warps */
-static inline void __syncthreads(void) { pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_NONE, 0); }
-static inline int __syncthreads_count(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_COUNT, p != 0); }
-static inline int __syncthreads_and(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_AND, p != 0); }
-static inline int __syncthreads_or(int p) { return pg_runtime->block_reduce(pg_idx.scheduler, PG_REDUCE_OR, p != 0); }
-static inline void __syncwarp(unsigned int mask = 0xffffffffu) { (void)mask; pg_runtime->warp(pg_idx.scheduler, PG_WARP_SYNC, 0, 0, 32); }
+static inline void __syncthreads(void) { __pg_runtime->block_reduce(__pg_idx.scheduler, PG_REDUCE_NONE, 0); }
+static inline int __syncthreads_count(int p) { return __pg_runtime->block_reduce(__pg_idx.scheduler, PG_REDUCE_COUNT, p != 0); }
+static inline int __syncthreads_and(int p) { return __pg_runtime->block_reduce(__pg_idx.scheduler, PG_REDUCE_AND, p != 0); }
+static inline int __syncthreads_or(int p) { return __pg_runtime->block_reduce(__pg_idx.scheduler, PG_REDUCE_OR, p != 0); }
+static inline void __syncwarp(unsigned int mask = 0xffffffffu) { (void)mask; __pg_runtime->warp(__pg_idx.scheduler, PG_WARP_SYNC, 0, 0, 32); }
 
 template <class T>
-static inline T pg_warp_value(int op, T v, int arg, int width)
+static inline T __pg_warp_value(int op, T v, int arg, int width)
 {
     static_assert(sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
     uint64_t bits = 0;
     memcpy(&bits, &v, sizeof v);
-    bits = pg_runtime->warp(pg_idx.scheduler, op, bits, arg, width);
+    bits = __pg_runtime->warp(__pg_idx.scheduler, op, bits, arg, width);
     T r;
     memcpy(&r, &bits, sizeof r);
     return r;
 }
-template <class T> static inline T __shfl_sync(unsigned int, T v, int src, int width = 32) { return pg_warp_value(PG_WARP_SHFL_IDX, v, src, width); }
-template <class T> static inline T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) { return pg_warp_value(PG_WARP_SHFL_UP, v, (int)d, width); }
-template <class T> static inline T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) { return pg_warp_value(PG_WARP_SHFL_DOWN, v, (int)d, width); }
-template <class T> static inline T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) { return pg_warp_value(PG_WARP_SHFL_XOR, v, m, width); }
-static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_BALLOT, p != 0, 0, 32); }
-static inline int __all_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
-static inline int __any_sync(unsigned int, int p) { return (int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
-static inline unsigned int __activemask(void) { return (unsigned int)pg_runtime->warp(pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
-static inline unsigned int pg_lane(void)
+template <class T> static inline T __shfl_sync(unsigned int, T v, int src, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_IDX, v, src, width); }
+template <class T> static inline T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_UP, v, (int)d, width); }
+template <class T> static inline T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_DOWN, v, (int)d, width); }
+template <class T> static inline T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_XOR, v, m, width); }
+static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, p != 0, 0, 32); }
+static inline int __all_sync(unsigned int, int p) { return (int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
+static inline int __any_sync(unsigned int, int p) { return (int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
+static inline unsigned int __activemask(void) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
+static inline unsigned int __pg_lane(void)
 {
-    return (pg_idx.thread_idx.x + pg_idx.block_dim.x * (pg_idx.thread_idx.y + pg_idx.block_dim.y * pg_idx.thread_idx.z)) & 31u;
+    return (__pg_idx.thread_idx.x + __pg_idx.block_dim.x * (__pg_idx.thread_idx.y + __pg_idx.block_dim.y * __pg_idx.thread_idx.z)) & 31u;
 }
-static inline unsigned int __lanemask_lt(void) { return (1u << pg_lane()) - 1u; }
-static inline unsigned int __lanemask_le(void) { return (2u << pg_lane()) - 1u; }
+static inline unsigned int __lanemask_lt(void) { return (1u << __pg_lane()) - 1u; }
+static inline unsigned int __lanemask_le(void) { return (2u << __pg_lane()) - 1u; }
 static inline unsigned int __lanemask_gt(void) { return ~__lanemask_le(); }
 static inline unsigned int __lanemask_ge(void) { return ~__lanemask_lt(); }
 
@@ -171,9 +171,9 @@ static inline long long clock64(void)
 }
 
 /* ------------------------------------------------------------------ atomics (relaxed, as CUDA's) */
-template <class T> static inline T pg_atomic_add(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+template <class T> static inline T __pg_atomic_add(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 template <class T, class B>
-static inline T pg_atomic_float(T *p, T v, T (*f)(T, T))
+static inline T __pg_atomic_float(T *p, T v, T (*f)(T, T))
 {
     B old = __atomic_load_n((B *)p, __ATOMIC_RELAXED), next;
     T o, n;
@@ -184,10 +184,10 @@ static inline T pg_atomic_float(T *p, T v, T (*f)(T, T))
     } while (!__atomic_compare_exchange_n((B *)p, &old, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     return o;
 }
-template <class T> static inline T pg_sum(T a, T b) { return a + b; }
-template <class T> static inline T pg_fmin(T a, T b) { return b < a || a != a ? b : a; }
-template <class T> static inline T pg_fmax(T a, T b) { return b > a || a != a ? b : a; }
-template <class T> static inline T pg_second(T, T b) { return b; }
+template <class T> static inline T __pg_sum(T a, T b) { return a + b; }
+template <class T> static inline T __pg_fmin(T a, T b) { return b < a || a != a ? b : a; }
+template <class T> static inline T __pg_fmax(T a, T b) { return b > a || a != a ? b : a; }
+template <class T> static inline T __pg_second(T, T b) { return b; }
 
 #define PG_ATOMIC_INT(T)                                                                           \
     static inline T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }     \
@@ -227,16 +227,16 @@ static inline unsigned short atomicCAS(unsigned short *p, unsigned short c, unsi
     __atomic_compare_exchange_n(p, &c, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     return c;
 }
-static inline float atomicAdd(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_sum<float>); }
-static inline double atomicAdd(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_sum<double>); }
+static inline float atomicAdd(float *p, float v) { return __pg_atomic_float<float, uint32_t>(p, v, __pg_sum<float>); }
+static inline double atomicAdd(double *p, double v) { return __pg_atomic_float<double, uint64_t>(p, v, __pg_sum<double>); }
 static inline float atomicSub(float *p, float v) { return atomicAdd(p, -v); }
 static inline double atomicSub(double *p, double v) { return atomicAdd(p, -v); }
-static inline float atomicExch(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_second<float>); }
-static inline double atomicExch(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_second<double>); }
-static inline float atomicMin(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_fmin<float>); }
-static inline double atomicMin(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_fmin<double>); }
-static inline float atomicMax(float *p, float v) { return pg_atomic_float<float, uint32_t>(p, v, pg_fmax<float>); }
-static inline double atomicMax(double *p, double v) { return pg_atomic_float<double, uint64_t>(p, v, pg_fmax<double>); }
+static inline float atomicExch(float *p, float v) { return __pg_atomic_float<float, uint32_t>(p, v, __pg_second<float>); }
+static inline double atomicExch(double *p, double v) { return __pg_atomic_float<double, uint64_t>(p, v, __pg_second<double>); }
+static inline float atomicMin(float *p, float v) { return __pg_atomic_float<float, uint32_t>(p, v, __pg_fmin<float>); }
+static inline double atomicMin(double *p, double v) { return __pg_atomic_float<double, uint64_t>(p, v, __pg_fmin<double>); }
+static inline float atomicMax(float *p, float v) { return __pg_atomic_float<float, uint32_t>(p, v, __pg_fmax<float>); }
+static inline double atomicMax(double *p, double v) { return __pg_atomic_float<double, uint64_t>(p, v, __pg_fmax<double>); }
 static inline unsigned int atomicInc(unsigned int *p, unsigned int limit)
 {
     unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED), next;
@@ -279,55 +279,55 @@ static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
-/* named pg_* behind macros: newer C libraries declare some of these (C23's rsqrt, sinpi) */
-static inline float pg_rsqrtf(float x) { return 1.0f / sqrtf(x); }
-static inline double pg_rsqrt(double x) { return 1.0 / sqrt(x); }
-static inline float pg_rcbrtf(float x) { return 1.0f / cbrtf(x); }
-static inline double pg_rcbrt(double x) { return 1.0 / cbrt(x); }
-static inline float pg_exp10f(float x) { return powf(10.0f, x); }
-static inline float pg_sinpif(float x) { return sinf((float)M_PI * x); }
-static inline float pg_cospif(float x) { return cosf((float)M_PI * x); }
-static inline double pg_sinpi(double x) { return sin(M_PI * x); }
-static inline double pg_cospi(double x) { return cos(M_PI * x); }
-static inline void pg_sincospif(float x, float *s, float *c) { *s = pg_sinpif(x); *c = pg_cospif(x); }
-static inline void pg_sincospi(double x, double *s, double *c) { *s = pg_sinpi(x); *c = pg_cospi(x); }
-static inline float pg_normcdff(float x) { return 0.5f * erfcf(-x * (float)M_SQRT1_2); }
-static inline double pg_normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
-#define rsqrtf pg_rsqrtf
-#define rsqrt pg_rsqrt
-#define rcbrtf pg_rcbrtf
-#define rcbrt pg_rcbrt
-#define exp10f pg_exp10f
-#define sinpif pg_sinpif
-#define cospif pg_cospif
-#define sinpi pg_sinpi
-#define cospi pg_cospi
-#define sincospif pg_sincospif
-#define sincospi pg_sincospi
-#define normcdff pg_normcdff
-#define normcdf pg_normcdf
+/* named __pg_* behind macros: newer C libraries declare some of these (C23's rsqrt, sinpi) */
+static inline float __pg_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double __pg_rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float __pg_rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline double __pg_rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline float __pg_exp10f(float x) { return powf(10.0f, x); }
+static inline float __pg_sinpif(float x) { return sinf((float)M_PI * x); }
+static inline float __pg_cospif(float x) { return cosf((float)M_PI * x); }
+static inline double __pg_sinpi(double x) { return sin(M_PI * x); }
+static inline double __pg_cospi(double x) { return cos(M_PI * x); }
+static inline void __pg_sincospif(float x, float *s, float *c) { *s = __pg_sinpif(x); *c = __pg_cospif(x); }
+static inline void __pg_sincospi(double x, double *s, double *c) { *s = __pg_sinpi(x); *c = __pg_cospi(x); }
+static inline float __pg_normcdff(float x) { return 0.5f * erfcf(-x * (float)M_SQRT1_2); }
+static inline double __pg_normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+#define rsqrtf __pg_rsqrtf
+#define rsqrt __pg_rsqrt
+#define rcbrtf __pg_rcbrtf
+#define rcbrt __pg_rcbrt
+#define exp10f __pg_exp10f
+#define sinpif __pg_sinpif
+#define cospif __pg_cospif
+#define sinpi __pg_sinpi
+#define cospi __pg_cospi
+#define sincospif __pg_sincospif
+#define sincospi __pg_sincospi
+#define normcdff __pg_normcdff
+#define normcdf __pg_normcdf
 static inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-static inline float pg__sinf(float x) { return sinf(x); }
-static inline float pg__cosf(float x) { return cosf(x); }
-static inline float pg__tanf(float x) { return tanf(x); }
-static inline void pg__sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
-static inline float pg__expf(float x) { return expf(x); }
-static inline float pg__exp10f(float x) { return pg_exp10f(x); }
-static inline float pg__logf(float x) { return logf(x); }
-static inline float pg__log2f(float x) { return log2f(x); }
-static inline float pg__log10f(float x) { return log10f(x); }
-static inline float pg__powf(float x, float y) { return powf(x, y); }
+static inline float __pg__sinf(float x) { return sinf(x); }
+static inline float __pg__cosf(float x) { return cosf(x); }
+static inline float __pg__tanf(float x) { return tanf(x); }
+static inline void __pg__sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+static inline float __pg__expf(float x) { return expf(x); }
+static inline float __pg__exp10f(float x) { return __pg_exp10f(x); }
+static inline float __pg__logf(float x) { return logf(x); }
+static inline float __pg__log2f(float x) { return log2f(x); }
+static inline float __pg__log10f(float x) { return log10f(x); }
+static inline float __pg__powf(float x, float y) { return powf(x, y); }
 /* glibc declares these internal names itself */
-#define __sinf pg__sinf
-#define __cosf pg__cosf
-#define __tanf pg__tanf
-#define __sincosf pg__sincosf
-#define __expf pg__expf
-#define __exp10f pg__exp10f
-#define __logf pg__logf
-#define __log2f pg__log2f
-#define __log10f pg__log10f
-#define __powf pg__powf
+#define __sinf __pg__sinf
+#define __cosf __pg__cosf
+#define __tanf __pg__tanf
+#define __sincosf __pg__sincosf
+#define __expf __pg__expf
+#define __exp10f __pg__exp10f
+#define __logf __pg__logf
+#define __log2f __pg__log2f
+#define __log10f __pg__log10f
+#define __powf __pg__powf
 static inline float __fdividef(float x, float y) { return x / y; }
 static inline float __frcp_rn(float x) { return 1.0f / x; }
 static inline float __fsqrt_rn(float x) { return sqrtf(x); }
@@ -368,18 +368,18 @@ PG_CVT(__ll2double_rn, long long, double, x)
 PG_CVT(__ull2double_rn, unsigned long long, double, x)
 #undef PG_CVT_ALL
 #undef PG_CVT
-template <class To, class From> static inline To pg_bits(From x) { To r; memcpy(&r, &x, sizeof r); return r; }
-static inline int __float_as_int(float x) { return pg_bits<int>(x); }
-static inline unsigned int __float_as_uint(float x) { return pg_bits<unsigned int>(x); }
-static inline float __int_as_float(int x) { return pg_bits<float>(x); }
-static inline float __uint_as_float(unsigned int x) { return pg_bits<float>(x); }
-static inline long long __double_as_longlong(double x) { return pg_bits<long long>(x); }
-static inline double __longlong_as_double(long long x) { return pg_bits<double>(x); }
-static inline int __double2hiint(double x) { return (int)(pg_bits<unsigned long long>(x) >> 32); }
-static inline int __double2loint(double x) { return (int)pg_bits<unsigned long long>(x); }
+template <class To, class From> static inline To __pg_bits(From x) { To r; memcpy(&r, &x, sizeof r); return r; }
+static inline int __float_as_int(float x) { return __pg_bits<int>(x); }
+static inline unsigned int __float_as_uint(float x) { return __pg_bits<unsigned int>(x); }
+static inline float __int_as_float(int x) { return __pg_bits<float>(x); }
+static inline float __uint_as_float(unsigned int x) { return __pg_bits<float>(x); }
+static inline long long __double_as_longlong(double x) { return __pg_bits<long long>(x); }
+static inline double __longlong_as_double(long long x) { return __pg_bits<double>(x); }
+static inline int __double2hiint(double x) { return (int)(__pg_bits<unsigned long long>(x) >> 32); }
+static inline int __double2loint(double x) { return (int)__pg_bits<unsigned long long>(x); }
 static inline double __hiloint2double(int hi, int lo)
 {
-    return pg_bits<double>(((unsigned long long)(unsigned int)hi << 32) | (unsigned int)lo);
+    return __pg_bits<double>(((unsigned long long)(unsigned int)hi << 32) | (unsigned int)lo);
 }
 
 /* integer intrinsics */
@@ -451,8 +451,8 @@ template <class T> static inline void __stwt(T *p, T v) { *p = v; }
  * the module; PG_CPU_MODULE(n, barriers) then exports the table. The parameter descriptions
  * come from the C++ types themselves, so they are exact whatever the source's macros did. */
 namespace { /* internal to the module: another module's instances of these are not the same */
-template <class T> struct pg_scalar { enum { kind = PG_CPU_PARAM_OTHER, type = -1 }; };
-#define PG_SCALAR(T, K, P) template <> struct pg_scalar<T> { enum { kind = K, type = P }; };
+template <class T> struct __pg_scalar { enum { kind = PG_CPU_PARAM_OTHER, type = -1 }; };
+#define PG_SCALAR(T, K, P) template <> struct __pg_scalar<T> { enum { kind = K, type = P }; };
 PG_SCALAR(bool, PG_CPU_PARAM_BOOL, PG_BOOL)
 PG_SCALAR(char, CHAR_MIN < 0 ? PG_CPU_PARAM_INT : PG_CPU_PARAM_UINT, CHAR_MIN < 0 ? PG_INT8 : PG_UINT8)
 PG_SCALAR(signed char, PG_CPU_PARAM_INT, PG_INT8)
@@ -468,33 +468,33 @@ PG_SCALAR(unsigned long long, PG_CPU_PARAM_UINT, PG_UINT64)
 PG_SCALAR(float, PG_CPU_PARAM_FLOAT, PG_FLOAT32)
 PG_SCALAR(double, PG_CPU_PARAM_FLOAT, PG_FLOAT64)
 #undef PG_SCALAR
-template <class T> struct pg_unqual { typedef T type; };
-template <class T> struct pg_unqual<const T> { typedef T type; };
-template <class T> struct pg_unqual<volatile T> { typedef T type; };
-template <class T> struct pg_unqual<const volatile T> { typedef T type; };
-template <class T> struct pg_param_of {
-    static constexpr PgCpuParam value = {sizeof(T), alignof(T), pg_scalar<T>::kind, pg_scalar<T>::type};
+template <class T> struct __pg_unqual { typedef T type; };
+template <class T> struct __pg_unqual<const T> { typedef T type; };
+template <class T> struct __pg_unqual<volatile T> { typedef T type; };
+template <class T> struct __pg_unqual<const volatile T> { typedef T type; };
+template <class T> struct __pg_param_of {
+    static constexpr PgCpuParam value = {sizeof(T), alignof(T), __pg_scalar<T>::kind, __pg_scalar<T>::type};
 };
-template <class T> struct pg_param_of<T *> {
+template <class T> struct __pg_param_of<T *> {
     static constexpr PgCpuParam value = {sizeof(T *), alignof(T *), PG_CPU_PARAM_POINTER,
-                                         pg_scalar<typename pg_unqual<T>::type>::type};
+                                         __pg_scalar<typename __pg_unqual<T>::type>::type};
 };
-template <class T> struct pg_param_of<T *const> : pg_param_of<T *> {};
-template <class T> struct pg_param_of<T *__restrict> : pg_param_of<T *> {};
-template <class T> struct pg_param_of<T *const __restrict> : pg_param_of<T *> {};
+template <class T> struct __pg_param_of<T *const> : __pg_param_of<T *> {};
+template <class T> struct __pg_param_of<T *__restrict> : __pg_param_of<T *> {};
+template <class T> struct __pg_param_of<T *const __restrict> : __pg_param_of<T *> {};
 
-template <unsigned long... I> struct pg_indices {};
-template <unsigned long N, unsigned long... I> struct pg_make_indices : pg_make_indices<N - 1, N - 1, I...> {};
-template <unsigned long... I> struct pg_make_indices<0, I...> { typedef pg_indices<I...> type; };
+template <unsigned long... I> struct __pg_indices {};
+template <unsigned long N, unsigned long... I> struct __pg_make_indices : __pg_make_indices<N - 1, N - 1, I...> {};
+template <unsigned long... I> struct __pg_make_indices<0, I...> { typedef __pg_indices<I...> type; };
 
-template <class T> static inline T pg_arg(void *p) { T v; memcpy((void *)&v, p, sizeof v); return v; }
+template <class T> static inline T __pg_arg(void *p) { T v; memcpy((void *)&v, p, sizeof v); return v; }
 
 /* The threads of blocks [begin, end) as a loop, the kernel inlined into it: call(idx) runs one.
  * Without barriers any order of a block's threads (and of the blocks) is one CUDA allows, so the
  * loop walks the dimension INNER (0: x, 1: y) innermost, blocks included: the one whose index
  * selects the fastest-varying memory, as PG_CPU_THREAD_ORDER says (cuda.jit's emitter finds it). */
 template <int INNER, class Call>
-static inline void pg_block_loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, PgCpuThread &idx, Call call)
+static inline void __pg_block_loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, PgCpuThread &idx, Call call)
 {
     const unsigned int bx = g->block.x, by = g->block.y, bz = g->block.z, gx = g->grid.x, gy = g->grid.y;
     for (uint64_t b = begin; b < end; b++) {
@@ -528,61 +528,61 @@ static inline void pg_block_loop(const PgCpuGrid *g, uint64_t begin, uint64_t en
 }
 
 /* The dimension a kernel's loop walks innermost: x unless PG_CPU_THREAD_ORDER(kernel, d) said. */
-template <class Sig, Sig F> struct pg_thread_order { enum { inner = 0 }; };
+template <class Sig, Sig F> struct __pg_thread_order { enum { inner = 0 }; };
 
-template <class Sig, Sig F> struct pg_thunk;
+template <class Sig, Sig F> struct __pg_thunk;
 
 /* A kernel as the user wrote it: it reads its indices from the thread-local record. */
-template <class... A, void (*F)(A...)> struct pg_thunk<void (*)(A...), F> {
-    static constexpr PgCpuParam params[sizeof...(A) + 1] = {pg_param_of<A>::value..., {0, 0, 0, -1}};
+template <class... A, void (*F)(A...)> struct __pg_thunk<void (*)(A...), F> {
+    static constexpr PgCpuParam params[sizeof...(A) + 1] = {__pg_param_of<A>::value..., {0, 0, 0, -1}};
 
-    template <unsigned long... I> static inline void call(void **args, pg_indices<I...>) { F(pg_arg<A>(args[I])...); }
-    static void run_thread(void **args) { call(args, typename pg_make_indices<sizeof...(A)>::type()); }
+    template <unsigned long... I> static inline void call(void **args, __pg_indices<I...>) { F(__pg_arg<A>(args[I])...); }
+    static void run_thread(void **args) { call(args, typename __pg_make_indices<sizeof...(A)>::type()); }
 
     static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
     {
-        pg_block_loop<pg_thread_order<void (*)(A...), F>::inner>(g, begin, end, pg_idx,
+        __pg_block_loop<__pg_thread_order<void (*)(A...), F>::inner>(g, begin, end, __pg_idx,
                                                                  [&](PgCpuThread &) { F(a...); });
     }
     template <unsigned long... I>
-    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
+    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, __pg_indices<I...>)
     {
-        loop(g, begin, end, pg_arg<A>(args[I])...);
+        loop(g, begin, end, __pg_arg<A>(args[I])...);
     }
     static void run_blocks(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end)
     {
-        loop_args(g, args, begin, end, typename pg_make_indices<sizeof...(A)>::type());
+        loop_args(g, args, begin, end, typename __pg_make_indices<sizeof...(A)>::type());
     }
 };
 
 /* A kernel pygpu rewrote to take its indices as its first parameter. */
-template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void (*)(const PgCpuThread &, A...), F> {
-    static constexpr PgCpuParam params[sizeof...(A) + 1] = {pg_param_of<A>::value..., {0, 0, 0, -1}};
+template <class... A, void (*F)(const PgCpuThread &, A...)> struct __pg_thunk<void (*)(const PgCpuThread &, A...), F> {
+    static constexpr PgCpuParam params[sizeof...(A) + 1] = {__pg_param_of<A>::value..., {0, 0, 0, -1}};
 
-    template <unsigned long... I> static inline void call(void **args, pg_indices<I...>)
+    template <unsigned long... I> static inline void call(void **args, __pg_indices<I...>)
     {
-        F(pg_idx, pg_arg<A>(args[I])...);
+        F(__pg_idx, __pg_arg<A>(args[I])...);
     }
-    static void run_thread(void **args) { call(args, typename pg_make_indices<sizeof...(A)>::type()); }
+    static void run_thread(void **args) { call(args, typename __pg_make_indices<sizeof...(A)>::type()); }
 
     static void loop(const PgCpuGrid *g, uint64_t begin, uint64_t end, A... a)
     {
-        PgCpuThread idx = pg_idx;
-        pg_block_loop<pg_thread_order<void (*)(const PgCpuThread &, A...), F>::inner>(
+        PgCpuThread idx = __pg_idx;
+        __pg_block_loop<__pg_thread_order<void (*)(const PgCpuThread &, A...), F>::inner>(
             g, begin, end, idx, [&](PgCpuThread &i) {
             if (PG_TLS_INDICES)
-                pg_idx = i;
+                __pg_idx = i;
             F(i, a...);
         });
     }
     template <unsigned long... I>
-    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, pg_indices<I...>)
+    static inline void loop_args(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end, __pg_indices<I...>)
     {
-        loop(g, begin, end, pg_arg<A>(args[I])...);
+        loop(g, begin, end, __pg_arg<A>(args[I])...);
     }
     static void run_blocks(const PgCpuGrid *g, void **args, uint64_t begin, uint64_t end)
     {
-        loop_args(g, args, begin, end, typename pg_make_indices<sizeof...(A)>::type());
+        loop_args(g, args, begin, end, typename __pg_make_indices<sizeof...(A)>::type());
     }
 };
 
@@ -591,18 +591,18 @@ template <class... A, void (*F)(const PgCpuThread &, A...)> struct pg_thunk<void
 /* after kernel fn's definition: its blocks' loop walks dimension d (0: x, 1: y) innermost */
 #define PG_CPU_THREAD_ORDER(fn, d)                                                                \
     namespace {                                                                                   \
-    template <> struct pg_thread_order<decltype(&fn), &fn> { enum { inner = d }; };               \
+    template <> struct __pg_thread_order<decltype(&fn), &fn> { enum { inner = d }; };               \
     }
-#define PG_CPU_EXPORT(i, ...) typedef pg_thunk<decltype(&__VA_ARGS__), &__VA_ARGS__> pg_kernel_##i;
+#define PG_CPU_EXPORT(i, ...) typedef __pg_thunk<decltype(&__VA_ARGS__), &__VA_ARGS__> __pg_kernel_##i;
 #define PG_CPU_KERNEL(i, text)                                                                    \
-    {text, (int32_t)(sizeof pg_kernel_##i::params / sizeof(PgCpuParam)) - 1, pg_kernel_##i::params, \
-     pg_kernel_##i::run_blocks, pg_kernel_##i::run_thread},
-static PgCpuThread *pg_thread_state(void) { return &pg_idx; }
-static void pg_set_runtime(const PgCpuRuntime *r) { pg_runtime = r; }
+    {text, (int32_t)(sizeof __pg_kernel_##i::params / sizeof(PgCpuParam)) - 1, __pg_kernel_##i::params, \
+     __pg_kernel_##i::run_blocks, __pg_kernel_##i::run_thread},
+static PgCpuThread *__pg_thread_state(void) { return &__pg_idx; }
+static void __pg_set_runtime(const PgCpuRuntime *r) { __pg_runtime = r; }
 #define PG_CPU_MODULE(barriers, ...)                                                              \
-    static const PgCpuKernel pg_kernels[] = {__VA_ARGS__};                                        \
+    static const PgCpuKernel __pg_kernels[] = {__VA_ARGS__};                                        \
     extern "C" __attribute__((visibility("default"))) const PgCpuModule pg_cpu_module = {         \
-        PG_CPU_ABI_VERSION, barriers, (int32_t)(sizeof pg_kernels / sizeof pg_kernels[0]), pg_kernels, \
-        pg_thread_state, pg_set_runtime};
+        PG_CPU_ABI_VERSION, barriers, (int32_t)(sizeof __pg_kernels / sizeof __pg_kernels[0]), __pg_kernels, \
+        __pg_thread_state, __pg_set_runtime};
 
 #endif

@@ -79,7 +79,7 @@ pg_jit_oob(int64_t index, int64_t size, int axis, int line)
     char msg[256];
     snprintf(msg, sizeof msg, "index %lld is out of bounds for axis %d with size %lld (%s, line %d)",
              (long long)index, axis, (long long)size, PG_JIT_FILE, line);
-    pg_runtime->trap(PG_TRAP_INDEX, msg);
+    __pg_runtime->trap(PG_TRAP_INDEX, msg);
     __builtin_unreachable();
 }
 #define PG_JIT_SCRATCH(T) (*(T *)0)

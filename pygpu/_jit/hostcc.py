@@ -91,7 +91,7 @@ def rewrite_dynamic_shared(source, filename):
         line = source.count("\n", 0, m.end()) + 1
         ctype, name = m.group(2).strip(), m.group(3)
         out.append(source[pos:m.start()])
-        out.append('\n#undef %s\n#define %s ((%s *)pg_idx.dynamic_shared)\n#line %d "%s"\n'
+        out.append('\n#undef %s\n#define %s ((%s *)__pg_idx.dynamic_shared)\n#line %d "%s"\n'
                    % (name, name, ctype, line, filename))
         pos = m.end()
     out.append(source[pos:])
@@ -103,7 +103,7 @@ _INDICES = re.compile(r"\b(?:threadIdx|blockIdx|blockDim|gridDim|__lanemask_\w+)
 
 def add_index_parameter(source):
     """Each kernel declared in the source gets its indices as a first parameter
-    (``const PgCpuThread &pg_idx``, see kernels/cuda_cpu.h), so that a block's loop passes them in
+    (``const PgCpuThread &__pg_idx``, see kernels/cuda_cpu.h), so that a block's loop passes them in
     registers; returns the new source and whether code outside those kernels reads indices (then
     the loop keeps the thread-local record current as well)."""
     found = signature.sites(source)
@@ -116,9 +116,9 @@ def add_index_parameter(source):
     out = source
     for _, _, paren, params, _ in sorted(found, key=lambda f: -f[2]):
         if params.strip() in ("", "void"):
-            out = out[:paren + 1] + "const PgCpuThread &pg_idx" + out[paren + 1 + len(params):]
+            out = out[:paren + 1] + "const PgCpuThread &__pg_idx" + out[paren + 1 + len(params):]
         else:
-            out = out[:paren + 1] + "const PgCpuThread &pg_idx, " + out[paren + 1:]
+            out = out[:paren + 1] + "const PgCpuThread &__pg_idx, " + out[paren + 1:]
     return out, uses_tls
 
 
@@ -133,9 +133,9 @@ def full_source(source, exports, filename="kernel.cu"):
                        for i, e in enumerate(exports))
     lines.append("PG_CPU_MODULE(%d, %s)" % (1 if uses_barriers(source) else 0, entries))
     if not exports:
-        lines[-1] = "static const PgCpuKernel pg_kernels[1] = {{0}};\n" \
+        lines[-1] = "static const PgCpuKernel __pg_kernels[1] = {{0}};\n" \
                     'extern "C" __attribute__((visibility("default"))) const PgCpuModule pg_cpu_module = ' \
-                    "{PG_CPU_ABI_VERSION, 0, 0, pg_kernels, pg_thread_state, pg_set_runtime};"
+                    "{PG_CPU_ABI_VERSION, 0, 0, __pg_kernels, __pg_thread_state, __pg_set_runtime};"
     return "#define PG_TLS_INDICES %d\n%s\n#line 1 \"%s\"\n%s\n%s\n" % (
         uses_tls, header(), filename, body, "\n".join(lines))
 
