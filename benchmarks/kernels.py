@@ -94,6 +94,18 @@ def _numba_gpu():
         return None
 
 
+def _numba_smooth(nb):
+    """The seeds' smooth_gpu stencil as a numba.cuda kernel (the same code pygpu's cuda.jit runs)."""
+    @nb.jit
+    def smooth_gpu(a, out):
+        i, j = nb.grid(2)
+        rows, cols = a.shape
+        if 1 <= i < rows - 1 and 1 <= j < cols - 1:
+            out[i, j] = (a[i - 1, j - 1] + a[i - 1, j] + a[i - 1, j + 1] + a[i, j - 1] + a[i, j] + a[i, j + 1] +
+                         a[i + 1, j - 1] + a[i + 1, j] + a[i + 1, j + 1]) // 9
+    return smooth_gpu
+
+
 def bench_launch(b, header, cp):
     header("kernel launch, host time of a cached kernel (us per call)")
     dev = b.device
@@ -156,13 +168,7 @@ def bench_stencil(b, header, cp):
         res["cupy"] = b.time(lambda: ck(grid, block, (cx, co, np.int32(n), np.int32(n))), b.others()["cupy"])
     nb = _numba_gpu() if b.on_gpu else None
     if nb is not None:
-        @nb.jit
-        def smooth_gpu(a, out):
-            i, j = nb.grid(2)
-            rows, cols = a.shape
-            if 1 <= i < rows - 1 and 1 <= j < cols - 1:
-                out[i, j] = (a[i - 1, j - 1] + a[i - 1, j] + a[i - 1, j + 1] + a[i, j - 1] + a[i, j] + a[i, j + 1] +
-                             a[i + 1, j - 1] + a[i + 1, j] + a[i + 1, j + 1]) // 9
+        smooth_gpu = _numba_smooth(nb)
         na, no = nb.to_device(x), nb.to_device(x)
         smooth_gpu[grid, block](na, no)
         res["numba"] = b.time(lambda: smooth_gpu[grid, block](na, no), nb.synchronize)
@@ -332,13 +338,7 @@ def bench_jit(b, header, cp):
     raw[grid, block](d, o, n, n)
     note = "pygpu RawKernel (CUDA C): %.0f us" % (b.time(lambda: raw[grid, block](d, o, n, n), b.sync) * 1e6)
     if nb is not None:
-        @nb.jit
-        def smooth_nb(v, r):
-            i, j = nb.grid(2)
-            rows, cols = v.shape
-            if 1 <= i < rows - 1 and 1 <= j < cols - 1:
-                r[i, j] = (v[i - 1, j - 1] + v[i - 1, j] + v[i - 1, j + 1] + v[i, j - 1] + v[i, j] + v[i, j + 1] +
-                           v[i + 1, j - 1] + v[i + 1, j] + v[i + 1, j + 1]) // 9
+        smooth_nb = _numba_smooth(nb)
         na, no = nb.to_device(a), nb.to_device(a)
         smooth_nb[grid, block](na, no)
         res["numba"] = b.time(lambda: smooth_nb[grid, block](na, no), nb.synchronize)
