@@ -161,7 +161,7 @@ def bench_stencil(b, header, cp):
     if not b.on_gpu:
         assert np.array_equal(o.get(), numpy_smooth(x)), "smooth differs from NumPy"
     res = {"pygpu": b.time(lambda: k[grid, block](d, o, n, n), b.sync),
-           "numpy": b.time(lambda: numpy_smooth(x), None)}
+           "numpy": b.np_time(lambda: numpy_smooth(x))}
     if "cupy" in b.others():
         ck = cp.RawKernel(SMOOTH, "smooth")
         cx, co = cp.asarray(x), cp.asarray(x)
@@ -200,7 +200,7 @@ def bench_matmul(b, header, cp):
         if not b.on_gpu:
             assert np.allclose(do.get(), a @ c, rtol=1e-4), "matmul differs from NumPy"
         res = {"pygpu": b.time(lambda: k[grid, block](da, dc, do, n), b.sync),
-               "numpy": b.time(lambda: a @ c, None)}
+               "numpy": b.np_time(lambda: a @ c)}
         note = "numpy: a @ b (BLAS)"
         if "cupy" in b.others():
             ck = cp.RawKernel(MATMUL, "matmul")
@@ -333,7 +333,7 @@ def bench_jit(b, header, cp):
                              v[2:, :-2] + v[2:, 1:-1] + v[2:, 2:]) // 9
             return r
         assert np.array_equal(o.get(), numpy_smooth(a)), "cuda.jit smooth differs from NumPy"
-        res["numpy"] = b.time(lambda: numpy_smooth(a), None)
+        res["numpy"] = b.np_time(lambda: numpy_smooth(a))
     raw = pygpu.RawKernel(SMOOTH, "smooth")
     raw[grid, block](d, o, n, n)
     note = "pygpu RawKernel (CUDA C): %.0f us" % (b.time(lambda: raw[grid, block](d, o, n, n), b.sync) * 1e6)

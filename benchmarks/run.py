@@ -81,8 +81,9 @@ def timeit(fn, sync=None, min_time=0.2, repeat=7, quick=False):
 
 
 class Bench:
-    def __init__(self, device, quick):
+    def __init__(self, device, quick, no_numpy=False):
         self.device = pygpu.Device(device) if device else pygpu.get_device()
+        self.no_numpy = no_numpy
         self.on_gpu = self.device.kind == "cuda"
         self.quick = quick
         self.rows = []
@@ -103,6 +104,11 @@ class Bench:
 
     def time(self, fn, sync):
         return timeit(fn, sync, quick=self.quick)
+
+    def np_time(self, fn):
+        """NumPy's time for the case, or None under --no-numpy (a GPU run whose minutes are
+        short: NumPy on 2^26 elements costs more of them than every GPU library together)."""
+        return None if self.no_numpy else timeit(fn, None, quick=self.quick)
 
     def add(self, group, case, unit, results, note=""):
         """results: {lib: seconds per call (unit 'us') or GB/s (unit 'GB/s')}; None = n/a."""
@@ -140,7 +146,7 @@ def bench_allocation(b):
     dev = b.device
     for n in (1000, 1 << 20):
         res = {"pygpu": b.time(lambda: pygpu.empty((n,), dtype=np.float32, device=dev), b.sync),
-               "numpy": b.time(lambda: np.empty((n,), dtype=np.float32), None)}
+               "numpy": b.np_time(lambda: np.empty((n,), dtype=np.float32))}
         if "cupy" in b.others():
             res["cupy"] = b.time(lambda: cp.empty((n,), dtype=np.float32), b.others()["cupy"])
         if "torch" in b.others():
@@ -156,7 +162,7 @@ def bench_asarray(b):
     for n in (1, 1 << 20):
         x = np.ones(n, dtype=np.float32)
         res = {"pygpu": b.time(lambda: pygpu.asarray(x, device=dev), b.sync),
-               "numpy": b.time(lambda: np.array(x), None)}
+               "numpy": b.np_time(lambda: np.array(x))}
         if "cupy" in b.others():
             res["cupy"] = b.time(lambda: cp.asarray(x), b.others()["cupy"])
         if "torch" in b.others():
@@ -210,7 +216,8 @@ def bench_bandwidth(b):
         copy = lambda: src.copy()  # noqa: E731
     res = {"pygpu": 2 * nbytes / b.time(copy, b.sync) / 1e9}
     hs, hd = np.ones(n, np.float32), np.empty(n, np.float32)
-    res["numpy"] = 2 * nbytes / b.time(lambda: np.copyto(hd, hs), None) / 1e9
+    t_np = b.np_time(lambda: np.copyto(hd, hs))
+    res["numpy"] = 2 * nbytes / t_np / 1e9 if t_np else None
     if "cupy" in b.others():
         cs, cd = cp.ones(n, dtype=np.float32), cp.empty(n, dtype=np.float32)
         res["cupy"] = 2 * nbytes / b.time(lambda: cp.copyto(cd, cs), b.others()["cupy"]) / 1e9
@@ -246,7 +253,7 @@ def elementwise_case(b, label, make, expr, nbytes=None, group="elementwise"):
     dev = b.device
     res = {}
     inputs = make(np)
-    res["numpy"] = b.time(lambda: expr(np, *inputs), None)
+    res["numpy"] = b.np_time(lambda: expr(np, *inputs))
     with dev:
         pin = [pygpu.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
     res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
@@ -318,7 +325,7 @@ def reduction_case(b, label, make, expr, nbytes=None, torch_expr=None):
     so a reduction at the memory's limit reads at about the same rate)."""
     dev = b.device
     inputs = make()
-    res = {"numpy": b.time(lambda: expr(np, *inputs), None)}
+    res = {"numpy": b.np_time(lambda: expr(np, *inputs))}
     with dev:
         pin = [pygpu.asarray(x) for x in inputs]
     res["pygpu"] = b.time(lambda: expr(pygpu, *pin), b.sync)
@@ -464,7 +471,7 @@ def bench_vectorize(b):
         dx = pygpu.asarray(x)
     f = pygpu.vectorize(["float32(float32)"], target=target)(load_function(COS2_SIN2, "steady"))
     res = {"pygpu": b.time(lambda: f(dx), sync),
-           "numpy": b.time(lambda: np.cos(x) ** 2 + np.sin(x) ** 2, None)}
+           "numpy": b.np_time(lambda: np.cos(x) ** 2 + np.sin(x) ** 2)}
     notes = []
     if numexpr is not None and not b.on_gpu:
         t = b.time(lambda: numexpr.evaluate("cos(x)**2 + sin(x)**2", local_dict={"x": x}), None)
@@ -512,7 +519,7 @@ def bench_vectorize(b):
         dx = pygpu.asarray(x)
     selu = pygpu.fuse(lambda v: 1.0507 * pygpu.where(v > 0, v, 1.6733 * (pygpu.exp(v) - 1)))
     res = {"pygpu": b.time(lambda: selu(dx), sync),
-           "numpy": b.time(lambda: 1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1)), None)}
+           "numpy": b.np_time(lambda: 1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1)))}
     if "cupy" in b.others():
         cx = cp.asarray(x)
         cselu = cp.fuse(lambda v: 1.0507 * cp.where(v > 0, v, 1.6733 * (cp.exp(v) - 1)))
@@ -522,7 +529,7 @@ def bench_vectorize(b):
     # SELU then its sum, fused: one pass, the program as the reduction's map
     selu_sum = pygpu.fuse(lambda v: (1.0507 * pygpu.where(v > 0, v, 1.6733 * (pygpu.exp(v) - 1))).sum())
     res = {"pygpu": b.time(lambda: selu_sum(dx), sync),
-           "numpy": b.time(lambda: (1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1))).sum(), None)}
+           "numpy": b.np_time(lambda: (1.0507 * np.where(x > 0, x, 1.6733 * (np.exp(x) - 1))).sum())}
     if "cupy" in b.others():
         csum = cp.fuse(lambda v: cp.sum(1.0507 * cp.where(v > 0, v, 1.6733 * (cp.exp(v) - 1))))
         res["cupy"] = b.time(lambda: csum(cx), b.others()["cupy"])
@@ -531,13 +538,13 @@ def bench_vectorize(b):
     # reductions and scans with a user's combiner (the reduction kernels, a VM program combining)
     add = pygpu.vectorize(lambda u, v: u + v)
     red = pygpu.reduce(lambda u, v: u + v)
-    res = {"pygpu": b.time(lambda: red(dx), sync), "numpy": b.time(lambda: x.sum(), None)}
+    res = {"pygpu": b.time(lambda: red(dx), sync), "numpy": b.np_time(lambda: x.sum())}
     if "numba" in b.others():
         nred = numba_cuda.reduce(lambda u, v: u + v)
         nx = numba_cuda.to_device(x)
         res["numba"] = b.time(lambda: nred(nx), b.others()["numba"])
     b.add("vectorize", f"pygpu.reduce(a + b) f32 n={n:.0e}", "us", res, "numpy sum; numba cuda.reduce")
-    res = {"pygpu": b.time(lambda: add.accumulate(dx), sync), "numpy": b.time(lambda: np.cumsum(x), None)}
+    res = {"pygpu": b.time(lambda: add.accumulate(dx), sync), "numpy": b.np_time(lambda: np.cumsum(x))}
     b.add("vectorize", f"vectorize(a + b).accumulate f32 n={n:.0e}", "us", res, "numpy cumsum")
     side = 8192 if b.on_gpu else 3000
     m = np.random.default_rng(2).random((side, side))
@@ -545,7 +552,7 @@ def bench_vectorize(b):
         dm = pygpu.asarray(m)
     for axis in (0, 1):
         res = {"pygpu": b.time(lambda: add.reduce(dm, axis=axis), sync),
-               "numpy": b.time(lambda: m.sum(axis=axis), None)}
+               "numpy": b.np_time(lambda: m.sum(axis=axis))}
         b.add("vectorize", f"vectorize(a + b).reduce axis={axis} {side}^2 f64", "us", res, "numpy sum")
 
 # ------------------------------------------------------------------ cases: sorting and indexing
@@ -554,7 +561,7 @@ def library_case(b, group, label, make, run, note=""):
     """make(xp) -> inputs (NumPy arrays are moved to each library's device); run(xp, *inputs)."""
     dev = b.device
     inputs = make()
-    res = {"numpy": b.time(lambda: run(np, *inputs), None)}
+    res = {"numpy": b.np_time(lambda: run(np, *inputs))}
     with dev:
         pin = [pygpu.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
     res["pygpu"] = b.time(lambda: run(pygpu, *pin), b.sync)
@@ -662,7 +669,7 @@ def bench_random(b):
         write_bw = n * 4 / b.time(lambda: d.fill(0.0), b.sync) / 1e9
 
     def case(label, pg, npf, cpf=None, tf=None, nbytes=None):
-        res = {"pygpu": b.time(pg, b.sync), "numpy": b.time(npf, None) if npf else None}
+        res = {"pygpu": b.time(pg, b.sync), "numpy": b.np_time(npf) if npf else None}
         if cpf and "cupy" in b.others():
             res["cupy"] = b.time(cpf, b.others()["cupy"])
         if tf and "torch" in b.others():
@@ -728,7 +735,7 @@ def linalg_case(b, label, make, expr, flops=None, dtype=np.float64, heavy=False)
     dev = b.device
     inputs = make()
     t = (lambda fn, sync: timeit(fn, sync, repeat=3, quick=b.quick)) if heavy else b.time
-    res = {"numpy": None if heavy and b.on_gpu else t(lambda: expr(np, *inputs), None)}
+    res = {"numpy": None if (heavy and b.on_gpu) or b.no_numpy else t(lambda: expr(np, *inputs), None)}
     with dev:
         pin = [pygpu.asarray(x) for x in inputs]
     res["pygpu"] = t(lambda: expr(pygpu, *pin), b.sync)
@@ -802,8 +809,9 @@ def main():
     ap.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                                                    "latest.json"))
     ap.add_argument("--only", default=None, help="run the groups whose name contains this")
+    ap.add_argument("--no-numpy", action="store_true", help="skip NumPy's timings (GPU runs against CuPy/PyTorch)")
     args = ap.parse_args()
-    b = Bench(args.device, args.quick)
+    b = Bench(args.device, args.quick, args.no_numpy)
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),

@@ -729,3 +729,41 @@ def test_guvectorize_errors_and_targets():
     r = pygpu.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda")(running_sum.py_func)(
         np.arange(3.0))
     assert_array_equal(r.get(), np.array([0.0, 1.0, 3.0]))
+
+
+@cuda.jit(debug=True)
+def _checked_store(x):
+    i = cuda.grid(1)
+    x[i] = 1.0
+
+
+def test_debug_kernel_on_a_non_blocking_stream_reports(cuda_device):
+    """The error flag is read after the launch's stream finishes, not the current stream's work
+    (issue 16 item 11): a launch on a non-blocking stream still raises."""
+    s = pygpu.Stream(device=cuda_device, non_blocking=True)
+    x = pygpu.zeros(100, np.float32, device=cuda_device)
+    for _ in range(3):
+        with pytest.raises(IndexError, match="index 1[0-9][0-9] is out of bounds for axis 0 with size 100"):
+            _checked_store[2, 128, s](x)
+    _checked_store[1, 100, s](x)     # in range: nothing raised, the flag was cleared
+    s.synchronize()
+    assert (x.get() == 1.0).all()
+
+
+@cuda.jit
+def _mul_add(a, b, c, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a[i] * b[i] + c[i]
+
+
+def test_kernels_round_as_the_cpu_and_the_ufuncs(device):
+    """a*b+c is not contracted into an FMA by NVRTC (--fmad=false, issue 16 item 8): a kernel's
+    result is the CPU backend's and the ufuncs', bit for bit."""
+    rng = np.random.default_rng(7)
+    a, b, c = (rng.standard_normal(4099) for _ in range(3))
+    da, db, dc = (pygpu.asarray(v, device=device) for v in (a, b, c))
+    out = pygpu.empty(4099, np.float64, device=device)
+    _mul_add[(4099 + 127) // 128, 128](da, db, dc, out)
+    assert_array_equal(out, a * b + c)
+    assert_array_equal(out, (da * db + dc).get())

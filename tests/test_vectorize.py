@@ -954,3 +954,32 @@ def test_programs_fit_the_cuda_register_file():
     for pyfunc, types, _ in CASES + [(mandel, ["f8", "f8", "i4"], None)]:
         program, _ = compile_program(pyfunc, [np.dtype(t) for t in types])
         assert program.info["slots"] <= 32, (pyfunc.__name__, program.info)
+
+
+# ------------------------------------------------------------------ parameters reassigned in the body
+
+def _count_up(x, n):
+    s = 0.0
+    while n > 0:
+        s += x
+        n -= 1
+    return s
+
+
+def _double_then_add(x, a):
+    a = a * 2.0
+    return x + a
+
+
+@pytest.mark.parametrize("size", [1, 255, 256, 257, 4097, 10 ** 6 + 3])
+def test_reassigned_scalar_argument_every_tile(device, size):
+    """A scalar argument the function reassigns starts from the caller's value for every element,
+    in every tile and thread (it was loaded into its register once per run: issue 16 item 1,
+    most elements gave 0, or 2, 4, 8, ...)."""
+    x = np.ones(size)
+    count = vectorize(["float64(float64, int64)"])(_count_up)
+    assert_array_equal(count(pygpu.asarray(x, device=device), 3), np.full(size, 3.0))
+    double = vectorize(["float64(float64, float64)"])(_double_then_add)
+    assert_array_equal(double(pygpu.asarray(x, device=device), 1.5), np.full(size, 4.0))
+    # as a reduction's map and with a fused function too
+    assert count(pygpu.asarray(x, device=device), 3).sum().get() == 3.0 * size

@@ -41,16 +41,17 @@ pg_vm_run(const __grid_constant__ PgVmArgs a)
     const int out_reg = p->out_reg, out_type = p->out_type, out_size = pg_vm_type_size(out_type);
 
     pg_vm_fill_constants(p, R, slot, PG_VM_GPU_LANES);
-    for (int k = 0; k < nin; k++) {
-        if (a.data[k])
-            continue;
-        int ct = p->in_types[k], size = pg_vm_type_size(ct);
-        for (int j = 0; j < PG_VM_GPU_LANES; j++)
-            pg_vm_load_value(R + p->in_regs[k] * slot + j * size, ct, (const char *)a.scalar[k], a.types[k]);
-    }
     const int64_t tile = (int64_t)blockDim.x * PG_VM_GPU_LANES;
     for (int64_t base = (int64_t)blockIdx.x * tile + threadIdx.x; base - threadIdx.x < a.size;
          base += (int64_t)gridDim.x * tile) {
+        /* scalar inputs, every tile: a program may reassign its parameters in their registers */
+        for (int k = 0; k < nin; k++) {
+            if (a.data[k])
+                continue;
+            int ct = p->in_types[k], size = pg_vm_type_size(ct);
+            for (int j = 0; j < PG_VM_GPU_LANES; j++)
+                pg_vm_load_value(R + p->in_regs[k] * slot + j * size, ct, (const char *)a.scalar[k], a.types[k]);
+        }
         int n = 0;
         for (int j = 0; j < PG_VM_GPU_LANES; j++) {
             int64_t e = base + (int64_t)j * blockDim.x;

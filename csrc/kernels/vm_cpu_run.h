@@ -112,15 +112,6 @@ PG_VM_CPU_RUN(const PgVmArgs *a, int lanes, char *R, int64_t begin, int64_t end)
     const int nin = a->nargs - 1;
 
     pg_vm_fill_constants(p, R, slot, lanes);
-    for (int k = 0; k < nin; k++) { /* scalar inputs: every lane holds the value */
-        if (a->data[k])
-            continue;
-        int ct = p->in_types[k], size = pg_vm_type_size(ct);
-        char *reg = R + (int64_t)p->in_regs[k] * slot;
-        pg_vm_load_value(reg, ct, (const char *)a->scalar[k], a->types[k]);
-        for (int j = 1; j < lanes; j++)
-            memcpy(reg + (int64_t)j * size, reg, (size_t)size);
-    }
 
     Cursor cur;
     cursor_seek(a, &cur, begin);
@@ -128,6 +119,17 @@ PG_VM_CPU_RUN(const PgVmArgs *a, int lanes, char *R, int64_t begin, int64_t end)
     int out_size = pg_vm_type_size(p->out_type);
     for (int64_t e = begin; e < end; e += lanes) {
         int n = end - e < lanes ? (int)(end - e) : lanes;
+        /* scalar inputs, every lane, every tile: a program may reassign its parameters in their
+         * registers, so a value left from the last tile is not the argument */
+        for (int k = 0; k < nin; k++) {
+            if (a->data[k])
+                continue;
+            int ct = p->in_types[k], size = pg_vm_type_size(ct);
+            char *reg = R + (int64_t)p->in_regs[k] * slot;
+            pg_vm_load_value(reg, ct, (const char *)a->scalar[k], a->types[k]);
+            for (int j = 1; j < n; j++)
+                memcpy(reg + (int64_t)j * size, reg, (size_t)size);
+        }
         Cursor block = cur;
         for (int pos = 0; pos < n;) {
             int64_t cnt = cursor_row(a, &cur, n - pos);

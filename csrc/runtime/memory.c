@@ -22,6 +22,7 @@ struct PgPool {
     size_t cached_blocks;
     PoolStream *streams;
     int nstreams, cap_streams;
+    int exact;        /* PYGPU_POOL=off: exact sizes, nothing cached (for compute-sanitizer) */
 };
 
 /* Class index and rounded size of a request: 256 B minimum, then 2^k * {1, 1.25, 1.5, 1.75}. */
@@ -46,7 +47,11 @@ pg_pool_new(PgDevice *dev)
     PG_UNUSED(dev);
     PgPool *p = PyMem_RawCalloc(1, sizeof(PgPool));
     if (p == NULL)
-        PyErr_NoMemory();
+        return (PgPool *)PyErr_NoMemory();
+    /* With the cache off every array is its own driver allocation of its own size, so memcheck
+     * sees a read past an array's end and initcheck a read of memory nothing wrote. */
+    const char *mode = getenv("PYGPU_POOL");
+    p->exact = mode != NULL && strcmp(mode, "off") == 0;
     return p;
 }
 
@@ -197,6 +202,8 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
     PgPool *pool = dev->pool;
     size_t rounded;
     int c = size_class(nbytes, &rounded);
+    if (pool->exact)
+        rounded = nbytes ? nbytes : 1;
     PgBlock **link = &pool->free_lists[kind][c];
     for (PgBlock *b = *link; b; link = &b->next, b = b->next) {
         if (b->stream == stream || reusable_on(pool, b, stream)) {
@@ -270,6 +277,11 @@ pg_pool_free(PgBlock *b)
     PgPool *pool = b->device->pool;
     size_t rounded;
     int c = size_class(b->size, &rounded);
+    if (pool->exact) { /* the driver's free waits for the device */
+        pool->used_bytes -= b->size;
+        block_destroy(b);
+        return;
+    }
     if (b->stream != NULL && record_free_event(b) < 0) {
         /* without an event the block could be reused too early: give it back instead (the
          * driver's free waits for the device) */

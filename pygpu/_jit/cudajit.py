@@ -283,6 +283,9 @@ class Dispatcher(_core._Kernel):
             for device, (loaded, _) in list(mod._loaded.items()):
                 if device.type == "cpu":
                     continue
+                # the launch may be on any stream (a non-blocking one too), and get() copies on the
+                # current stream: wait for the whole device before reading the flag
+                device.synchronize()
                 flag = loaded.get_global("pg_jit_error", np.uint64)
                 record = flag.get()
                 if record[0]:

@@ -48,8 +48,7 @@ def _target_device(target):
     if target in ("cpu", "parallel"):
         return _core.Device("cpu")
     if target == "cuda":
-        from .. import cuda
-        return _core.Device("cuda:0") if cuda.is_available() else _core.Device("cpu")
+        return "cuda"  # resolved at each call: the arguments' GPU, else the current one
     if isinstance(target, _core.Device):
         return target
     raise ValueError("target must be 'cpu', 'parallel' or 'cuda', not %r" % (target,))
@@ -191,6 +190,11 @@ class GUFunc:
         raise TypeError("ufunc '%s' not supported for the input types (%s); its loops are %s"
                         % (self.__name__, have, ", ".join(self.types)))
 
+    def _call_device(self, args):
+        if self.device == "cuda":
+            return _gpu_for(args)
+        return next((a.device for a in args if isinstance(a, _core.ndarray)), None) or _core.get_device()
+
     def __call__(self, *args, out=None):
         if out is not None:
             args = args + (tuple(out) if isinstance(out, tuple) else (out,))
@@ -198,8 +202,8 @@ class GUFunc:
             raise TypeError("%s() takes %d inputs (and optionally %d outputs), got %d arguments"
                             % (self.__name__, self.nin, self.nout, len(args)))
         device = self.device
-        if device is None:
-            device = next((a.device for a in args if isinstance(a, _core.ndarray)), None) or _core.get_device()
+        if device is None or device == "cuda":
+            device = self._call_device(args)
         inputs = list(args[:self.nin])
         sig = self._pick([x if isinstance(x, (bool, int, float, complex)) else np.asarray(x) if not hasattr(x, "dtype")
                           else x for x in inputs])
@@ -261,6 +265,19 @@ class GUFunc:
 
     def __repr__(self):
         return "<pygpu.guvectorize %s %s>" % (self.__name__, self.signature)
+
+
+def _gpu_for(args):
+    """target='cuda': the GPU of the array arguments, else the current device when it is a GPU,
+    else cuda:0; the CPU when there is no usable GPU (GPU code runs unchanged)."""
+    from .. import cuda
+    for a in args:
+        if isinstance(a, _core.ndarray) and a.device.type != "cpu":
+            return a.device
+    current = _core.get_device()
+    if current.type != "cpu":
+        return current
+    return _core.Device("cuda:0") if cuda.is_available() else _core.Device("cpu")
 
 
 def guvectorize(signatures, layout, target=None, nopython=True, cache=False, identity=None, writable_args=(),

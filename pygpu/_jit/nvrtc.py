@@ -121,6 +121,18 @@ def target(compute_capability):
     return "compute_%d" % max(older)
 
 
+def contraction_options(options):
+    """The user's options, with --fmad=false first unless they ask for fast math or name --fmad
+    themselves: NVRTC contracts a*b+c into an FMA by default, which rounds differently from the
+    CPU backend and the ufuncs (built with -ffp-contract=off and --fmad=false)."""
+    options = list(options)
+    for o in options:
+        flag = o.lstrip("-")
+        if flag.startswith("fmad") or flag in ("use_fast_math", "use-fast-math"):
+            return options
+    return ["--fmad=false"] + options
+
+
 _memory = {}
 compiles = 0  # NVRTC runs in this process (the cache's misses), for tests and benchmarks
 
@@ -130,7 +142,7 @@ def compile_source(source, options, name_expressions, compute_capability, filena
     compute capability: from memory, from the disk cache, or by NVRTC."""
     path, version = load()
     arch = target(tuple(compute_capability))
-    opts = ["-arch=" + arch] + ["-I" + d for d in _include_dirs()] + list(options)
+    opts = ["-arch=" + arch] + ["-I" + d for d in _include_dirs()] + contraction_options(options)
     k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename, source)
     hit = _memory.get(k)
     if hit is not None:
