@@ -86,7 +86,16 @@ NUMBA_MATMUL = textwrap.dedent('''
 ''')
 
 
+def numba_numpy_shim():
+    """numba-cuda (0.2x) registers an overload of np.row_stack, which NumPy 2.5 removed, as it
+    builds its typing context: without the name every CUDA compile fails. np.vstack is what the
+    alias was, so the comparison runs where the GPU machine pairs the two."""
+    if "row_stack" not in np.__dict__:
+        np.row_stack = np.vstack
+
+
 def _numba_gpu():
+    numba_numpy_shim()
     try:
         from numba import cuda
         return cuda if cuda.is_available() else None

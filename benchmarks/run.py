@@ -35,12 +35,17 @@ def optional(name):
 cp = optional("cupy")
 torch = optional("torch")
 numba_cuda = None
+kernels.numba_numpy_shim()
 try:
     from numba import cuda as numba_cuda  # noqa: E402
 
     if not numba_cuda.is_available():
         numba_cuda = None
-except Exception:
+    else:  # a compile, where a version mismatch shows
+        numba_cuda.jit("void(float32[:])")(lambda x: None)
+except Exception as e:
+    if numba_cuda is not None:
+        print(f"numba.cuda left out: {type(e).__name__}: {e}")
     numba_cuda = None
 if cp is not None:
     try:

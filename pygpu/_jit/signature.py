@@ -182,6 +182,29 @@ def _template_binding(template_params, expression):
     return dict(zip(names, args))
 
 
+_TYPEDEF = re.compile(r"\btypedef\s+([^;{}()]+?)\s*\b(\w+)\s*;")
+_USING = re.compile(r"\busing\s+(\w+)\s*=\s*([^;{}()]+?)\s*;")
+
+
+def aliases(source):
+    """{name: type text} of the source's plain typedefs and `using` aliases (`typedef float T;`,
+    `using idx = long long;`), each resolved through the ones before it."""
+    text = strip_comments(source)
+    found = []
+    for m in _TYPEDEF.finditer(text):
+        found.append((m.start(), m.group(2), m.group(1)))
+    for m in _USING.finditer(text):
+        found.append((m.start(), m.group(1), m.group(2)))
+    table = {}
+    for _, alias, target in sorted(found):
+        table[alias] = _substitute(target, table)
+    return table
+
+
+def _substitute(text, table):
+    return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: table.get(m.group(0), m.group(0)), text)
+
+
 def signature(source, name, expression=None):
     """The parameters of kernel `name` (instantiated by `expression`, e.g. 'f<float>', for a
     template), or None when the source does not declare it once in a form this reader knows."""
@@ -197,4 +220,5 @@ def signature(source, name, expression=None):
     parts = split_top(params)
     if parts == ["void"]:
         parts = []
-    return tuple(_param(p, binding) for p in parts)
+    table = {k: v for k, v in aliases(source).items() if k not in binding}
+    return tuple(_param(_substitute(p, table) if table else p, binding) for p in parts)
