@@ -40,7 +40,7 @@ if [[ $STEPS == *sanitize* ]]; then
     # not under a sanitizer: the fake-driver tests (their child loads another libcuda), the pool
     # statistics test (the pool is off) and the longest scans (minutes of instrumented kernels)
     SAN_SKIP="not mock and not one_pass_without_temporaries and not long_scans"
-    declare -A SAN_FILES=([memcheck]="$red $vm $ker" [racecheck]="$red $ker $vm"
+    declare -A SAN_FILES=([memcheck]="$vm $ker $red" [racecheck]="$ker $vm $red"
                           [synccheck]="$ker $red $vm" [initcheck]="$vm $red $ker")
     if [[ -z $CS ]]; then
         echo "compute-sanitizer not found"
