@@ -46,7 +46,7 @@ if [[ $STEPS == *sanitize* ]]; then
         echo "compute-sanitizer not found"
     else
         stamp "sanitize with $CS"
-        for tool in memcheck racecheck synccheck initcheck; do
+        for tool in ${SAN_TOOLS:-memcheck racecheck synccheck initcheck}; do
             # API errors off: pygpu asks cuPointerGetAttribute whether a host buffer is pinned,
             # and the answer for pageable memory is an error code that would use up the report
             ( PYGPU_POOL=off PYGPU_TEST_DEVICES=cuda:0 timeout "${SAN_TIMEOUT:-240}" "$CS" --tool "$tool" \
