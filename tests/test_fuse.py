@@ -197,3 +197,16 @@ def test_final_reduction_errors(device):
         pygpu.ones((2, 2), device=device)))
     with pytest.raises(pygpu.CompileError, match="dtype=, out="):
         pygpu.fuse(lambda v: (v * 2).sum(dtype=np.float32))(pygpu.ones(2, device=device))
+
+
+def test_pygpu_reductions_inside_fuse(device):
+    """pygpu.sum(t) and pygpu.max(t) on a traced array, as CuPy users write cupy.sum inside
+    cupy.fuse (issue 16 item 12: they raised "does not support dtype('O')")."""
+    x = np.linspace(-2, 3, 1001)
+    d = pygpu.asarray(x, device=device)
+    got = pygpu.fuse(lambda v: pygpu.sum(v * v + 1.0))(d)
+    np.testing.assert_allclose(got.get(), np.sum(x * x + 1.0), rtol=1e-12)
+    got = pygpu.fuse(lambda v: pygpu.max(pygpu.abs(v - 0.5)))(d)
+    assert float(got.get()) == np.max(np.abs(x - 0.5))
+    got = pygpu.fuse(lambda v: pygpu.mean(v, axis=None))(d)
+    np.testing.assert_allclose(got.get(), np.mean(x), rtol=1e-12)

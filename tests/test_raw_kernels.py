@@ -587,6 +587,36 @@ def test_cache_hits_and_invalidation():
         assert hostcc.compiles == before + 3
 
 
+def test_an_edited_user_header_is_a_new_cache_entry(device, tmp_path):
+    """The disk cache's key holds the contents of the user's headers the source includes (issue 16
+    item 10): editing one recompiles, on both backends."""
+    header = tmp_path / "scale.h"
+    src = '#include "scale.h"\nextern "C" __global__ void scaled(int* x) { x[threadIdx.x] = SCALE * threadIdx.x; }\n'
+    results = []
+    for scale in (3, 5, 3):
+        header.write_text("#define SCALE %d\n" % scale)
+        x = pygpu.zeros(4, dtype=np.int32, device=device)
+        with device:
+            pygpu.RawKernel(src, "scaled", options=("-I" + str(tmp_path),))(1, 4, (x,))
+        results.append(x.get().tolist())
+    assert results == [[0, 3, 6, 9], [0, 5, 10, 15], [0, 3, 6, 9]]
+
+
+def test_nvrtc_takes_headers_of_its_own_major_version(tmp_path, monkeypatch):
+    """Toolkit headers of another CUDA major version are not put on NVRTC's include path (an
+    NVRTC 12 given CUDA 13 headers fails on every #include <cuda_fp16.h>)."""
+    from pygpu._jit import nvrtc
+    for major, where in ((12, "cuda_runtime"), (13, "cu13")):
+        inc = tmp_path / "nvidia" / where / "include"
+        inc.mkdir(parents=True)
+        (inc / "cuda_runtime_api.h").write_text("#define CUDART_VERSION %d040\n" % major)
+    assert nvrtc.headers_major(str(tmp_path / "nvidia" / "cu13" / "include")) == 13
+    monkeypatch.setattr(nvrtc, "_site_dirs", lambda: [str(tmp_path)])
+    monkeypatch.setattr(nvrtc, "_toolkits", lambda: [])
+    assert nvrtc._include_dirs.__wrapped__(12) == (str(tmp_path / "nvidia" / "cuda_runtime" / "include"),)
+    assert nvrtc._include_dirs.__wrapped__(13) == (str(tmp_path / "nvidia" / "cu13" / "include"),)
+
+
 def test_cache_is_shared_across_processes(tmp_path):
     code = textwrap.dedent("""
         import numpy as np, pygpu
@@ -678,3 +708,33 @@ def test_template_kernel_over_dtypes(device, dtype):
     with device:
         m.get_function(expr)[1, 32](3, pygpu.asarray(x, device=device), dy, 20)
     assert_array_equal(dy, (np.asarray(3, dtype) * x + y).astype(dtype))
+
+
+GRID_SUM = r'''
+#include <cooperative_groups.h>
+extern "C" __global__ void grid_sum(const float* x, float* partial, float* out, int n) {
+    auto grid = cooperative_groups::this_grid();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    partial[i] = i < n ? x[i] : 0.0f;
+    grid.sync();                                   // every block's partial is written
+    if (i == 0) {
+        float s = 0.0f;
+        for (int k = 0; k < gridDim.x * blockDim.x; k++) s += partial[k];
+        out[0] = s;
+    }
+}
+'''
+
+
+def test_cooperative_kernel_syncs_the_grid(cuda_device):
+    """A grid-wide sync runs under enable_cooperative_groups=True (cuLaunchCooperativeKernel)."""
+    k = pygpu.RawKernel(GRID_SUM, "grid_sum", enable_cooperative_groups=True)
+    blocks = cuda_device.properties()["multiprocessors"]
+    with cuda_device:
+        x = pygpu.arange(blocks * 128, dtype=np.float32)
+        partial = pygpu.empty(blocks * 128, dtype=np.float32)
+        out = pygpu.zeros(1, dtype=np.float32)
+        k(blocks, 128, (x, partial, out, np.int32(blocks * 128)))
+        assert out.get()[0] == np.arange(blocks * 128, dtype=np.float64).sum()
+        with pytest.raises(ValueError, match="cooperative launch of"):
+            k(blocks * 1000, 128, (x, partial, out, np.int32(blocks * 128)))

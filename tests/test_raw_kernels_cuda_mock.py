@@ -134,6 +134,33 @@ def test_launch_limits_are_checked_before_the_launch(mock_driver, tmp_path):
     assert "(%d static + %d dynamic)" % (out["static"], 232448 - out["static"] + 1) in out["static_plus"]["msg"]
 
 
+def test_cooperative_launches_fit_the_device(mock_driver, tmp_path):
+    """enable_cooperative_groups=True launches with cuLaunchCooperativeKernel, after checking that
+    every block is resident at once (the fake device: 4 multiprocessors of 2048 threads); a
+    larger grid is refused before anything runs (issue 16 item 7: the option was ignored)."""
+    out = mock(mock_driver, """
+        res = {}
+        k = pygpu.RawKernel(SRC, "mix", enable_cooperative_groups=True)
+        x = pygpu.zeros(4, dtype=np.float32)
+        args = (x, 1.0, 4, 1, x)
+        before = stats()["launches"]
+        k(32, 256, args)                          # 8 blocks of 256 per multiprocessor x 4
+        res["launched"] = stats()["launches"] - before
+        res["cooperative"] = k.kernel.cooperative
+        res["too_many"] = error(lambda: k(33, 256, args))
+        res["after_refusal"] = stats()["launches"] - before
+        res["plain"] = pygpu.RawKernel(SRC, "mix").kernel.cooperative
+        m = pygpu.RawModule(code=SRC, enable_cooperative_groups=True)
+        res["module"] = m.get_function("mix").kernel.cooperative
+        print(json.dumps(res))
+    """, tmp_path)
+    assert out["launched"] == 1 and out["cooperative"] is True and out["module"] is True
+    assert out["too_many"]["type"] == "ValueError"
+    assert "cooperative launch of 33 blocks: at most 32 blocks of 256 threads" in out["too_many"]["msg"]
+    assert "(8 per multiprocessor x 4 multiprocessors)" in out["too_many"]["msg"]
+    assert out["after_refusal"] == 1 and out["plain"] is False
+
+
 def test_templates_numpy_arguments_and_globals(mock_driver, tmp_path):
     out = mock(mock_driver, """
         res = {}

@@ -414,6 +414,30 @@ def test_float32_sum_is_pairwise_accurate(device):
     assert abs(float(pygpu.mean(to_device(x, device))) - 0.1) < 1e-6
 
 
+def test_float32_rows_keep_their_precision_with_many_outputs(device):
+    """Enough rows that a GPU gives each its own block without splitting it (8 blocks a
+    multiprocessor): each thread folds len/256 elements, compensated (issue 16 item 5: two plain
+    chains erred by 1.6e-5 for rows of 2**20 x 0.1f, NumPy's pairwise sum by 1.5e-7)."""
+    if device.kind == "cuda":
+        rows, length = 8 * device.properties()["multiprocessors"] + 1, 2 ** 18
+    else:
+        rows, length = 4, 2 ** 18
+    x = pygpu.full((rows, length), 0.1, dtype=np.float32, device=device)
+    exact = length * float(np.float32(0.1))
+    got = x.sum(axis=1).get().astype(np.float64)
+    assert np.max(np.abs(got - exact)) / exact < 5e-7, np.max(np.abs(got - exact)) / exact
+    z = (x + 1j * x).astype(np.complex64).sum(axis=1).get()
+    assert np.max(np.abs(z.real - exact)) / exact < 5e-7 and np.max(np.abs(z.imag - exact)) / exact < 5e-7
+    # infinities and NaN pass through the compensation as IEEE sums them
+    x[1, 7] = np.inf
+    x[2, 9] = np.nan
+    x[3, 3], x[3, 4] = np.inf, -np.inf
+    got = x.sum(axis=1).get()
+    assert got[1] == np.inf and np.isnan(got[2]) and np.isnan(got[3])
+    big = pygpu.full((rows, 4096), 3e38, dtype=np.float32, device=device)
+    assert (big.sum(axis=1).get() == np.inf).all()
+
+
 @pytest.mark.parametrize("shape,axis", [((1_000_003,), None), ((3, 200_001), 1), ((200_001, 3), 0),
                                         ((700, 600), 0), ((700, 600), 1), ((2, 90_000), 0),
                                         ((50, 40, 30), (0, 2)), ((50, 40, 30), (1,))])
@@ -558,6 +582,8 @@ def test_mock_reduction_launch_configuration(mock_driver):
         res["var"] = launches(lambda: pygpu.var(y.T, axis=1))
         res["cumsum"] = launches(lambda: pygpu.cumsum(x))
         res["cumsum_rows"] = launches(lambda: pygpu.cumsum(z, axis=1))
+        columns = pygpu.zeros((100000, 2), device="cuda:0")
+        res["cumsum_two_columns"] = launches(lambda: pygpu.cumsum(columns, axis=0))
         res["reduceat"] = launches(lambda: pygpu.add.reduceat(x, [0, 10, 500]))
         res["at"] = launches(lambda: pygpu.add.at(y, [0, 1, 0], 1.0))
         res["at_serial"] = launches(lambda: pygpu.multiply.at(pygpu.zeros(4, dtype=np.complex128, device="cuda:0"),
@@ -577,7 +603,10 @@ def test_mock_reduction_launch_configuration(mock_driver):
     assert out["cumsum"] == {"n": 3, "kernel": "rscan_add_f32", "grid": 32, "block": 256}
     # short rows: a thread each (the sums of int32 are int64)
     assert out["cumsum_rows"] == {"n": 1, "kernel": "rscan_add_i64", "grid": 16, "block": 256}
-    assert out["reduceat"]["kernel"] == "rseg_add_f32" and out["reduceat"]["grid"] == 1
+    # two long columns: not two threads walking them, but chunks of each (issue 16 item 4)
+    assert out["cumsum_two_columns"]["n"] == 3 and out["cumsum_two_columns"]["grid"] == 32
+    # segments of mean length 333333: 256 threads each, one segment a block
+    assert out["reduceat"] == {"n": 1, "kernel": "rseg_add_f32", "grid": 3, "block": 256}
     # 3 indices x 1000 trailing elements: a thread each (atomic additions; b is converted first)
     assert out["at"]["kernel"] == "rat_add_f64" and out["at"]["grid"] == 12
     assert out["at_serial"]["kernel"] == "rat_multiply_c128" and out["at_serial"]["grid"] == 1

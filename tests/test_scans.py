@@ -127,6 +127,59 @@ def test_reduceat(device, name, dt):
     compare(uf.reduceat(to_device(x.T, device), [1, 3], axis=1), np_uf.reduceat(x.T, [1, 3], axis=1))
 
 
+def test_reduceat_long_float32_segment_is_pairwise(device):
+    """A segment of 2**25 float32 ones sums to 2**25 (a sequential fold stops at 2**24: issue 16
+    item 2), and segments of 0.1f keep the precision of a pairwise sum."""
+    ones = pygpu.ones(2 ** 25 + 3, dtype=np.float32, device=device)
+    got = pygpu.add.reduceat(ones, [0, 2 ** 25]).get()
+    assert got.tolist() == [2.0 ** 25, 3.0]
+    x = np.full(3_000_017, 0.1, dtype=np.float32)
+    idx = [0, 5, 1_000_000, 1_000_001, 2_999_999]
+    got = pygpu.add.reduceat(to_device(x, device), idx).get().astype(np.float64)
+    exact = np.add.reduceat(x.astype(np.float64), idx)
+    np.testing.assert_allclose(got, exact, rtol=4e-7)
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "minimum", "multiply", "logical_and", "bitwise_or"])
+@pytest.mark.parametrize("dt", ["float64", "int32", "complex64", "bool"])
+def test_reduceat_segment_lengths_around_every_block(device, name, dt):
+    """Segments whose lengths cross the fold's blocks of 8, its binary counter's powers of two and
+    the GPU's threads per segment (over a mean length of 64: up to 256 lanes, 8 loads each):
+    against NumPy, in order (decreasing indices give one element), on a row and along axis 0."""
+    np_uf, uf = getattr(np, name), getattr(pygpu, name)
+    lengths = [1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 511, 512, 513, 2047, 2048, 2049, 8191, 8193, 40000]
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    n = int(np.sum(lengths))
+    x = values(dt, (n,), small=True)
+    if name == "multiply" and dt in ("float64", "complex64"):  # products of 40000 factors near 1
+        x = (1 + 1e-5 * x).astype(dt)
+    try:
+        np_uf.reduceat(x, starts)
+    except TypeError:
+        same_error(lambda: np_uf.reduceat(x, starts), lambda: uf.reduceat(to_device(x, device), starts))
+        return
+    rounded = dt in ("float64", "complex64") and name in ("add", "multiply")  # the order differs
+    # sums pairwise: a few roundings; products: each factor's rounding adds up whatever the order
+    # (sqrt(40000) of them, with a margin)
+    tol = {("add", "float64"): 1e-12, ("add", "complex64"): 2e-6,
+           ("multiply", "float64"): 1e-11, ("multiply", "complex64"): 2e-4}.get((name, dt))
+
+    def check(x, idx, axis=0):
+        got = uf.reduceat(to_device(x, device), idx, axis=axis)
+        if rounded:  # against the same sums and products in double precision
+            wide = np_uf.reduceat(x.astype(np.complex128 if dt == "complex64" else np.float64), idx, axis=axis)
+            assert got.dtype == np_uf.reduceat(x, idx, axis=axis).dtype
+            np.testing.assert_allclose(got.get(), wide, rtol=tol, atol=tol)
+        else:
+            compare(got, np_uf.reduceat(x, idx, axis=axis))
+    check(x, starts)
+    check(x, np.array([5, 3, 3, 100, 40000, 0, n - 1]))   # not increasing: single elements
+    m = values(dt, (3000, 3), small=True)
+    if name == "multiply" and dt in ("float64", "complex64"):
+        m = (1 + 1e-5 * m).astype(dt)
+    check(m, [0, 1000, 1001, 2999], axis=0)
+
+
 def test_reduceat_errors_and_options(device):
     x = np.arange(8)
     d = to_device(x, device)
@@ -239,3 +292,26 @@ def test_hypothesis_scans(rows, cols, axis, transpose, dt):
     compare(pygpu.maximum.accumulate(d, axis=axis), np.maximum.accumulate(x, axis=axis))
     idx = sorted(RNG.integers(0, x.shape[axis], 3).tolist())
     compare(pygpu.add.reduceat(d, idx, axis=axis), np.add.reduceat(x, idx, axis=axis))
+
+
+def test_at_on_a_4_byte_aligned_complex64_view(device):
+    """Imported complex64 views may sit on a 4-byte boundary: add.at adds part by part and works;
+    other ops, whose GPU update is one 8-byte compare-and-swap, refuse with a clear error on every
+    device (issue 16 item 6: the CAS word rounded down and the store wrote 4 bytes past it)."""
+    base = np.zeros(9, np.float32)
+    view = base[1:].view(np.complex64)
+    if device.kind == "cpu":
+        d = pygpu.from_dlpack(view)
+    else:
+        owner = pygpu.zeros(9, np.float32, device=device)
+        cai = dict(owner[1:].__cuda_array_interface__, typestr="<c8", shape=(4,), strides=None)
+        holder = type("Holder", (), {"__cuda_array_interface__": cai})()
+        d = pygpu.asarray(holder)
+    assert d.data_ptr % 8 == 4
+    with pytest.raises(ValueError, match="multiply.at on a complex64 array whose elements are not 8-byte aligned"):
+        pygpu.multiply.at(d, [0, 0, 1], 2j)
+    pygpu.add.at(d, [0, 0, 1], 1 + 2j)
+    np.testing.assert_array_equal(d.get(), [2 + 4j, 1 + 2j, 0, 0])
+    aligned = d.copy()
+    pygpu.multiply.at(aligned, [0, 0, 1], 2j)
+    np.testing.assert_array_equal(aligned.get(), [-8 - 16j, -4 + 2j, 0, 0])

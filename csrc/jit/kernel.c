@@ -211,6 +211,7 @@ function_from_module(PgModule *m, PyObject *name, PyObject *signature, PyObject 
     fn->name = Py_NewRef(display != Py_None ? display : name);
     fn->params = NULL;
     fn->nparams = -1;
+    fn->cooperative = 0;
     memset(&fn->info, 0, sizeof fn->info);
     int r = m->device->backend->kernel_get(m->device, m->handle, s, &fn->info);
     if (r == 1)
@@ -346,7 +347,27 @@ function_get_module(PyObject *op, void *closure)
     return Py_NewRef((PyObject *)((PgFunction *)op)->module);
 }
 
+static PyObject *
+function_get_cooperative(PyObject *op, void *closure)
+{
+    PG_UNUSED(closure);
+    return PyBool_FromLong(((PgFunction *)op)->cooperative);
+}
+
+static int
+function_set_cooperative(PyObject *op, PyObject *value, void *closure)
+{
+    PG_UNUSED(closure);
+    int v = value ? PyObject_IsTrue(value) : 0;
+    if (v < 0)
+        return -1;
+    ((PgFunction *)op)->cooperative = v;
+    return 0;
+}
+
 static PyGetSetDef function_getset[] = {
+    {"cooperative", function_get_cooperative, function_set_cooperative,
+     "Launched with every block resident at once (cuLaunchCooperativeKernel), for grid-wide sync.", NULL},
     {"name", function_get_name, NULL, "The kernel's name.", NULL},
     {"device", function_get_device, NULL, "The device it is loaded on.", NULL},
     {"module", function_get_module, NULL, "The _Module it belongs to.", NULL},

@@ -30,6 +30,7 @@ typedef struct {
     PgFunctionInfo info;
     int nparams;         /* -1: unknown, arguments are packed by their own sizes */
     PgParamInfo *params; /* merged: sizes from the backend, kinds from the signature */
+    int cooperative;     /* launched cooperatively (CuPy's enable_cooperative_groups) */
 } PgFunction;
 
 /* The per-device functions a _Kernel caches: the CPU, then cuda:0 .. cuda:N-1. */

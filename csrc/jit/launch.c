@@ -583,6 +583,7 @@ pg_function_launch(PgFunction *fn, PyObject *grid, PyObject *block, PyObject *co
     }
     PgLaunchConfig cfg;
     cfg.shared_mem = 0;
+    cfg.cooperative = fn->cooperative;
     if (parse_dims(fn, grid, "grid", cfg.grid) < 0 || parse_dims(fn, block, "block", cfg.block) < 0)
         return -1;
     if (shared != NULL && shared != Py_None) {

@@ -257,8 +257,11 @@ pg_vm_program_on(PgVmProgramObject *p, PgDevice *dev)
     if (dev->kind == PG_DEVICE_CPU)
         return p->host;
     int i = dev->index;
-    if (i < p->ndevices && p->device[i])
+    if (i < p->ndevices && p->device[i]) {
+        /* read by a launch on the current stream: a program freed after it waits for it */
+        pg_block_use(p->device[i], pg_stream_current_handle(dev));
         return p->device[i]->ptr;
+    }
     if (i >= p->ndevices) {
         struct PgBlock **grown = PyMem_Realloc(p->device, sizeof *grown * (size_t)(i + 1));
         if (grown == NULL) {
@@ -280,6 +283,7 @@ pg_vm_program_on(PgVmProgramObject *p, PgDevice *dev)
         return NULL;
     }
     p->device[i] = b;
+    pg_block_use(b, pg_stream_current_handle(dev));
     return b->ptr;
 }
 

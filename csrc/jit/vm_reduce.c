@@ -170,12 +170,15 @@ py_vm_reduce(PyObject *m, PyObject *args)
     } else {
         for (int q = 0; q < nin; q++) {
             a.data[q] = in[q].array ? in[q].array->data : NULL;
+            if (in[q].array)
+                pg_array_note_use(in[q].array);
             a.types[q] = in[q].type;
             a.scalar[q][0] = in[q].scalar[0];
             a.scalar[q][1] = in[q].scalar[1];
         }
         a.data[nin] = target->data;
         a.types[nin] = target->type;
+        pg_array_note_use(target);
         if (commutes)
             a.flags |= PG_VMR_COMMUTE;
         if (initial != Py_None) {
@@ -237,6 +240,8 @@ py_vm_accumulate(PyObject *m, PyObject *args)
     a.types[0] = x->type;
     a.data[1] = target->data;
     a.types[1] = target->type;
+    pg_array_note_use(x);
+    pg_array_note_use(target);
     if (set_programs(&a, (PgVmProgramObject *)comb, NULL, x->device) < 0 || run(x->device, &a) < 0)
         goto done;
     if (target != result && pg_array_assign(result, target) < 0)

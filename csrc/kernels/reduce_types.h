@@ -25,7 +25,7 @@ typedef struct {
     int32_t typed;                /* the input stored as the accumulator's type, no mask, no
                                    * flags that change loading: typed reads (when nred <= 1) */
     int64_t nout;                 /* outputs */
-    int64_t nred_total;           /* elements reduced into each output */
+    int64_t nred_total;           /* elements reduced into each output (reduceat: the mean) */
     int64_t keep_shape[PG_MAXDIMS];
     int64_t keep_in[PG_MAXDIMS], keep_out[PG_MAXDIMS], keep_mask[PG_MAXDIMS]; /* byte strides */
     int64_t red_shape[PG_MAXDIMS];

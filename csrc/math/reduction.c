@@ -299,6 +299,11 @@ run_reduction(PgArray *x, const char *reduced, int keepdims, PyObject *outobj, c
     a.in = x->data;
     a.out = target->data;
     a.mask = p->mask ? p->mask->data : NULL;
+    /* the memory follows the launch's stream: freed after it, it waits for the kernel */
+    pg_array_note_use(x);
+    pg_array_note_use(target);
+    if (p->mask)
+        pg_array_note_use(p->mask);
     a.in_type = x->type;
     a.out_type = target->type;
     a.flags = p->flags;

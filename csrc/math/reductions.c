@@ -123,9 +123,60 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
 }
 
 /* The function (self NULL) or method (self the array) def with its fastcall arguments. */
+/* NEP 18 for pygpu's own functions: an array-like of another library as the array (fuse's traced
+ * arrays, a Dask array, ...) that defines __array_function__ is handed NumPy's function of the
+ * same name, as np.sum(x) would hand it; pygpu and NumPy arrays, scalars and sequences are
+ * computed here (*handled = 0, NULL returned). */
+static PyObject *
+function_override(const Def *def, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *handled)
+{
+    *handled = 0;
+    PyObject *x = args[0];
+    if (PgArray_Check(x) || PyArray_Check(x) || PyArray_IsScalar(x, Generic) || PyList_Check(x) ||
+        PyTuple_Check(x) || PyLong_Check(x) || PyFloat_Check(x) || PyComplex_Check(x) || PyBool_Check(x))
+        return NULL;
+    PyObject *method = PyObject_GetAttrString((PyObject *)Py_TYPE(x), "__array_function__");
+    if (method == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    *handled = 1;
+    PyObject *numpy = NULL, *func = NULL, *types = NULL, *pos = NULL, *kw = NULL, *res = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if ((numpy = PyImport_ImportModule("numpy")) == NULL || (func = PyObject_GetAttrString(numpy, def->name)) == NULL ||
+        (types = PyTuple_Pack(1, (PyObject *)Py_TYPE(x))) == NULL || (pos = PyTuple_New(nargs)) == NULL ||
+        (kw = PyDict_New()) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+            goto done;
+    res = PyObject_CallFunctionObjArgs(method, x, func, types, pos, kw, NULL);
+    if (res == Py_NotImplemented) {
+        Py_CLEAR(res);
+        PyErr_Format(PyExc_TypeError, "%s(): no implementation for an argument of type %.200s", def->name,
+                     Py_TYPE(x)->tp_name);
+    }
+done:
+    Py_DECREF(method);
+    Py_XDECREF(numpy);
+    Py_XDECREF(func);
+    Py_XDECREF(types);
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    return res;
+}
+
 static PyObject *
 call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    if (self == NULL && nargs > 0) {
+        int handled;
+        PyObject *res = function_override(def, args, nargs, kwnames, &handled);
+        if (handled)
+            return res;
+    }
     PyObject *slots[MAXNAMES] = {NULL};
     PyObject *argv[MAXNAMES + 1];
     const Sig sig = def->sig;

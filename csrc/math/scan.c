@@ -99,6 +99,8 @@ pg_scan_array(PyObject *xobj, PgRedOp op, PyObject *axisobj, int dtype, PyObject
     pg_scan_layout(&s, x->ndim, x->shape, x->strides, scanned->strides, axis);
     s.in = x->data;
     s.out = scanned->data;
+    pg_array_note_use(x);
+    pg_array_note_use(scanned);
     s.in_type = x->type;
     s.out_type = scanned->type;
     s.typed = x->type == pg_reducers[reducer].acc_type && scanned->type == x->type;

@@ -4,6 +4,18 @@
  * are checked on the host before anything runs, as NumPy does. */
 #include "math/reduction.h"
 
+/* every element of a on an 8-byte boundary (its data and every stride that moves) */
+static int
+complex64_words_aligned(const PgArray *a)
+{
+    if ((uintptr_t)a->data % 8)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] > 1 && a->strides[d] % 8)
+            return 0;
+    return 1;
+}
+
 static const char *const reducible =
     "add, multiply, maximum, minimum, fmax, fmin, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or "
     "and bitwise_xor";
@@ -170,9 +182,17 @@ ufunc_reduceat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
     pg_reduceat_layout(&a, x->ndim, shape, x->strides, target->strides, axis);
     a.in = x->data;
     a.out = target->data;
+    pg_array_note_use(x);
+    pg_array_note_use(target);
     a.in_type = x->type;
     a.out_type = target->type;
     a.seg = (const int64_t *)seg->data;
+    pg_array_note_use(seg);
+    /* the mean segment length, for the backends' schedule (threads per segment) */
+    int64_t covered = 0;
+    for (int64_t i = 0; i < m; i++)
+        covered += bv[2 * i + 1] - bv[2 * i];
+    a.nred_total = m ? covered / m : 0;
     pg_reducer_identity(reducer, a.ident);
     if (pg_reduceat_launch(x->device, reducer, &a) < 0)
         goto done;
@@ -356,9 +376,21 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     offs = pg_array_from_numpy(offsets, a->device, PG_INT64);
     if (offs == NULL)
         goto done;
+    if (a->type == PG_COMPLEX64 && op != PG_ROP_ADD && !complex64_words_aligned(a)) {
+        /* a GPU updates a complex64 with one 8-byte compare-and-swap, which needs 8-byte
+         * alignment; imported views may be 4-byte aligned (additions go part by part: fine) */
+        PyErr_Format(PyExc_ValueError,
+                     "%s.at on a complex64 array whose elements are not 8-byte aligned (a view of another "
+                     "library's memory): copy it first (a.copy()), or use add.at",
+                     name);
+        goto done;
+    }
     PgAtArgs at;
     memset(&at, 0, sizeof at);
     at.target = a->data;
+    pg_array_note_use(a);
+    pg_array_note_use(offs);
+    pg_array_note_use(vals);
     at.type = a->type;
     at.offsets = (const int64_t *)offs->data;
     at.nidx = nidx;

@@ -65,6 +65,7 @@ typedef struct {
 typedef struct {
     unsigned int grid[3], block[3];
     size_t shared_mem;          /* dynamic shared memory, bytes */
+    int cooperative;            /* every block resident at once (grid-wide sync): CUDA's cooperative launch */
 } PgLaunchConfig;
 
 typedef struct {

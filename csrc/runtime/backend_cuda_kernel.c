@@ -143,6 +143,34 @@ pg_cuda_kernel_get(PgDevice *dev, void *module, const char *name, PgFunctionInfo
     return rc;
 }
 
+/* A cooperative launch: every block resident at once, so that a grid-wide sync cannot wait for a
+ * block that never starts. The grid is checked against the occupancy the driver computes first. */
+static int
+cooperative_launch(PgDevice *dev, CUfunction f, const PgLaunchConfig *cfg, void **args, void *stream)
+{
+    if (pg_cu.cuLaunchCooperativeKernel == NULL || pg_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this CUDA driver has no cooperative launch (cuLaunchCooperativeKernel)");
+        return -1;
+    }
+    int per_sm = 0;
+    unsigned int threads = cfg->block[0] * cfg->block[1] * cfg->block[2];
+    CUresult r = pg_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, (int)threads, cfg->shared_mem);
+    if (r != CUDA_SUCCESS)
+        return pg_cuda_raise(dev, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    unsigned long long blocks = (unsigned long long)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    unsigned long long resident = (unsigned long long)per_sm * (unsigned long long)PG_CUDA_IMPL(dev)->sm_count;
+    if (blocks > resident) {
+        PyErr_Format(PyExc_ValueError,
+                     "cooperative launch of %llu blocks: at most %llu blocks of %u threads of this kernel are "
+                     "resident at once on %R (%d per multiprocessor x %d multiprocessors)",
+                     blocks, resident, threads, (PyObject *)dev, per_sm, PG_CUDA_IMPL(dev)->sm_count);
+        return -1;
+    }
+    r = pg_cu.cuLaunchCooperativeKernel(f, cfg->grid[0], cfg->grid[1], cfg->grid[2], cfg->block[0], cfg->block[1],
+                                        cfg->block[2], (unsigned int)cfg->shared_mem, (CUstream)stream, args);
+    return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchCooperativeKernel");
+}
+
 static int
 kernel_launch_in_context(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *cfg, void **args, void *stream)
 {
@@ -155,6 +183,8 @@ kernel_launch_in_context(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConf
             return pg_cuda_raise(dev, r, "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)");
         info->shared_opted = (int64_t)cfg->shared_mem;
     }
+    if (cfg->cooperative)
+        return cooperative_launch(dev, f, cfg, args, stream);
     r = pg_cu.cuLaunchKernel(f, cfg->grid[0], cfg->grid[1], cfg->grid[2], cfg->block[0], cfg->block[1],
                              cfg->block[2], (unsigned int)cfg->shared_mem, (CUstream)stream, args, NULL);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel");

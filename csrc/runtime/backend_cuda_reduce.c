@@ -5,8 +5,9 @@
  * along an inner one lanes grow with the reduced length up to the whole block. When the output
  * blocks alone do not fill the GPU, the reduced range is split between blocks whose accumulators
  * go to a workspace from the pool, merged by a second launch. Scans: a thread per row along an
- * outer axis; otherwise a block per (row, chunk), long rows in chunks whose totals are scanned in
- * between. All launches are 1-d grids of 256 threads with static shared memory. */
+ * outer axis when the rows fill the GPU; otherwise a block per (row, chunk), long rows in chunks
+ * whose totals are scanned in between. reduceat: a thread per segment, or up to 256 for long
+ * ones. All launches are 1-d grids of 256 threads with static shared memory. */
 #include "runtime/cuda_backend.h"
 #include "runtime/memory.h"
 #include "runtime/reducer_table.h"
@@ -16,7 +17,9 @@
 #define PG_RED_MIN_PER_THREAD 64     /* elements a thread reduces before a split pays */
 #define PG_SCAN_MIN_CHUNK 4096       /* elements of a row chunk scanned by one block */
 #define PG_SCAN_SHORT_ROW 64         /* shorter rows take a thread each, whatever their layout */
+#define PG_SCAN_OUTER_ROWS_PER_SM 256 /* rows a thread each along an outer axis: a multiprocessor's worth */
 #define PG_GRID_STRIDE_PER_SM 32
+#define PG_SEG_MIN_PER_THREAD 64     /* reduceat: a mean segment length over which threads share one */
 
 /* Launches the family's kernel PREFIX_<reducer> over a 1-d grid of 256-thread blocks. */
 static int
@@ -106,6 +109,10 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
     const int64_t target = (int64_t)IMPL(dev)->sm_count * PG_RED_BLOCKS_PER_SM;
     if (a->n <= PG_SCAN_SHORT_ROW)
         a->outer = 1;
+    else if (a->outer && a->nrows < (int64_t)IMPL(dev)->sm_count * PG_SCAN_OUTER_ROWS_PER_SM)
+        /* too few rows for a thread each to fill the GPU (cumsum(x, axis=0) of (10**7, 2) would
+         * be two threads walking 10**7 steps): scan them in chunks, strided loads and all */
+        a->outer = 0;
     a->carry = NULL;
     a->phase = PG_SPHASE_SCAN;
     if (a->outer) {
@@ -159,12 +166,16 @@ pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
     return rc;
 }
 
+/* reduceat: a thread per segment, or for long segments (by their mean length) lanes threads each,
+ * as choose_lanes gives an inner reduction */
 static int
 pg_cuda_reduceat_in_context(PgDevice *dev, int reducer, const PgReduceArgs *a, void *stream)
 {
+    PgReduceArgs args = *a;
     int64_t cap = (int64_t)IMPL(dev)->sm_count * PG_GRID_STRIDE_PER_SM;
-    int64_t blocks = ceil_div(a->nout, PG_RBLOCK);
-    return launch(dev, "rseg", reducer, blocks < cap ? blocks : cap, (void *)a, stream);
+    args.lanes = args.nred_total > PG_SEG_MIN_PER_THREAD ? choose_lanes(0, args.nout, args.nred_total) : 1;
+    int64_t blocks = ceil_div(args.nout, PG_RBLOCK / args.lanes);
+    return launch(dev, "rseg", reducer, blocks < cap ? blocks : cap, &args, stream);
 }
 
 static int

@@ -161,6 +161,12 @@ enum {
       (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,        \
        unsigned int, unsigned int, CUstream, void **, void **),                                 \
       "cuLaunchKernel", NULL)                                                                   \
+    X(cuLaunchCooperativeKernel, CUresult,                                                      \
+      (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,        \
+       unsigned int, unsigned int, CUstream, void **),                                          \
+      "cuLaunchCooperativeKernel", PG_DL_OPTIONAL)                                              \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, CUresult, (int *, CUfunction, int, size_t),  \
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor", PG_DL_OPTIONAL)                            \
     X(cuStreamCreate, CUresult, (CUstream *, unsigned int), "cuStreamCreate", NULL)             \
     X(cuStreamDestroy, CUresult, (CUstream), "cuStreamDestroy_v2", NULL)                        \
     X(cuStreamSynchronize, CUresult, (CUstream), "cuStreamSynchronize", NULL)                   \

@@ -11,6 +11,7 @@ the same bytes. A folder that cannot be written falls back to one of the process
 import hashlib
 import json
 import os
+import re
 import tempfile
 
 _FORMAT = 1
@@ -42,6 +43,48 @@ def key(*parts):
     from .. import __version__
     text = json.dumps([_FORMAT, __version__, list(parts)], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+
+
+def include_dirs_of(options):
+    """The folders a compiler's options add to the include path (-I dir, -Idir,
+    --include-path=dir, --include-path dir), in order."""
+    dirs, options = [], list(options)
+    for i, o in enumerate(options):
+        o = str(o)
+        if o in ("-I", "--include-path") and i + 1 < len(options):
+            dirs.append(str(options[i + 1]))
+        elif o.startswith("--include-path="):
+            dirs.append(o.split("=", 1)[1])
+        elif o.startswith("-I") and len(o) > 2:
+            dirs.append(o[2:])
+    return dirs
+
+
+def included_files_digest(source, options, limit=512):
+    """A digest of the user's headers the source includes (found in the options' include folders
+    or the working directory), followed through their own includes: an edited header is a new
+    entry. Toolkit and system headers are not among those folders; their version is in the key."""
+    dirs = include_dirs_of(options) + [os.getcwd()]
+    digest, seen, todo = hashlib.sha256(), set(), [source]
+    while todo and len(seen) < limit:
+        for name in _INCLUDE.findall(todo.pop()):
+            for d in dirs:
+                p = os.path.join(d, name)
+                if p in seen or not os.path.isfile(p):
+                    continue
+                seen.add(p)
+                try:
+                    with open(p, "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                digest.update(p.encode() + b"\0" + hashlib.sha256(data).digest())
+                todo.append(data.decode("utf-8", "replace"))
+                break
+    return digest.hexdigest() if seen else ""
 
 
 def path(name):

@@ -194,7 +194,7 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
         # the key is of what the translation unit is made from (it is built only on a miss: the
         # rewriting passes over a long source cost more than loading the cached result)
         k = cache.key("cpu", identity, _cpu_identity(), flags, _header_digest(), filename, exports,
-                      hashlib.sha256(source.encode()).hexdigest())
+                      hashlib.sha256(source.encode()).hexdigest(), cache.included_files_digest(source, flags))
         name = k + ".so"
         hit = _memory.get(k)
         if hit is not None:

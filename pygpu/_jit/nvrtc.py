@@ -90,19 +90,38 @@ def load():
     return path, _core._nvrtc_version()
 
 
+_CUDA_VERSION = re.compile(rb"#define\s+(?:CUDA_VERSION|CUDART_VERSION)\s+(\d+)")
+
+
+def headers_major(folder):
+    """The CUDA major version of the headers in folder (cuda.h's CUDA_VERSION, else
+    cuda_runtime_api.h's CUDART_VERSION), or None when it says none."""
+    for name in ("cuda.h", "cuda_runtime_api.h"):
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                m = _CUDA_VERSION.search(f.read())
+        except OSError:
+            continue
+        if m:
+            return int(m.group(1)) // 1000
+    return None
+
+
 @functools.lru_cache(maxsize=None)
-def _include_dirs():
-    """Toolkit headers (cuda_fp16.h, ...) for #include in kernels, where there are some."""
+def _include_dirs(nvrtc_major):
+    """Toolkit headers (cuda_fp16.h, ...) for #include in kernels: the folders whose headers are of
+    the loaded NVRTC's major version (CUDA 13 headers do not compile under NVRTC 12), or that say
+    no version (kept: a folder of fp16 headers alone)."""
     dirs = []
     for d in _site_dirs():
         for w in (("nvidia", "cu13", "include"), ("nvidia", "cuda_runtime", "include"), ("nvidia", "cuda_nvrtc", "include")):
             if os.path.isdir(os.path.join(d, *w)):
                 dirs.append(os.path.join(d, *w))
     for root in _toolkits():
-        if os.path.isdir(os.path.join(root, "include")):
+        if os.path.isdir(os.path.join(root, "include")) and headers_major(os.path.join(root, "include")) == nvrtc_major:
             dirs.append(os.path.join(root, "include"))
             break
-    return tuple(dict.fromkeys(dirs))
+    return tuple(d for d in dict.fromkeys(dirs) if headers_major(d) in (None, nvrtc_major))
 
 
 @functools.lru_cache(maxsize=None)
@@ -142,8 +161,9 @@ def compile_source(source, options, name_expressions, compute_capability, filena
     compute capability: from memory, from the disk cache, or by NVRTC."""
     path, version = load()
     arch = target(tuple(compute_capability))
-    opts = ["-arch=" + arch] + ["-I" + d for d in _include_dirs()] + contraction_options(options)
-    k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename, source)
+    opts = ["-arch=" + arch] + ["-I" + d for d in _include_dirs(version[0])] + contraction_options(options)
+    k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename, source,
+                  cache.included_files_digest(source, options))
     hit = _memory.get(k)
     if hit is not None:
         return hit

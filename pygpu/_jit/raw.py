@@ -61,7 +61,12 @@ class RawKernel(_DeviceAttributes, _core._Kernel):
         self._source = _module if _module is not None else SourceModule(code, self.options, exports=[name])
 
     def _get_function(self, device):
-        return self._source.function(device, self.name)
+        fn = self._source.function(device, self.name)
+        if self.enable_cooperative_groups:
+            # every block resident at once, so that a grid-wide sync (cooperative_groups::
+            # this_grid().sync()) can finish; a grid larger than the device holds is refused
+            fn.cooperative = True
+        return fn
 
     def compile(self, log_stream=None):
         """Compiles the kernel for the current device now (else on its first launch there)."""
@@ -114,7 +119,8 @@ class RawModule:
         """The kernel `name` (or name expression) of the module, as a RawKernel."""
         k = getattr(self, "_kernels", {}).get(name)
         if k is None:
-            k = RawKernel(self.code, name, self.options, _module=self._module)
+            k = RawKernel(self.code, name, self.options, enable_cooperative_groups=self.enable_cooperative_groups,
+                          _module=self._module)
             if hasattr(self, "_kernels"):
                 self._kernels[name] = k
         # a name the module lacks fails now, not at the launch

@@ -878,3 +878,23 @@ cuLaunchKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsi
         }
     });
 }
+
+/* A cooperative launch: the same checks and record as cuLaunchKernel (the mock runs no kernel,
+ * so residency only matters to the occupancy below, which pygpu checks the grid against). */
+CUresult
+cuLaunchCooperativeKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                          unsigned int by, unsigned int bz, unsigned int shmem, Handle h, void **params)
+{
+    return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, h, params, NULL);
+}
+
+/* 2048 resident threads a multiprocessor, at most 32 blocks (as an sm_90 has). */
+CUresult
+cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, Handle f, int threads, size_t shmem)
+{
+    (void)shmem;
+    if (blocks == NULL || f == NULL || threads <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    *blocks = 2048 / threads < 32 ? 2048 / threads : 32;
+    return CUDA_SUCCESS;
+}
