@@ -1,9 +1,11 @@
 """Devices, the memory pool, streams and events, and reference/memory leaks."""
 import gc
+import json
 import os
 import pickle
 import subprocess
 import sys
+import textwrap
 import threading
 
 import numpy as np
@@ -82,6 +84,27 @@ def test_memory_pool_accounting(device):
     pool.free_all_blocks()
     assert pool.total_bytes() == pool.used_bytes() == base_used
     assert "used=" in repr(pool)
+
+
+def test_pool_off_gives_each_array_its_own_allocation(device):
+    """PYGPU_POOL=off (for compute-sanitizer): every array is its own allocation of its size in
+    whole words, and a freed one goes back at once, so a read past an array's end or of memory
+    nothing wrote is the sanitizer's to see."""
+    code = textwrap.dedent("""
+        import json, numpy as np, pygpu
+        pool = pygpu.get_memory_pool(%r)
+        base = pool.used_bytes()
+        a = pygpu.empty(1001, dtype=np.uint8, device=%r)
+        used = pool.used_bytes() - base
+        b = pygpu.arange(7, dtype=np.float64, device=%r)
+        del a
+        print(json.dumps([used, pool.used_bytes() - base, pool.free_bytes(), pool.n_free_blocks(), b.get().tolist()]))
+    """ % (str(device), str(device), str(device)))
+    env = dict(os.environ, PYGPU_POOL="off")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    used, after, free, blocks, values = json.loads(out.stdout.strip().splitlines()[-1])
+    assert used == 1004 and after == 56 and free == 0 and blocks == 0
+    assert values == list(range(7))
 
 
 def test_out_of_memory_raises_and_recovers(device):

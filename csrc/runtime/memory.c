@@ -22,7 +22,7 @@ struct PgPool {
     size_t cached_blocks;
     PoolStream *streams;
     int nstreams, cap_streams;
-    int exact;        /* PYGPU_POOL=off: exact sizes, nothing cached (for compute-sanitizer) */
+    int exact;        /* PYGPU_POOL=off: exact sizes (in whole words), nothing cached (for compute-sanitizer) */
 };
 
 /* Class index and rounded size of a request: 256 B minimum, then 2^k * {1, 1.25, 1.5, 1.75}. */
@@ -202,8 +202,10 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
     PgPool *pool = dev->pool;
     size_t rounded;
     int c = size_class(nbytes, &rounded);
-    if (pool->exact)
-        rounded = nbytes ? nbytes : 1;
+    if (pool->exact) /* whole 4-byte words: ufunc.at updates a 1- or 2-byte element with a
+                      * compare-and-swap of its aligned word (the driver's allocations, and the
+                      * pool's blocks of 256 bytes and more, always hold whole words) */
+        rounded = nbytes ? (nbytes + 3) & ~(size_t)3 : 4;
     PgBlock **link = &pool->free_lists[kind][c];
     for (PgBlock *b = *link; b; link = &b->next, b = b->next) {
         if (b->stream == stream || reusable_on(pool, b, stream)) {

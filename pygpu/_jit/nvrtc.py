@@ -109,9 +109,9 @@ def headers_major(folder):
 
 @functools.lru_cache(maxsize=None)
 def _include_dirs(nvrtc_major):
-    """Toolkit headers (cuda_fp16.h, ...) for #include in kernels: the folders whose headers are of
-    the loaded NVRTC's major version (CUDA 13 headers do not compile under NVRTC 12), or that say
-    no version (kept: a folder of fp16 headers alone)."""
+    """Toolkit headers (cuda_fp16.h, cooperative_groups.h, ...) for #include in kernels: the folders
+    whose headers are of the loaded NVRTC's major version (CUDA 13 headers do not compile under
+    NVRTC 12), or that say no version (kept: a folder of fp16 headers alone), each with its cccl/."""
     dirs = []
     for d in _site_dirs():
         for w in (("nvidia", "cu13", "include"), ("nvidia", "cuda_runtime", "include"), ("nvidia", "cuda_nvrtc", "include")):
@@ -121,7 +121,10 @@ def _include_dirs(nvrtc_major):
         if os.path.isdir(os.path.join(root, "include")) and headers_major(os.path.join(root, "include")) == nvrtc_major:
             dirs.append(os.path.join(root, "include"))
             break
-    return tuple(d for d in dict.fromkeys(dirs) if headers_major(d) in (None, nvrtc_major))
+    kept = [d for d in dict.fromkeys(dirs) if headers_major(d) in (None, nvrtc_major)]
+    # CUDA 13 keeps libcu++ and the rest of CCCL (cuda/std/..., which cooperative_groups.h and
+    # cuda_fp16.h include) in include/cccl
+    return tuple(x for d in kept for x in (d, os.path.join(d, "cccl")) if os.path.isdir(x))
 
 
 @functools.lru_cache(maxsize=None)
