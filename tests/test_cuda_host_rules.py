@@ -214,3 +214,39 @@ def test_forked_child_knows_cuda_is_unusable(mock_driver):
     assert child["cpu"] == [0.0, 1.0, 2.0] and out["parent"] == [0.0, 1.0]
     assert child["available"] is False and "fork" in child["reason"]
     assert child["use"]["type"] == "CUDAError" and "fork" in child["use"]["msg"]
+
+
+def test_ctrl_c_interrupts_waits_on_the_device(mock_driver):
+    """A wait on work that does not finish (a runaway kernel: here a stream the fake driver holds)
+    raises KeyboardInterrupt at Ctrl-C, from synchronize, an event's wait and a copy to the host,
+    instead of hanging until the device is done (issue 16 item 13); the device carries on after."""
+    out = run_mock(mock_driver, """
+        import os, signal, threading, time
+        def ctrl_c_after(seconds):
+            threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        dev = pygpu.Device("cuda:0")
+        res = {}
+        d = pygpu.asarray(np.arange(1000.0), device=dev)   # a copy: the fake driver runs no kernel
+        for name, wait in [("synchronize", lambda: pygpu.synchronize(dev)),
+                           ("stream", lambda: s.synchronize()),
+                           ("event", lambda: s.record().synchronize()),
+                           ("get", lambda: d.get())]:
+            s = pygpu.Stream(device=dev)
+            release = hold()                  # the default stream: every blocking stream waits on it
+            with s:
+                d2 = d + 1.0                  # queued behind the held stream
+            ctrl_c_after(0.2)
+            t0 = time.perf_counter()
+            try:
+                wait()
+                res[name] = "returned"
+            except KeyboardInterrupt:
+                res[name] = "interrupted after %.1f s" % round(time.perf_counter() - t0, 1)
+            release()
+            pygpu.synchronize(dev)
+        res["after"] = d.get()[:3].tolist()
+        print(json.dumps(res))
+    """)
+    for name in ("synchronize", "stream", "event", "get"):
+        assert out[name] in ("interrupted after 0.2 s", "interrupted after 0.3 s"), (name, out[name])
+    assert out["after"] == [0.0, 1.0, 2.0]

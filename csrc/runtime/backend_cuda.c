@@ -8,6 +8,8 @@
 #include "runtime/cuda_backend.h"
 #include "core/shape.h"
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -627,6 +629,9 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
     return 0;
 }
 
+static int interruptible_wait(PgDevice *dev, CUresult (*query)(void *), void *what, const char *call);
+static CUresult query_stream(void *s);
+
 static int
 cuda_memcpy_in_context(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind, void *stream)
 {
@@ -634,6 +639,10 @@ cuda_memcpy_in_context(PgDevice *dev, void *dst, const void *src, size_t n, PgCo
         return 0;
     const void *host = kind == PG_COPY_H2D ? src : kind == PG_COPY_D2H ? dst : NULL;
     int pageable = host != NULL && is_pageable(host);
+    /* a copy into pageable memory blocks in the driver until the stream gets to it: wait for the
+     * stream first where Ctrl-C can interrupt the wait */
+    if (pageable && kind == PG_COPY_D2H && interruptible_wait(dev, query_stream, stream, "cuStreamQuery") < 0)
+        return -1;
     if (pageable && n >= PG_STAGE_MIN)
         return staged_copy(dev, dst, src, n, kind == PG_COPY_H2D, (CUstream)stream);
     CUresult r;
@@ -698,9 +707,61 @@ cuda_elementwise_in_context(PgDevice *dev, int kernel_id, const PgLoopArgs *args
 
 /* ------------------------------------------------------------------ streams and events */
 
+/* Waits until query(what) stops answering CUDA_ERROR_NOT_READY, polling instead of blocking in
+ * the driver, so that Ctrl-C raises KeyboardInterrupt at the wait instead of when the device is
+ * done (a runaway kernel would hold the wait, and the Jupyter interrupt, forever). Yields at first
+ * (a short wait costs microseconds, as the driver's own spin-then-yield), then sleeps up to 1 ms
+ * between queries; signals are checked about every 20 ms, with the GIL. The work queued stays
+ * queued: the interrupted caller's arrays are as the device leaves them. */
+static int
+interruptible_wait(PgDevice *dev, CUresult (*query)(void *), void *what, const char *call)
+{
+    CUresult r = query(what);
+    if (r == CUDA_ERROR_NOT_READY) {
+        long since_check_us = 0;
+        for (int round = 0; r == CUDA_ERROR_NOT_READY; round++) {
+            long pause = round < 64 ? 0 : round < 128 ? 20 : 1000;
+            Py_BEGIN_ALLOW_THREADS
+            if (pause == 0) {
+                sched_yield();
+            } else {
+                struct timespec ts = {0, pause * 1000};
+                nanosleep(&ts, NULL);
+            }
+            r = query(what);
+            Py_END_ALLOW_THREADS
+            since_check_us += pause ? pause : 1;
+            if (r == CUDA_ERROR_NOT_READY && since_check_us >= 20000) {
+                since_check_us = 0;
+                if (PyErr_CheckSignals() < 0)
+                    return -1;
+            }
+        }
+    }
+    if (r != CUDA_SUCCESS)
+        return pg_cuda_raise(dev, r, call);
+    return 0;
+}
+
+static CUresult
+query_stream(void *s)
+{
+    return pg_cu.cuStreamQuery((CUstream)s);
+}
+
+static CUresult
+query_event(void *e)
+{
+    return pg_cu.cuEventQuery((CUevent)e);
+}
+
 static int
 cuda_synchronize_in_context(PgDevice *dev)
 {
+    /* the legacy default stream waits for the blocking streams' work too: interruptible while it
+     * runs; then the driver's own wait covers non-blocking streams */
+    if (interruptible_wait(dev, query_stream, NULL, "cuStreamQuery") < 0)
+        return -1;
     CUresult r;
     Py_BEGIN_ALLOW_THREADS
     r = pg_cu.cuCtxSynchronize();
@@ -733,13 +794,7 @@ cuda_stream_destroy(PgDevice *dev, void *stream)
 static int
 cuda_stream_synchronize_in_context(PgDevice *dev, void *stream)
 {
-    CUresult r;
-    Py_BEGIN_ALLOW_THREADS
-    r = pg_cu.cuStreamSynchronize((CUstream)stream);
-    Py_END_ALLOW_THREADS
-    if (r != CUDA_SUCCESS)
-        return pg_cuda_raise(dev, r, "cuStreamSynchronize");
-    return 0;
+    return interruptible_wait(dev, query_stream, stream, "cuStreamSynchronize");
 }
 
 static int
@@ -789,13 +844,7 @@ cuda_event_record_in_context(PgDevice *dev, void *event, void *stream)
 static int
 cuda_event_synchronize_in_context(PgDevice *dev, void *event)
 {
-    CUresult r;
-    Py_BEGIN_ALLOW_THREADS
-    r = pg_cu.cuEventSynchronize((CUevent)event);
-    Py_END_ALLOW_THREADS
-    if (r != CUDA_SUCCESS)
-        return pg_cuda_raise(dev, r, "cuEventSynchronize");
-    return 0;
+    return interruptible_wait(dev, query_event, event, "cuEventSynchronize");
 }
 
 static int
