@@ -45,6 +45,12 @@ CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-ffp-contract=off", "-fno-math-errno",
           "-Wextra", "-Wno-missing-field-initializers", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
 if os.environ.get("PYGPU_WERROR"):
     CFLAGS.append("-Werror")
+# PYGPU_SANITIZE=address,undefined: the host code (every layer but kernels/, whose large generated
+# loops take gcc many times longer instrumented) is built with those sanitizers, stopping at the
+# first report; the process then needs the sanitizer runtime preloaded (tools/sanitize_tests.sh)
+SANITIZE = os.environ.get("PYGPU_SANITIZE", "")
+SANITIZE_FLAGS = ["-fsanitize=" + SANITIZE, "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"] \
+    if SANITIZE else []
 
 
 def read_depfile(path):
@@ -124,8 +130,9 @@ class BuildExt(build_ext):
             os.makedirs(os.path.dirname(obj), exist_ok=True)
 
         def compile_one(src):
+            sanitize = SANITIZE_FLAGS if os.sep + "kernels" + os.sep not in os.sep + src else []
             self.compiler.compile([src], output_dir=self.build_temp, include_dirs=ext.include_dirs,
-                                  extra_postargs=ext.extra_compile_args + ["-MMD"], depends=ext.depends)
+                                  extra_postargs=ext.extra_compile_args + sanitize + ["-MMD"], depends=ext.depends)
 
         jobs = int(os.environ.get("PYGPU_BUILD_JOBS", "0")) or os.cpu_count() or 1
         # the kernel instantiations first: they take the longest, and must not start last
@@ -149,7 +156,7 @@ setup(
             sources=SOURCES,
             include_dirs=[CSRC, numpy.get_include()],
             extra_compile_args=CFLAGS,
-            extra_link_args=["-fopenmp", "-ldl"],
+            extra_link_args=["-fopenmp", "-ldl"] + SANITIZE_FLAGS[:1],
             depends=DEPENDS,
         )
     ],

@@ -82,7 +82,8 @@ pg_array_new(PgDevice *dev, int type, int ndim, const int64_t *shape, char order
     PgArray *a = array_alloc(ndim);
     if (a == NULL)
         return NULL;
-    memcpy(a->shape, shape, (size_t)ndim * sizeof(int64_t));
+    if (ndim > 0) /* a 0-d array's shape may be NULL, which memcpy may not be given */
+        memcpy(a->shape, shape, (size_t)ndim * sizeof(int64_t));
     pg_fill_strides(ndim, shape, isz, order == 'F' ? 'F' : 'C', a->strides);
     a->type = type;
     a->device = dev;
