@@ -132,7 +132,7 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
     const int *types = pg_kernels[kernel_id].types;
     int contiguous = pg_loop_is_contiguous(args, types);
     int64_t n = args->size, units = n;
-    int rows = !contiguous && args->nargs <= 3 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
+    int rows = !contiguous && args->nargs <= 3 && args->ndim > 0 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
                pg_loop_rows_contiguous(args, types);
     if (rows)
         units = n / args->shape[args->ndim - 1];
