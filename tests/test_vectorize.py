@@ -811,8 +811,88 @@ def test_lambda_error_names_its_line():
 
 
 def test_local_used_before_assignment():
-    with pytest.raises(pygpu.CompileError, match="name 'z' is not defined"):
+    with pytest.raises(pygpu.CompileError, match="local variable 'y' may be used before it is assigned"):
         vectorize(["f8(f8)"])(uses_unbound)
+    with pytest.raises(pygpu.CompileError, match="name 'z' is not defined"):
+        vectorize(["f8(f8)"])(lambda x: x + z)  # noqa: F821
+
+
+def _branch_only(x):
+    if x > 0:
+        y = 1.5
+    return y
+
+
+def _loop_only(x, n):
+    for i in range(n):
+        y = x * i
+    return y
+
+
+def _while_cond(x):
+    while x > 0:
+        y = x
+        x -= 1.0
+    return y
+
+
+def _both_branches(x):
+    if x > 0:
+        y = 1.5
+    elif x < -1:
+        y = 2.5
+    else:
+        return 0.0
+    return y
+
+
+def _forever_then_break(x):
+    while True:
+        y = x * 2.0
+        if y > 0 or y <= 0:
+            break
+    return y
+
+
+def _reassigned_before_loop(x, n):
+    y = 0.0
+    for i in range(n):
+        y = y + x
+    return y
+
+
+@pytest.mark.parametrize("fn, sig", [(_branch_only, "f8(f8)"), (_loop_only, "f8(f8, i8)"), (_while_cond, "f8(f8)")])
+def test_a_local_unassigned_on_some_path_is_refused(fn, sig):
+    """Python raises UnboundLocalError on the path that skips the assignment; compiled code read
+    whatever the register held (garbage, or the last launch's value): a compile error instead."""
+    with pytest.raises(pygpu.CompileError, match="local variable 'y' may be used before it is assigned"):
+        vectorize([sig])(fn)
+
+
+def _kernel_branch_only(x, out):
+    i = pygpu.cuda.grid(1)
+    if i < x.size:
+        if x[i] > 0:
+            y = 1.5
+        out[i] = y
+
+
+def test_a_kernel_local_unassigned_on_some_path_is_refused():
+    k = pygpu.cuda.jit(_kernel_branch_only)
+    x = pygpu.asarray(np.array([1.0, -1.0]), device="cpu")
+    with pytest.raises(pygpu.CompileError, match="local variable 'y' may be used before it is assigned"):
+        k[1, 2](x, pygpu.empty(2, device="cpu"))
+
+
+@pytest.mark.parametrize("fn, sig, args, want", [
+    (_both_branches, "f8(f8)", ([2.0, -3.0, -0.5],), [1.5, 2.5, 0.0]),
+    (_forever_then_break, "f8(f8)", ([1.0, -2.0],), [2.0, -4.0]),
+    (_reassigned_before_loop, "f8(f8, i8)", ([1.5, 2.0], 3), [4.5, 6.0]),
+])
+def test_locals_assigned_on_every_path_compile(device, fn, sig, args, want):
+    got = vectorize([sig])(fn)(*[pygpu.asarray(np.array(a), device=device) if isinstance(a, list) else a
+                                 for a in args])
+    np.testing.assert_array_equal(got.get(), want)
 
 
 def test_range_needs_integers():

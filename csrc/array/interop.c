@@ -264,10 +264,13 @@ cai_typestr(PyObject *ts)
                      Py_TYPE(ts)->tp_name);
         return -1;
     }
-    const char *s = PyUnicode_AsUTF8(ts);
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(ts, &len);
     if (s == NULL)
         return -1;
     size_t n = strlen(s);
+    if ((Py_ssize_t)n != len) /* an embedded NUL: '<f4\0junk' is not '<f4' */
+        n = 0;
     char *end = NULL;
     long size = n >= 3 && strchr("<>|=", s[0]) && s[0] && strchr("biufc", s[1]) && s[1] && s[2] >= '0' && s[2] <= '9'
                     ? strtol(s + 2, &end, 10)
@@ -434,11 +437,40 @@ check_alignment(const char *what, uintptr_t ptr, int type, int ndim, const int64
     return 0;
 }
 
+/* The bytes an imported array spans (its elements, and from its first to its last one by the
+ * strides) must fit an address space: a size or stride product past int64 would wrap into a small
+ * or negative extent that every later bounds computation trusts. */
+static int
+check_extent(const char *what, int type, int ndim, const int64_t *shape, const int64_t *strides)
+{
+    int64_t n = pg_shape_size(ndim, shape), isz = pg_type_info[type].itemsize;
+    if (n < 0)
+        return -1;
+    int bad = n > INT64_MAX / isz;
+    uint64_t span = (uint64_t)isz;
+    for (int i = 0; strides != NULL && i < ndim && !bad && n > 0; i++) {
+        uint64_t step = strides[i] < 0 ? 0 - (uint64_t)strides[i] : (uint64_t)strides[i];
+        uint64_t reach = (uint64_t)(shape[i] - 1);
+        bad = reach != 0 && (step > (uint64_t)INT64_MAX / reach || span > (uint64_t)INT64_MAX - step * reach);
+        if (!bad)
+            span += step * reach;
+    }
+    /* 2**56 bytes: more than the address space of any machine (57-bit virtual addresses) */
+    if (bad || n * isz > ((int64_t)1 << 56) || span > ((uint64_t)1 << 56)) {
+        PyErr_Format(PyExc_ValueError, "%s: an array of this shape and these strides spans more bytes than an "
+                     "address space holds", what);
+        return -1;
+    }
+    return 0;
+}
+
 static PgArray *
 cai_import(PyObject *obj, PyObject *cai)
 {
     CaiInfo info;
     if (cai_parse(cai, &info) < 0 ||
+        check_extent("__cuda_array_interface__", info.type, info.ndim, info.shape,
+                     info.has_strides ? info.strides : NULL) < 0 ||
         check_alignment("__cuda_array_interface__", info.ptr, info.type, info.ndim, info.shape,
                         info.has_strides ? info.strides : NULL) < 0 ||
         cuda_required("__cuda_array_interface__") < 0)
@@ -830,8 +862,13 @@ import_capsule(PyObject *cap)
     } else {
         pg_fill_strides(t->ndim, shape, isz, 'C', strides);
     }
-    if (check_alignment("DLPack", (uintptr_t)t->data + t->byte_offset, type, t->ndim, shape, strides) < 0)
+    if (check_extent("DLPack", type, t->ndim, shape, strides) < 0 ||
+        check_alignment("DLPack", (uintptr_t)t->data + t->byte_offset, type, t->ndim, shape, strides) < 0)
         return NULL;
+    if (t->data == NULL && pg_shape_size(t->ndim, shape) > 0) {
+        PyErr_SetString(PyExc_BufferError, "DLPack tensor's data is a null pointer for a non-empty array");
+        return NULL;
+    }
     PgDevice *dev;
     PgMemKind kind = PG_MEM_DEVICE;
     switch (t->device.device_type) {
@@ -844,6 +881,14 @@ import_capsule(PyObject *cap)
             return NULL;
         dev = cuda_device_by_index(t->device.device_id);
         kind = t->device.device_type == kDLCUDA ? PG_MEM_DEVICE : PG_MEM_MANAGED;
+        if (dev != NULL && t->data != NULL) {
+            /* the driver must know the memory, as the CUDA array interface's is checked: a host
+             * pointer called CUDA memory would fault the first kernel and the shared context */
+            int ordinal;
+            PgMemKind found;
+            if (pg_cuda_pointer_info(dev, t->data, &ordinal, &found) < 0)
+                return NULL;
+        }
         break;
     case kDLCUDAHost: {
         /* page-locked host memory: a CUDA array when CUDA is usable, else plain host memory */

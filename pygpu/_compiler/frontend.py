@@ -14,7 +14,7 @@ import types as pytypes
 
 import numpy as np
 
-from . import ir, optable, rules
+from . import assignment, ir, optable, rules
 from . import types as T
 from .errors import compile_error
 from .source import source_of
@@ -138,6 +138,9 @@ class FunctionCompiler:
             raise self.error(f"{self.name}() takes {len(self.param_names)} arguments, but the signature gives "
                              f"{len(self.arg_types)}", self.node)
         self.assigned = _assigned_names(self.node)
+        assignment.check(self.node, self.param_names, self.assigned, lambda name, node: self.error(
+            f"local variable '{name}' may be used before it is assigned: a path to here leaves it unassigned "
+            f"(Python raises UnboundLocalError when that path runs); assign it before the branch or loop", node))
         self.weak = set()   # ids of Const nodes from Python literals (weak for NumPy's functions)
 
     @property
