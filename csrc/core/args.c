@@ -65,6 +65,10 @@ pg_parse_copy(PyObject *obj, int *copy)
         *copy = -1;
         return 0;
     }
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj)) { /* NumPy's words: "never" would read as true */
+        PyErr_SetString(PyExc_ValueError, "strings are not allowed for 'copy' keyword. Use True/False/None instead.");
+        return -1;
+    }
     int v = PyObject_IsTrue(obj);
     if (v < 0)
         return -1;

@@ -80,12 +80,13 @@ check_config(PgFunction *fn, const PgLaunchConfig *cfg)
         return -1;
     }
     int64_t fixed = in->static_shared > 0 ? in->static_shared : 0;
-    if (fixed + (int64_t)cfg->shared_mem > in->max_shared) {
+    /* compared without adding: shared_mem may be near 2**63, where the sum would wrap */
+    if (cfg->shared_mem > (size_t)INT64_MAX || (int64_t)cfg->shared_mem > in->max_shared - fixed) {
         PyErr_Format(PyExc_ValueError,
-                     "kernel %U(): %lld bytes of shared memory per block (%lld static + %zu dynamic) is more than the "
+                     "kernel %U(): %llu bytes of shared memory per block (%lld static + %zu dynamic) is more than the "
                      "%lld bytes %R allows",
-                     fn->name, (long long)(fixed + (int64_t)cfg->shared_mem), (long long)fixed, cfg->shared_mem,
-                     (long long)in->max_shared, dev);
+                     fn->name, (unsigned long long)fixed + (unsigned long long)cfg->shared_mem, (long long)fixed,
+                     cfg->shared_mem, (long long)in->max_shared, dev);
         return -1;
     }
     return 0;

@@ -156,6 +156,10 @@ class FunctionCompiler:
         return self.error(f"{what} are not supported in {self.context}", node)
 
     def _check_arguments(self):
+        if isinstance(self.node, ast.AsyncFunctionDef):
+            raise self.unsupported("async functions (coroutines)", self.node)
+        if isinstance(self.node, ast.Lambda) and self.context == "cuda.jit":
+            raise self.error("a cuda.jit kernel is a def: a lambda has no statements to run", self.node)
         a = self.node.args
         if a.vararg or a.kwarg or a.kwonlyargs or getattr(a, "posonlyargs", None):
             raise self.unsupported("*args, **kwargs and keyword-only arguments", self.node)

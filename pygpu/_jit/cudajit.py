@@ -258,7 +258,10 @@ class Dispatcher(_core._Kernel):
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher running at least ntasks threads (Numba's forall)."""
         tpb = tpb or 128
-        return self[max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem]
+        ntasks = int(ntasks)
+        if ntasks < 0:
+            raise ValueError("forall(%d): the number of tasks cannot be negative" % ntasks)
+        return self[max(1, (ntasks + tpb - 1) // tpb), tpb, stream, sharedmem]
 
     @property
     def signatures(self):

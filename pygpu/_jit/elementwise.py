@@ -80,6 +80,9 @@ def _is_placeholder(typename):
 
 
 def _parse(params, output):
+    if not isinstance(params, str):
+        raise TypeError("%s_params is a str of 'type name' parameters ('T x, raw float32 y'), not %s"
+                        % ("out" if output else "in", type(params).__name__))
     if not params.strip():
         return []
     return [_Param(p, output) for p in params.split(",")]
@@ -148,6 +151,9 @@ class ElementwiseKernel:
     def _bind(self, args):
         """{placeholder: dtype} from the arguments: arrays first, then scalars."""
         binding = {}
+        for p, a in zip(self.in_params, args):
+            if a is None:   # (only an output may be None: it is then allocated)
+                raise TypeError("%s(): input %s is None, not an array or a number" % (self.name, p.name))
         for p, a in zip(self.in_params + self.out_params, args):
             if p.dtype is None and a is not None and _is_array(a):
                 binding.setdefault(p.typename, a.dtype)

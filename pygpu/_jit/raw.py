@@ -8,6 +8,21 @@ from .module import ImageModule, SourceModule, image_kind
 __all__ = ["RawKernel", "RawModule"]
 
 
+def _check_options(options):
+    """The compiler options as a tuple of str: one str alone would be taken apart character by
+    character (and a '-D' lost), so it is refused, as are entries of other types."""
+    if isinstance(options, (str, bytes)):
+        raise TypeError("options is a tuple of str (options=(%r,)), not a single %s" % (options, type(options).__name__))
+    try:
+        options = tuple(options)
+    except TypeError:
+        raise TypeError("options is a tuple of str, not %s" % type(options).__name__) from None
+    for o in options:
+        if not isinstance(o, str):
+            raise TypeError("options are str, not %s (%r)" % (type(o).__name__, o))
+    return options
+
+
 def _check_backend(backend, jitify, translate_cucomplex):
     if backend != "nvrtc":
         raise ValueError("pygpu compiles CUDA C with NVRTC (backend='nvrtc'), not %r" % (backend,))
@@ -55,7 +70,7 @@ class RawKernel(_DeviceAttributes, _core._Kernel):
         if not isinstance(name, str):
             raise TypeError("name must be a str, not %s" % type(name).__name__)
         self.name = name
-        self.options = tuple(options)
+        self.options = _check_options(options)
         self.code = code
         self.enable_cooperative_groups = enable_cooperative_groups
         self._source = _module if _module is not None else SourceModule(code, self.options, exports=[name])
@@ -92,8 +107,13 @@ class RawModule:
         _check_backend(backend, jitify, translate_cucomplex)
         if (code is None) == (path is None):
             raise TypeError("RawModule takes one of code= and path=")
-        self.options = tuple(options)
+        self.options = _check_options(options)
+        if isinstance(name_expressions, str):
+            raise TypeError("name_expressions is a sequence of str (['f<float>']), not a single str")
         self.name_expressions = tuple(name_expressions) if name_expressions is not None else None
+        for e in self.name_expressions or ():
+            if not isinstance(e, str):
+                raise TypeError("name_expressions are str ('f<float>'), not %s (%r)" % (type(e).__name__, e))
         self.enable_cooperative_groups = enable_cooperative_groups
         self.path = path
         if path is not None:
