@@ -12,6 +12,7 @@ import glob
 import os
 import re
 import sys
+import sysconfig
 
 import numpy
 from setuptools import Extension, setup
@@ -115,6 +116,13 @@ def write_cuda_cpu_source(path):
 
 
 class BuildExt(build_ext):
+    def finalize_options(self):
+        super().finalize_options()
+        # the objects under build/, not in pip's temporary folder (an editable install's): a later
+        # build compiles only what changed, and tools/sanitize_tests.sh reuses the kernel objects
+        self.build_temp = os.path.join(HERE, "build", "temp.%s-%s" % (sysconfig.get_platform(),
+                                                                      sys.implementation.cache_tag))
+
     def build_extensions(self):
         # nvcc first: its output is an input of fatbin.c
         build_cuda.write_fatbin_source(os.path.join(HERE, FATBIN_C), os.path.join(HERE, "build"))
