@@ -124,6 +124,12 @@ class Fused:
         uf, plan = entry
         if plan is None:
             return uf(*args)
+        if any(type(a) is int for a in args):
+            # the elementwise call checks a Python int against the dtypes it meets (NEP 50:
+            # OverflowError, as NumPy's ufuncs); the reduction's launch takes the program's cast
+            # as it is, which would wrap 2**31 into an int32 silently: check on one element first
+            uf(*[a[(slice(0, 1),) * a.ndim] if isinstance(a, (_core.ndarray, np.ndarray)) and a.size else a
+                 for a in args])
         return plan.run(uf._programs[0][1], args)
 
 

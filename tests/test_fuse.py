@@ -210,3 +210,15 @@ def test_pygpu_reductions_inside_fuse(device):
     assert float(got.get()) == np.max(np.abs(x - 0.5))
     got = pygpu.fuse(lambda v: pygpu.mean(v, axis=None))(d)
     np.testing.assert_allclose(got.get(), np.mean(x), rtol=1e-12)
+
+
+def test_reduction_checks_python_ints_as_the_elementwise_call(device):
+    """A Python int past an int32 operand's range raises OverflowError with a final reduction as
+    without one (found by the fuzzer: the reduction wrapped 2**31 to -2**31 and summed 9.0 where
+    NumPy gives 6.0); in range, the fused reduction equals NumPy's."""
+    a = np.array([7, 2 ** 31 - 1, -2 ** 31, 4], np.int32)
+    d = pygpu.asarray(a, device=device)
+    f = pygpu.fuse(lambda n, x: ((n >= x) * 1.5 + (n < x) * 2.5).sum())
+    with pytest.raises(OverflowError, match="Python integer 2147483648 out of bounds for int32"):
+        f(2 ** 31, d)
+    assert float(f(5, d).get()) == ((5 >= a) * 1.5 + (5 < a) * 2.5).sum()
