@@ -222,3 +222,19 @@ def test_reduction_checks_python_ints_as_the_elementwise_call(device):
     with pytest.raises(OverflowError, match="Python integer 2147483648 out of bounds for int32"):
         f(2 ** 31, d)
     assert float(f(5, d).get()) == ((5 >= a) * 1.5 + (5 < a) * 2.5).sum()
+
+
+def test_python_scalars_stay_weak_through_operators(device):
+    """Operators between Python-scalar arguments give Python scalars (weak for the array they meet
+    next, NEP 50), ufuncs of them NumPy scalars (found by the fuzzer: s + 1 made a float32
+    expression float64, s / 1.0 > float32 array compared in float64, and a < a of two ints did not
+    compile)."""
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    d = pygpu.asarray(x, device=device)
+    for fn, args in [(lambda v, s: v * (s + 1), (2.0,)), (lambda v, s: v - abs(-s), (2.5,)),
+                     (lambda v, s: v * np.floor(s), (2.0,)), (lambda v, a: np.where(a < a, a, v), (3,)),
+                     (lambda v, s: (s / 1.0) > np.where(v > v, v, s), (-7.889554293394703,))]:
+        got = pygpu.fuse(fn)(d, *args)
+        want = fn(x, *args)
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        assert_array_equal(got, want)

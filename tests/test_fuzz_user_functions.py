@@ -153,20 +153,6 @@ def _kernel_cache():
 # is counted ("known defects") instead of failing the run. Remove an entry once its defect is
 # fixed, so that the fuzzer watches it again.
 KNOWN_DEFECTS = {
-    # fuse: an operation whose operands are both Python scalars (arguments passed as Python
-    # numbers, or a Python bool made of them) fails to compile where NumPy computes it, e.g.
-    # pygpu.fuse(lambda a, x: np.where(a < a, a, x))(3, x): CompileError "less() is not
-    # supported for operands of type int, int in fuse" (a + a works).
-    "fuse-two-weak-scalars": r"fuse: CompileError: \w+\(\) is not supported for operands of type "
-                             r"(int|float|bool), (int|float|bool) in fuse",
-    # fuse: an operation of two Python-scalar arguments gives a strong float64/int64 value where
-    # NumPy keeps a weak Python scalar, so the result is wider than NumPy's: x a float32 array,
-    # pygpu.fuse(lambda x, s: x * (s + 1))(x, 2.0) is float64, NumPy's float32.
-    # The test recognises it by running NumPy on a model of it (_weak_scalar_model). Its values
-    # differ too: p0 a float32 array of zeros, s = -7.889554293394703,
-    # pygpu.fuse(lambda p0, s: (s / 1.0) > np.where(p0 > p0, p0, s))(p0, s) is all True (the
-    # comparison made in float64), NumPy's all False (in float32).
-    "fuse-weak-scalar-results": r"fuse: as the weak-scalar model predicts",
     # fuse: a NumPy scalar on the left of a comparison with a traced array raises: NumPy hands the
     # scalar to __array_ufunc__ as a 0-d array: pygpu.fuse(lambda x: np.float64(2.0) < x)(x),
     # pygpu.fuse(lambda x: np.sin(0.5) == x)(x): CompileError "a value of type ndarray cannot be

@@ -43,11 +43,24 @@ class TraceContext:
         """A Tracer of expr; dtype: the dtype NumPy gives the value (float16 computed as float32)."""
         return self.tracer_class(self, expr, dtype if dtype is not None and self.rules == "numpy" else expr.type)
 
+    _WEAK = {int: np.dtype(np.int64), float: np.dtype(np.float64), complex: np.dtype(np.complex128)}
+
+    def numpy_typed(self, compute, operands, python_op):
+        """compute(operands) -> (expr, dtype) under NumPy's rules. When every operand is a Python
+        scalar (a weak argument of fuse, a literal), Python computes an operator (s + 1, -s, s < t,
+        abs(s)) and its result stays a Python scalar, weak for what it meets next (NEP 50); a ufunc
+        (np.sin(s), np.less(s, t)) gives a NumPy scalar, of the scalars' default dtypes."""
+        if not (operands and all(o in self._WEAK for o in operands)):
+            return self.wrap(*compute(operands))
+        expr, dtype = compute([self._WEAK[o] for o in operands])
+        weak = {"f": float, "i": int, "u": int, "c": complex}.get(np.dtype(dtype).kind) if python_op else None
+        return self.tracer_class(self, expr, weak if weak is not None else dtype)
+
     def binary(self, sym, a, b):
         (ea, oa), (eb, ob) = self.lift(a), self.lift(b)
         try:
             if self.rules == "numpy":
-                return self.wrap(*rules.numpy_binary(sym, ea, eb, [oa, ob]))
+                return self.numpy_typed(lambda ops: rules.numpy_binary(sym, ea, eb, ops), [oa, ob], True)
             if sym in rules.COMPARE_OPS:
                 return self.wrap(rules.compare(sym, ea, eb))
             return self.wrap(rules.binary(sym, ea, eb))
@@ -61,12 +74,12 @@ class TraceContext:
                 op = {"-": "negative", "+": "positive", "~": "invert"}[sym]
                 if sym == "~" and T.is_bool(e.type):
                     op = "logical_not"
-                return self.wrap(*rules.numpy_ufunc(op, [e], [o]))
+                return self.numpy_typed(lambda ops: rules.numpy_ufunc(op, [e], ops), [o], True)
             return self.wrap(rules.unary(sym, e))
         except rules.TypingError as err:
             raise self.error(f"{err} in {self.context}") from None
 
-    def ufunc(self, op, inputs):
+    def ufunc(self, op, inputs, python_op=False):
         lifted = [self.lift(x) for x in inputs]
         exprs, operands = [e for e, _ in lifted], [o for _, o in lifted]
         if op == "_where":
@@ -76,7 +89,9 @@ class TraceContext:
             t = T.compute_type(dt)
             return self.wrap(ir.Select(cond, rules.cast(exprs[1], t), rules.cast(exprs[2], t), t), dt)
         try:
-            return self.wrap(*rules.numpy_ufunc(op, exprs, operands))
+            if self.rules != "numpy":
+                return self.wrap(*rules.numpy_ufunc(op, exprs, operands))
+            return self.numpy_typed(lambda ops: rules.numpy_ufunc(op, exprs, ops), operands, python_op)
         except rules.TypingError as e:
             raise self.error(f"{e} in {self.context}") from None
 
@@ -166,7 +181,7 @@ class Tracer:
     __index__ = _no_control_flow("int()")
 
     def __abs__(self):
-        return self.ctx.ufunc("absolute", [self])
+        return self.ctx.ufunc("absolute", [self], python_op=True)
 
     def __neg__(self):
         return self.ctx.unary("-", self)
