@@ -1429,8 +1429,16 @@ def _param(cid):
     return pytest.param(cid, marks=marks, id=cid)
 
 
+def _shared(a):
+    """Objects the whole interpreter shares (None, bools, small ints, interned strings): before
+    Python 3.12 made them immortal their counts move with everything else, so they say nothing
+    about the call."""
+    return a is None or isinstance(a, bool) or (type(a) is int and -5 <= a <= 256) or \
+        (type(a) is str and sys.intern(a) is a)
+
+
 def _refcounts(args):
-    return [sys.getrefcount(a) for a in args]
+    return [sys.getrefcount(a) for a in args if not _shared(a)]
 
 
 def _check_child(cid, child_results):
