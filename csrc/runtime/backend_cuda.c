@@ -565,7 +565,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
         unstaged = 1;
     if (unstaged) {
         call = "cuMemcpyAsync";
-        r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, n, s);
+        r = pg_cuda_queue_copy(dev, dst, src, n, s);
     } else if (h2d) {
         size_t len;
         for (size_t off = 0, i = 0; off < n; off += len, i++) {
@@ -576,8 +576,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                 break;
             }
             pg_host_copy(c->stage[b], src + off, len);
-            if ((r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)(dst + off), (CUdeviceptr)(uintptr_t)c->stage[b],
-                                         len, s)) != CUDA_SUCCESS) {
+            if ((r = pg_cuda_queue_copy(dev, dst + off, c->stage[b], len, s)) != CUDA_SUCCESS) {
                 call = "cuMemcpyAsync";
                 break;
             }
@@ -598,8 +597,7 @@ staged_copy(PgDevice *dev, char *dst, const char *src, size_t n, int h2d, CUstre
                     call = "cuEventSynchronize";
                     break;
                 }
-                if ((r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)c->stage[b],
-                                             (CUdeviceptr)(uintptr_t)(src + off), len, s)) != CUDA_SUCCESS) {
+                if ((r = pg_cuda_queue_copy(dev, c->stage[b], src + off, len, s)) != CUDA_SUCCESS) {
                     call = "cuMemcpyAsync";
                     break;
                 }
@@ -649,10 +647,10 @@ cuda_memcpy_in_context(PgDevice *dev, void *dst, const void *src, size_t n, PgCo
     if (pageable) {
         /* the driver returns once the host buffer may be reused (H2D) or holds the data (D2H) */
         Py_BEGIN_ALLOW_THREADS
-        r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, n, (CUstream)stream);
+        r = pg_cuda_queue_copy(dev, dst, src, n, stream);
         Py_END_ALLOW_THREADS
     } else {
-        r = pg_cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, n, (CUstream)stream);
+        r = pg_cuda_queue_copy(dev, dst, src, n, stream);
     }
     if (r != CUDA_SUCCESS)
         return pg_cuda_raise(dev, r, "cuMemcpyAsync");
@@ -700,9 +698,8 @@ cuda_elementwise_in_context(PgDevice *dev, int kernel_id, const PgLoopArgs *args
         blocks = cap;
     if (blocks < 1)
         blocks = 1;
-    CU_TRY(dev, cuLaunchKernel,
-           (f, (unsigned int)blocks, 1, 1, PG_BLOCK_THREADS, 1, 1, 0, (CUstream)stream, params, NULL));
-    return 0;
+    CUresult r = pg_cuda_queue_launch_1d(dev, f, blocks, PG_BLOCK_THREADS, stream, params);
+    return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel");
 }
 
 /* ------------------------------------------------------------------ streams and events */

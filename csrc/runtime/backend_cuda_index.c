@@ -18,8 +18,7 @@ pg_cuda_launch(PgDevice *dev, const char *module, const char *name, int64_t bloc
     CUfunction f = pg_cuda_function(dev, module, name);
     if (f == NULL)
         return -1;
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, (unsigned int)threads, 1, 1, 0,
-                                      (CUstream)stream, params, NULL);
+    CUresult r = pg_cuda_queue_launch_1d(dev, f, blocks, (unsigned int)threads, stream, params);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, name);
 }
 

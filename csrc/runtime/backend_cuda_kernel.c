@@ -166,8 +166,7 @@ cooperative_launch(PgDevice *dev, CUfunction f, const PgLaunchConfig *cfg, void 
                      blocks, resident, threads, (PyObject *)dev, per_sm, PG_CUDA_IMPL(dev)->sm_count);
         return -1;
     }
-    r = pg_cu.cuLaunchCooperativeKernel(f, cfg->grid[0], cfg->grid[1], cfg->grid[2], cfg->block[0], cfg->block[1],
-                                        cfg->block[2], (unsigned int)cfg->shared_mem, (CUstream)stream, args);
+    r = pg_cuda_queue_launch(dev, f, cfg->grid, cfg->block, (unsigned int)cfg->shared_mem, stream, args, 1);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchCooperativeKernel");
 }
 
@@ -185,8 +184,7 @@ kernel_launch_in_context(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConf
     }
     if (cfg->cooperative)
         return cooperative_launch(dev, f, cfg, args, stream);
-    r = pg_cu.cuLaunchKernel(f, cfg->grid[0], cfg->grid[1], cfg->grid[2], cfg->block[0], cfg->block[1],
-                             cfg->block[2], (unsigned int)cfg->shared_mem, (CUstream)stream, args, NULL);
+    r = pg_cuda_queue_launch(dev, f, cfg->grid, cfg->block, (unsigned int)cfg->shared_mem, stream, args, 0);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel");
 }
 

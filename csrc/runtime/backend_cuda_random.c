@@ -35,8 +35,7 @@ pg_cuda_backend_random_in_context(PgDevice *dev, const PgRandomArgs *args, void 
     if (blocks < 1)
         blocks = 1;
     void *params[1] = {(void *)args};
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, PG_RANDOM_THREADS, 1, 1, 0, (CUstream)stream,
-                                      params, NULL);
+    CUresult r = pg_cuda_queue_launch_1d(dev, f, blocks, PG_RANDOM_THREADS, stream, params);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel");
 }
 

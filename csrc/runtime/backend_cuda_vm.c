@@ -21,8 +21,7 @@ vm_run_in_context(PgDevice *dev, const PgVmArgs *args, void *stream)
     if (blocks < 1)
         blocks = 1;
     void *params[1] = {(void *)args};
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, PG_VM_CUDA_THREADS, 1, 1, 0, (CUstream)stream,
-                                      params, NULL);
+    CUresult r = pg_cuda_queue_launch_1d(dev, f, blocks, PG_VM_CUDA_THREADS, stream, params);
     if (r != CUDA_SUCCESS)
         return pg_cuda_raise(dev, r, "cuLaunchKernel(pg_vm_run)");
     return 0;

@@ -59,6 +59,15 @@ CUfunction pg_cuda_function(PgDevice *dev, const char *module, const char *name)
 /* PgBackend.gemm (gemm_cuda.c): cuBLAS, and the integer kernel of the "matmul" module. */
 int pg_cuda_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream);
 
+/* cuda_queue.c: the only callers of the driver's queueing calls (launches, asynchronous copies);
+ * each notes the stream with dev's pool (memory.h) and returns the driver's result without raising,
+ * so they may run with the GIL released. Called with dev's context current. */
+CUresult pg_cuda_queue_launch(PgDevice *dev, CUfunction f, const unsigned int grid[3], const unsigned int block[3],
+                              unsigned int shared_mem, void *stream, void **params, int cooperative);
+CUresult pg_cuda_queue_launch_1d(PgDevice *dev, CUfunction f, int64_t blocks, unsigned int threads, void *stream,
+                                 void **params);
+CUresult pg_cuda_queue_copy(PgDevice *dev, void *dst, const void *src, size_t n, void *stream);
+
 /* Launches module/name over a 1-d grid of `blocks` blocks of `threads` on stream, with dev's
  * context current (0, or -1 with CUDAError naming the kernel). */
 int pg_cuda_launch(PgDevice *dev, const char *module, const char *name, int64_t blocks, int threads, void **params,

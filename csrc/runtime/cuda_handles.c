@@ -81,6 +81,7 @@ pg_cublas_handle(PgDevice *dev, void *stream, cublasHandle_t *handle)
 {
     if (pg_cublas_load() < 0)
         return -1;
+    pg_pool_note_queue(dev, stream); /* the caller queues library work on it next */
     HandleEntry *e = entry_for(dev, stream);
     if (e == NULL)
         return -1;
@@ -114,6 +115,7 @@ pg_cusolver_handle(PgDevice *dev, void *stream, cusolverDnHandle_t *handle, cuso
 {
     if (pg_cusolver_load() < 0)
         return -1;
+    pg_pool_note_queue(dev, stream); /* the caller queues library work on it next */
     HandleEntry *e = entry_for(dev, stream);
     if (e == NULL)
         return -1;

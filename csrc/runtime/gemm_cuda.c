@@ -21,8 +21,7 @@ gemm_int(PgDevice *dev, const PgGemmArgs *g, void *stream)
     int64_t blocks = (g->m * g->n * g->batch + GEMM_INT_THREADS - 1) / GEMM_INT_THREADS;
     int64_t cap = (int64_t)PG_CUDA_IMPL(dev)->sm_count * GEMM_INT_BLOCKS_PER_SM;
     blocks = blocks > cap ? cap : blocks < 1 ? 1 : blocks;
-    CUresult r = pg_cu.cuLaunchKernel(f, (unsigned int)blocks, 1, 1, GEMM_INT_THREADS, 1, 1, 0, (CUstream)stream,
-                                      params, NULL);
+    CUresult r = pg_cuda_queue_launch_1d(dev, f, blocks, GEMM_INT_THREADS, stream, params);
     return r == CUDA_SUCCESS ? 0 : pg_cuda_raise(dev, r, "cuLaunchKernel(pg_gemm_int)");
 }
 

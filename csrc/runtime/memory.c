@@ -3,6 +3,7 @@
  * served from the cache costs a list pop. The GIL serialises every call. Stream-aware reuse:
  * see memory.h. */
 #include "runtime/memory.h"
+#include "runtime/queue_log.h"
 
 #define PG_NCLASSES (64 * 4)
 #define PG_MIN_BLOCK 256
@@ -22,6 +23,7 @@ struct PgPool {
     size_t cached_blocks;
     PoolStream *streams;
     int nstreams, cap_streams;
+    PgQueueLog *queued; /* the streams work was queued on, for the joins at a free */
     int exact;        /* PYGPU_POOL=off: exact sizes (in whole words), nothing cached (for compute-sanitizer) */
 };
 
@@ -48,6 +50,10 @@ pg_pool_new(PgDevice *dev)
     PgPool *p = PyMem_RawCalloc(1, sizeof(PgPool));
     if (p == NULL)
         return (PgPool *)PyErr_NoMemory();
+    if ((p->queued = pg_queue_log_new()) == NULL) {
+        PyMem_RawFree(p);
+        return NULL;
+    }
     /* With the cache off every array is its own driver allocation of its own size, so memcheck
      * sees a read past an array's end and initcheck a read of memory nothing wrote. */
     const char *mode = getenv("PYGPU_POOL");
@@ -88,6 +94,7 @@ static void
 drop_stream(PgDevice *dev, PoolStream *st)
 {
     PgPool *pool = dev->pool;
+    pg_queue_log_retire(dev, pool->queued, st->handle);
     dev->backend->stream_destroy(dev, st->handle);
     *st = pool->streams[--pool->nstreams];
 }
@@ -96,9 +103,10 @@ void
 pg_pool_stream_remove(PgDevice *dev, void *stream)
 {
     PoolStream *st = find_stream(dev->pool, stream);
-    if (st == NULL) /* not ours to keep: destroy it now */
+    if (st == NULL) { /* not ours to keep: destroy it now */
+        pg_queue_log_retire(dev, dev->pool->queued, stream);
         dev->backend->stream_destroy(dev, stream);
-    else if (st->refs == 0)
+    } else if (st->refs == 0)
         drop_stream(dev, st);
     else
         st->removed = 1;
@@ -215,6 +223,7 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
             pool->used_bytes += b->size;
             b->next = NULL;
             b->event_live = 0;
+            b->since = pg_queue_log_epoch(pool->queued);
             pg_block_use(b, stream);
             return b;
         }
@@ -249,6 +258,7 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
     b->event = NULL;
     b->event_live = 0;
     b->next = NULL;
+    b->since = pg_queue_log_epoch(pool->queued);
     pg_block_use(b, stream);
     pool->used_bytes += rounded;
     return b;
@@ -284,9 +294,11 @@ pg_pool_free(PgBlock *b)
         block_destroy(b);
         return;
     }
-    if (b->stream != NULL && record_free_event(b) < 0) {
-        /* without an event the block could be reused too early: give it back instead (the
-         * driver's free waits for the device) */
+    if (pg_queue_log_join(b->device, pool->queued, b->since, b->stream) < 0 ||
+        (b->stream != NULL && record_free_event(b) < 0)) {
+        /* without the other streams' work ordered before its stream's, or without an event,
+         * the block could be reused too early: give it back instead (the driver's free waits
+         * for the device) */
         pool->used_bytes -= b->size;
         block_destroy(b);
         return;
@@ -296,6 +308,12 @@ pg_pool_free(PgBlock *b)
     pool->cached_blocks++;
     b->next = pool->free_lists[b->kind][c];
     pool->free_lists[b->kind][c] = b;
+}
+
+void
+pg_pool_note_queue(PgDevice *dev, void *stream)
+{
+    pg_queue_log_note(dev->pool->queued, stream);
 }
 
 void

@@ -7,7 +7,12 @@
  * stream only when the stream semantics order the two (the legacy default stream and a blocking
  * stream wait for each other) or when an event recorded at the free on the tag's stream has
  * completed. Streams created by pygpu are registered with the pool, which keeps the handle of a
- * destroyed Stream alive while blocks are still tagged with it. */
+ * destroyed Stream alive while blocks are still tagged with it.
+ *
+ * Tags are a fast path, not what correctness rests on: every function that queues work notes its
+ * stream (pg_pool_note_queue, called from cuda_queue.c and cuda_handles.c only), and a freed
+ * block's stream is first joined to every other stream noted since the block was handed out
+ * (queue_log.h), so a launch path that tags nothing cannot get its memory reused early. */
 #ifndef PG_MEMORY_H
 #define PG_MEMORY_H
 #include "runtime/device.h"
@@ -20,6 +25,7 @@ typedef struct PgBlock {
     void *stream;           /* backend stream the block was last used on (NULL: default stream) */
     void *event;            /* recorded on `stream` when freed from a non-default stream */
     int event_live;         /* the event was recorded at the last free */
+    uint64_t since;         /* the pool's queue epoch when the block was handed out */
     struct PgBlock *next;   /* free-list link while cached */
 } PgBlock;
 
@@ -40,6 +46,8 @@ pg_block_use(PgBlock *block, void *stream)
     if (block->stream != stream)
         pg_block_retag(block, stream);
 }
+/* Work is being queued on `stream` of dev (any thread, GIL or not): see queue_log.h. */
+void pg_pool_note_queue(PgDevice *dev, void *stream);
 void pg_pool_free_all_blocks(PgDevice *dev);
 size_t pg_pool_used_bytes(PgDevice *dev);
 size_t pg_pool_total_bytes(PgDevice *dev);

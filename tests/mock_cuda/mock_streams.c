@@ -101,6 +101,19 @@ op_ready(const Op *op)
 
 /* Runs op (lock held; released while a copy or kernel "executes"). A faulted context runs
  * nothing more, but its event records still complete so that other contexts do not hang. */
+/* The launch count when a wait-value op last let its stream go (mock_launches_at_release()): a
+ * test that held an operation's last kernel learns whether it queued another after waiting. */
+static long launches_at_release;
+
+long
+mock_launches_at_release(void)
+{
+    pthread_mutex_lock(&mock_lock);
+    long n = launches_at_release;
+    pthread_mutex_unlock(&mock_lock);
+    return n;
+}
+
 static void
 run_op(Stream *s, Op *op)
 {
@@ -130,6 +143,9 @@ run_op(Stream *s, Op *op)
             op->event->completed = op->gen;
             op->event->ms = now_ms();
         }
+        return;
+    case OP_WAIT_VALUE:
+        launches_at_release = mock_stats_data.launches;
         return;
     default:
         return;
@@ -808,6 +824,65 @@ misaligned(int form, const void *params)
     return 0;
 }
 
+/* ------------------------------------------------------------------ test hooks: hold at a kernel, launch log */
+
+/* mock_hold_at(prefix, word): the next kernel launched whose name starts with prefix waits, on its
+ * stream, until *word is nonzero (a wait-value queued just before it). For a test that must hold
+ * the work an operation queues after it synchronised internally. */
+static char hold_prefix[128];
+static const volatile uint32_t *hold_word;
+
+int
+mock_hold_at(const char *prefix, uint32_t *word)
+{
+    pthread_mutex_lock(&mock_lock);
+    snprintf(hold_prefix, sizeof hold_prefix, "%s", prefix ? prefix : "");
+    hold_word = word;
+    pthread_mutex_unlock(&mock_lock);
+    return 0;
+}
+
+/* With mock_lock held: queues the armed hold before a launch of `name` on s, once. */
+static CUresult
+hold_before(Stream *s, const char *name)
+{
+    if (hold_word == NULL || strncmp(name, hold_prefix, strlen(hold_prefix)) != 0)
+        return CUDA_SUCCESS;
+    Op *op = op_new(OP_WAIT_VALUE);
+    if (op == NULL)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    op->addr = hold_word;
+    op->value = 1;
+    op->cond = 0; /* GEQ */
+    hold_word = NULL;
+    return submit(s, op);
+}
+
+/* The distinct names of the kernels launched so far, for coverage checks: mock_launched(i) is the
+ * i-th (NULL past the end). */
+#define LAUNCH_LOG_MAX 8192
+static char *launch_log[LAUNCH_LOG_MAX];
+static int launch_log_n;
+
+static void
+log_launch(const char *name)
+{
+    for (int i = 0; i < launch_log_n; i++)
+        if (strcmp(launch_log[i], name) == 0)
+            return;
+    if (launch_log_n < LAUNCH_LOG_MAX && (launch_log[launch_log_n] = strdup(name)) != NULL)
+        launch_log_n++;
+}
+
+const char *
+mock_launched(int i)
+{
+    pthread_mutex_lock(&mock_lock);
+    const char *name = i >= 0 && i < launch_log_n ? launch_log[i] : NULL;
+    pthread_mutex_unlock(&mock_lock);
+    return name;
+}
+
 CUresult
 cuLaunchKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
                unsigned int bz, unsigned int shmem, Handle h, void **params, void **extra)
@@ -848,15 +923,16 @@ cuLaunchKernel(Handle f, unsigned int gx, unsigned int gy, unsigned int gz, unsi
             r = CUDA_ERROR_OUT_OF_MEMORY;
             break;
         }
-        if (fn->form && misaligned(fn->form, params[0])) {
+        if ((fn->form == 'c' || fn->form == 's') && misaligned(fn->form, params[0])) {
             op->fault = CUDA_ERROR_MISALIGNED_ADDRESS;
             mock_stats_data.misaligned_launches++;
         }
         MockStats *st = &mock_stats_data;
         if (op->fault == 0 && mock_settings.fault_after == st->launches + 1)
             op->fault = CUDA_ERROR_ILLEGAL_ADDRESS;
-        if ((r = submit(s, op)) != CUDA_SUCCESS)
+        if ((r = hold_before(s, fn->name)) != CUDA_SUCCESS || (r = submit(s, op)) != CUDA_SUCCESS)
             break;
+        log_launch(fn->name);
         st->launches++;
         st->grid = gx;
         st->block = bx;
