@@ -66,13 +66,19 @@ def read_depfile(path):
 
 
 def out_of_date(obj, src):
+    """Whether obj must be compiled again: its source or a header of this checkout it includes is
+    newer. Headers from elsewhere (Python's, NumPy's) do not count: pip builds in a temporary
+    environment whose NumPy headers are gone, or at another path, at the next build, and they
+    change nothing the objects depend on (NumPy's C API is stable across 2.x)."""
     if not os.path.exists(obj):
         return True
     deps = read_depfile(os.path.splitext(obj)[0] + ".d")
     if deps is None:
         return True
     when = os.path.getmtime(obj)
-    return any(not os.path.exists(d) or os.path.getmtime(d) > when for d in [src] + deps)
+    here = HERE + os.sep
+    ours = [src] + [d for d in deps if os.path.abspath(d).startswith(here)]
+    return any(not os.path.exists(d) or os.path.getmtime(d) > when for d in ours)
 
 
 def inline_kernel_header(name, seen=None):
@@ -124,6 +130,9 @@ class BuildExt(build_ext):
                                                                       sys.implementation.cache_tag))
 
     def build_extensions(self):
+        # no RUNPATH into the building machine's Python (some builds of Python put -Wl,-rpath in
+        # their link command): the extension needs no library of that folder
+        self.compiler.linker_so = [a for a in self.compiler.linker_so if not a.startswith("-Wl,-rpath")]
         # nvcc first: its output is an input of fatbin.c
         build_cuda.write_fatbin_source(os.path.join(HERE, FATBIN_C), os.path.join(HERE, "build"))
         write_cuda_cpu_source(os.path.join(HERE, CUDA_CPU_C))
@@ -148,12 +157,15 @@ class BuildExt(build_ext):
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             for future in [pool.submit(compile_one, src) for src, _ in stale]:
                 future.result()
+        # a wheel's extension without debug info (25 MB with it, 7 without); an in-place
+        # (editable, development) build keeps it, as does PYGPU_DEBUG_INFO=1
+        strip = [] if self.inplace or os.environ.get("PYGPU_DEBUG_INFO") or SANITIZE else ["-Wl,--strip-debug"]
         if stale or not os.path.exists(target) or any(os.path.getmtime(o) > os.path.getmtime(target)
                                                       for o in objects):
             os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
             self.compiler.link_shared_object(
                 objects, target, libraries=self.get_libraries(ext), library_dirs=ext.library_dirs,
-                runtime_library_dirs=ext.runtime_library_dirs, extra_postargs=ext.extra_link_args,
+                runtime_library_dirs=ext.runtime_library_dirs, extra_postargs=ext.extra_link_args + strip,
                 export_symbols=self.get_export_symbols(ext), debug=self.debug, build_temp=self.build_temp)
 
 

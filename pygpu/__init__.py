@@ -43,6 +43,8 @@ from ._jit.elementwise import ElementwiseKernel  # noqa: F401,E402
 from ._jit.reduction import ReductionKernel  # noqa: F401,E402
 from ._jit.guvectorize import guvectorize  # noqa: F401,E402  (Numba's generalized ufuncs, on cuda.jit)
 
+from ._config import show_config  # noqa: F401,E402
+# the one version number: the wheel's (pyproject.toml reads it from here) and python -m pygpu's
 __version__ = "0.1.0"
 
 

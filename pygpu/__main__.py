@@ -7,33 +7,14 @@ import numpy as np
 
 import pygpu
 from pygpu import cuda
-from pygpu import _core
 from pygpu._system import unusable_gpu_warning
 
 
 def report():
-    info = _core._build_info()
-    print(f"pygpu {pygpu.__version__} (numpy {np.__version__}, Python {sys.version.split()[0]})")
-    archs = info.get("fatbin_archs") or "none (built without nvcc: CPU only)"
-    print(f"build: CUDA kernels for {archs}; {_core._n_kernels} elementwise kernels; "
-          f"CPU backend with {info['cpu_threads']} threads")
-    count, reason = _core._cuda_device_count()
-    if count:
-        ver = _core._cuda_driver_version()
-        print(f"CUDA driver {ver // 1000}.{ver % 1000 // 10}: {count} device{'s' if count > 1 else ''}")
-        for i in range(count):
-            p = pygpu.Device(i).properties()
-            cc = ".".join(map(str, p["compute_capability"]))
-            print(f"  cuda:{i}  {p['name']}  compute {cc}, {p['multiprocessors']} SMs, "
-                  f"{p['total_memory'] / 2**30:.1f} GiB")
-    else:
-        print(f"CUDA: not available ({reason})")
-        warning = unusable_gpu_warning()
-        if warning:
-            print("\n" + "!" * 100 + "\n" + warning + "\n" + "!" * 100 + "\n")
-    cpu = pygpu.Device("cpu").properties()
-    print(f"  cpu     {cpu['name']}  {cpu['cores']} cores, {cpu['total_memory'] / 2**30:.1f} GiB")
-    print(f"default device: {pygpu.default_device()}")
+    pygpu.show_config()
+    warning = unusable_gpu_warning()
+    if warning:
+        print("\n" + "!" * 100 + "\n" + warning + "\n" + "!" * 100 + "\n")
 
 
 def timed(fn, sync):

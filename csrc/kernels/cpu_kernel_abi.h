@@ -13,7 +13,7 @@
 #define PG_CPU_KERNEL_ABI_H
 #include <stdint.h>
 
-#define PG_CPU_ABI_VERSION 1
+#define PG_CPU_ABI_VERSION 2
 
 typedef struct {
     unsigned int x, y, z;
@@ -65,6 +65,7 @@ enum {
     PG_TRAP_RUNTIME = 1, /* __trap(), or an error of the runtime: RuntimeError */
     PG_TRAP_ASSERT,      /* a failed assert(): AssertionError */
     PG_TRAP_INDEX,       /* an out-of-range index (bounds-checked code): IndexError */
+    PG_TRAP_INTERRUPT,   /* Ctrl-C (the stop flag was up at a loop): KeyboardInterrupt */
 };
 
 /* What the extension gives a module: barriers (fiber mode only) and traps. trap does not
@@ -73,6 +74,7 @@ typedef struct {
     int (*block_reduce)(void *scheduler, int op, int predicate);
     uint64_t (*warp)(void *scheduler, int op, uint64_t value, int arg, int width);
     void (*trap)(int kind, const char *message);
+    const volatile int *stop;   /* up while the launch is to end (Ctrl-C): loops poll it */
 } PgCpuRuntime;
 
 typedef struct {

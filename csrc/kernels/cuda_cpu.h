@@ -101,6 +101,8 @@ struct dim3 {
 #endif
 static thread_local PgCpuThread __pg_idx;
 static const PgCpuRuntime *__pg_runtime;
+static const volatile int __pg_never = 0;
+static const volatile int *__pg_stop = &__pg_never; /* the launch's stop flag (Ctrl-C) */
 
 static inline uint3 __pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
 #define threadIdx (__pg_u3(__pg_idx.thread_idx))
@@ -598,11 +600,25 @@ template <class... A, void (*F)(const PgCpuThread &, A...)> struct __pg_thunk<vo
     {text, (int32_t)(sizeof __pg_kernel_##i::params / sizeof(PgCpuParam)) - 1, __pg_kernel_##i::params, \
      __pg_kernel_##i::run_blocks, __pg_kernel_##i::run_thread},
 static PgCpuThread *__pg_thread_state(void) { return &__pg_idx; }
-static void __pg_set_runtime(const PgCpuRuntime *r) { __pg_runtime = r; }
+static void __pg_set_runtime(const PgCpuRuntime *r)
+{
+    __pg_runtime = r;
+    __pg_stop = r->stop;
+}
 #define PG_CPU_MODULE(barriers, ...)                                                              \
     static const PgCpuKernel __pg_kernels[] = {__VA_ARGS__};                                        \
     extern "C" __attribute__((visibility("default"))) const PgCpuModule pg_cpu_module = {         \
         PG_CPU_ABI_VERSION, barriers, (int32_t)(sizeof __pg_kernels / sizeof __pg_kernels[0]), __pg_kernels, \
         __pg_thread_state, __pg_set_runtime};
+
+/* ------------------------------------------------------------------ Ctrl-C
+ * Every loop of the code below (the user's kernels, and what cuda.jit emits) polls the launch's
+ * stop flag once per iteration, so that a kernel spinning forever on the CPU ends at Ctrl-C (the
+ * launch raises KeyboardInterrupt) instead of holding the interpreter: a load and a branch never
+ * taken. `while` and `do ... while` get it in their condition, `for` at the top of its body. */
+[[noreturn]] static void __pg_interrupted(void) { __pg_runtime->trap(PG_TRAP_INTERRUPT, "interrupted"); __builtin_unreachable(); }
+static inline bool __pg_going(void) { if (__builtin_expect(*__pg_stop != 0, 0)) __pg_interrupted(); return true; }
+#define while(...) while ((__VA_ARGS__) && __pg_going())
+#define for(...) for (__VA_ARGS__) if (__builtin_expect(*__pg_stop != 0, 0)) __pg_interrupted(); else
 
 #endif

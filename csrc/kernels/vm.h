@@ -54,6 +54,7 @@
 #else
 #define PG_VM_EACH_LANE(j) _Pragma("omp simd") for (int j = 0; j < n; j++)
 #define PG_VM_EXEC_FN static inline void /* inline: files that take only the helpers below */
+#include "cpu_stop.h"
 #endif
 
 /* float16 loops are not VM ops */
@@ -197,6 +198,10 @@ pg_vm_exec(const PgVmInsn *code, int ninsn, char *R, int64_t slot, int n)
             }
             break;
         case PG_VM_JUMP:
+#ifndef __CUDACC__
+            if (in.a < pc && PG_CPU_STOPPING()) /* Ctrl-C: a user's loop ends here (cpu_stop.h) */
+                return;
+#endif
             pc = in.a;
             break;
         case PG_VM_JUMP_IF_NONE: {

@@ -118,6 +118,8 @@ PG_VM_CPU_RUN(const PgVmArgs *a, int lanes, char *R, int64_t begin, int64_t end)
     char *out_reg = R + (int64_t)p->out_reg * slot;
     int out_size = pg_vm_type_size(p->out_type);
     for (int64_t e = begin; e < end; e += lanes) {
+        if (PG_CPU_STOPPING()) /* Ctrl-C: the launch raises KeyboardInterrupt */
+            return;
         int n = end - e < lanes ? (int)(end - e) : lanes;
         /* scalar inputs, every lane, every tile: a program may reassign its parameters in their
          * registers, so a value left from the last tile is not the argument */

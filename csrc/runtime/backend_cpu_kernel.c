@@ -6,6 +6,8 @@
 #include "runtime/backend.h"
 #include "runtime/cpu_fault.h"
 #include "runtime/cpu_fiber.h"
+#include "runtime/cpu_interrupt.h"
+#include "kernels/cpu_stop.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
@@ -26,6 +28,7 @@ static const PgCpuRuntime cpu_runtime = {
     .block_reduce = pg_fiber_block_reduce,
     .warp = pg_fiber_warp,
     .trap = pg_fault_trap,
+    .stop = &pg_cpu_stop,
 };
 
 int
@@ -205,6 +208,8 @@ run_share(Launch *L)
     for (;;) {
         if (__atomic_load_n(&L->failed, __ATOMIC_RELAXED))
             break;
+        if (PG_CPU_STOPPING())
+            pg_fault_trap(PG_TRAP_INTERRUPT, "interrupted"); /* Ctrl-C: between chunks of blocks */
         uint64_t begin = __atomic_fetch_add(&L->next, L->chunk, __ATOMIC_RELAXED);
         if (begin >= L->nblocks)
             break;
@@ -278,6 +283,7 @@ pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *
     if (L.chunk < 1)
         L.chunk = 1;
     pg_fault_handlers_ensure();
+    pg_cpu_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS
 #ifdef _OPENMP
     if (parallel) {
@@ -287,5 +293,7 @@ pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *
 #endif
         run_share(&L);
     Py_END_ALLOW_THREADS
+    if (pg_cpu_interrupt_end() < 0)
+        return -1; /* KeyboardInterrupt: the blocks not run yet never will; what ran has written */
     return L.failed ? raise_failure(&L) : 0;
 }

@@ -2,6 +2,7 @@
  * elementwise loops, each thread with a register file of its own (kernels/vm_cpu.c runs them).
  * Programs that branch run in smaller blocks, so lanes that diverge waste less work. */
 #include "runtime/backend.h"
+#include "runtime/cpu_interrupt.h"
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -41,7 +42,8 @@ pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
         PyErr_NoMemory();
         return -1;
     }
-    /* a user's loop may run long: other Python threads go on meanwhile */
+    /* a user's loop may run long: other Python threads go on meanwhile, and Ctrl-C ends it */
+    pg_cpu_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS
     if (nt == 1) {
         pg_vm_cpu_run(args, lanes, regs, 0, n);
@@ -74,5 +76,5 @@ pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
     }
     Py_END_ALLOW_THREADS
     free(regs);
-    return 0;
+    return pg_cpu_interrupt_end(); /* -1: interrupted, the output holds what was done */
 }

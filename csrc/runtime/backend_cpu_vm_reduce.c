@@ -7,6 +7,7 @@
  * PG_VMR_CPU_LANES_WIDE, so that each instruction's dispatch is paid for more elements. */
 #include "runtime/cpu_backend.h"
 #include "runtime/vm_reduce_passes.h"
+#include "runtime/cpu_interrupt.h"
 #include <stdlib.h>
 
 #define PG_VMR_CPU_CHUNK 64          /* a block's lanes read 64 KiB apart at most: L1 and L2 hold them */
@@ -61,7 +62,15 @@ cpu_pass(PgDevice *dev, const PgVmReduceArgs *a, void *stream)
     run.scratch = pg_vm_cpu_reduce_scratch(a, run.lanes);
     int64_t nblocks = (run.nitems + run.lanes - 1) / run.lanes;
     int64_t work = a->nout * a->nred_total;
-    pg_cpu_parallel_for(nblocks, work < PG_CPU_PARALLEL_MIN ? nblocks + 1 : 2, run_blocks, &run);
+    if (work < PG_CPU_PARALLEL_MIN) {
+        /* on this thread; a user's loop may still run long: other Python threads go on meanwhile
+         * (pg_cpu_parallel_for lets the GIL go for its parallel runs itself) */
+        Py_BEGIN_ALLOW_THREADS
+        run_blocks(&run, 0, nblocks);
+        Py_END_ALLOW_THREADS
+    } else {
+        pg_cpu_parallel_for(nblocks, 2, run_blocks, &run);
+    }
     if (run.failed) {
         PyErr_NoMemory();
         return -1;
@@ -74,5 +83,7 @@ static const PgVmrSchedule cpu_schedule = {cpu_chunk, cpu_pass};
 int
 pg_cpu_vm_reduce(PgDevice *dev, PgVmReduceArgs *args, void *stream)
 {
-    return pg_vm_reduce_passes(dev, args, stream, &cpu_schedule);
+    pg_cpu_interrupt_begin(); /* a user's loop may run long: Ctrl-C ends it */
+    int rc = pg_vm_reduce_passes(dev, args, stream, &cpu_schedule);
+    return pg_cpu_interrupt_end() < 0 ? -1 : rc;
 }
