@@ -240,13 +240,30 @@ def test_python_scalars_stay_weak_through_operators(device):
         assert_array_equal(got, want)
 
 
-@pytest.mark.xfail(strict=True, reason="fuse computes a float16 intermediate in float32 without rounding it "
-                   "to float16 (the VM has no float16 type): found by the long fuzz run of issue 16")
 def test_float16_intermediate_is_rounded_as_numpy_rounds_it(device):
     # NumPy's sin of a bool array is float16 (0.8413 for True), and float16 * float64 promotes
-    # that rounded value; pygpu.sin(b) * y does too, fuse keeps sin(1) = 0.841471
+    # that rounded value (pygpu.sin(b) * y too); fuse computed sin(1) = 0.841471 in float32 and
+    # kept it (found by the long fuzz run of issue 16): float16 results are rounded now
+    rng = np.random.default_rng(3)
     b = np.array([True, False, True])
     y = np.ones(3)
     f = pygpu.fuse(lambda x, z: np.sin(x) * z)
     got = f(pygpu.asarray(b, device=device), pygpu.asarray(y, device=device))
     assert_array_equal(got, np.sin(b) * y)
+    # the fuzz run's expression, with a final reduction
+    p = rng.standard_normal((3, 65)).astype(np.float32)
+
+    def expr(p0):
+        p0 = np.arctan2((p0 - p0), (1 | 10))
+        p0 = ((-p0) != (p0 / p0))
+        return ((np.arctan2(np.exp(np.sin((p0 * 2))), np.abs((p0 * 2))) / np.sin((p0 * p0)))).sum(axis=0)
+    with np.errstate(all="ignore"):
+        want = expr(p)
+    np.testing.assert_allclose(pygpu.fuse(expr)(pygpu.asarray(p, device=device)).get(), want, rtol=1e-12)
+    # float16 arithmetic and a cast to float16 round each result
+    h = rng.standard_normal(50).astype(np.float16)
+    d = rng.standard_normal(50)
+    for fn in (lambda a, z: (a * a + a) * z, lambda a, z: z.astype(np.float16) * a + z,
+               lambda a, z: np.exp(a) / 3.0 * z):
+        assert_array_equal(pygpu.fuse(fn)(pygpu.asarray(h, device=device), pygpu.asarray(d, device=device)),
+                           fn(h, d))

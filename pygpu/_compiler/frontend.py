@@ -639,7 +639,7 @@ class FunctionCompiler:
         t = _dtype_constructor(f)
         if t is not None:
             want(1)
-            return self.cast(args[0], T.compute_type(t))
+            return rules.to_dtype(args[0], t)   # np.float16(x) rounds as NumPy does
         fname = getattr(f, "__name__", None)
         mod = getattr(f, "__module__", "") or ""
         if fname in _NUMPY_FUNCTIONS and (mod.startswith("numpy") or mod.startswith("pygpu")):

@@ -27,6 +27,18 @@ def cast(e, t):
     return ir.Cast(e, t)
 
 
+def to_dtype(e, t):
+    """e converted to dtype t as NumPy converts it, float16 included: a float16 is computed in
+    float32, rounded to the nearest float16 as NumPy's half loops round every result."""
+    if t != T.FLOAT16:
+        return cast(e, t)
+    if isinstance(e, ir.Op) and e.op == "_round_half":
+        return e
+    if isinstance(e, ir.Const):
+        return ir.Const(convert(e.value, T.FLOAT16), T.FLOAT32)
+    return ir.Op("_round_half", [cast(e, T.FLOAT32)], T.FLOAT32)
+
+
 def convert(value, t):
     """A constant converted to type t as NumPy's cast converts it."""
     if isinstance(value, np.generic):
@@ -131,7 +143,10 @@ def numpy_ufunc(op, args, operands):
         types = ", ".join(str(o if isinstance(o, np.dtype) else o.__name__) for o in operands)
         raise TypingError(f"{op}() is not supported for operands of type {types}")
     ins, out, np_out = r
-    return ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out), np_out
+    e = ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out)
+    if np_out == T.FLOAT16 and out == T.FLOAT32:
+        e = to_dtype(e, T.FLOAT16)  # NumPy's float16 loop rounds its result to float16
+    return e, np_out
 
 
 def numpy_binary(sym, a, b, operands):

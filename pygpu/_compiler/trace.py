@@ -148,7 +148,7 @@ class Tracer:
         t = T.parse_type(dtype)
         if t is None:
             raise self.ctx.error(f"astype({dtype!r}): unsupported dtype")
-        return self.ctx.wrap(rules.cast(self.expr, T.compute_type(t)))
+        return self.ctx.wrap(rules.to_dtype(self.expr, t), t)
 
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
         if method != "__call__":
