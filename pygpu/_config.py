@@ -35,7 +35,7 @@ def _host_compiler():
 
 def config():
     """The report as (section, [(name, value), ...]) pairs."""
-    from . import __version__
+    from . import __version__, Device, default_device
     info = _core._build_info()
     archs = info.get("fatbin_archs") or ()
     if archs:
@@ -50,7 +50,6 @@ def config():
     cuda = []
     if count:
         cuda.append(("driver", "CUDA %s" % _cuda_version(_core._cuda_driver_version())))
-        from . import Device
         for i in range(count):
             p = Device(i).properties()
             cuda.append(("cuda:%d" % i, "%s, compute %s, %d SMs, %.1f GiB" % (
@@ -62,12 +61,10 @@ def config():
     cuda.append(("NVRTC (user kernels)", _nvrtc()))
     for name, label in (("cublas", "cuBLAS"), ("cusolver", "cuSOLVER")):
         cuda.append((label, loaded.get(name) or "loaded at first use"))
-    from . import Device
     cpu = Device("cpu").properties()
     host = [("cpu", "%s, %d cores, %.1f GiB" % (cpu["name"], cpu["cores"], cpu["total_memory"] / 2**30)),
             ("threads", str(info["cpu_threads"])),
             ("C++ compiler (CPU kernels)", _host_compiler())]
-    from . import default_device
     return [("build", build), ("CUDA", cuda), ("CPU", host), ("default device", [("device", str(default_device()))])]
 
 

@@ -4,12 +4,11 @@ whose loop never ends raise KeyboardInterrupt shortly after SIGINT, and the proc
 same functions run again to completion, SIGINT's handler is Python's again, and a SIGINT that the
 program ignores does not stop a kernel. (The GPU side, waits that poll, is in
 test_cuda_host_rules.py.) Each case runs in a child interpreter that signals itself."""
+import json
 import os
 import subprocess
 import sys
 import textwrap
-
-import pytest
 
 import pygpu
 
@@ -149,7 +148,6 @@ def test_ctrl_c_stops_user_code_on_the_cpu(tmp_path):
     proc = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "spin_kernel.py")], env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    import json
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     for name in ("spin_while", "spin_for", "spin_do", "spin_barrier", "cuda.jit", "vectorize", "reduce"):
         assert res[name] != "finished", (name, res)

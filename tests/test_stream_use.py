@@ -37,31 +37,38 @@ QUEUE_CALLS = {
 }
 
 
+# the loaders' symbol tables name every entry point
+LOADERS = {"runtime/cuda_loader.h", "runtime/cuda_loader.c", "runtime/cuda_libs.h", "runtime/cuda_libs.c"}
+
+
 def _sources():
+    """{path under csrc/: text} of every C source and header."""
+    texts = {}
     for root, _, files in os.walk(CSRC):
         for f in files:
             if f.endswith((".c", ".h")):
                 path = os.path.join(root, f)
                 with open(path) as fh:
-                    yield os.path.relpath(path, CSRC), fh.read()
+                    texts[os.path.relpath(path, CSRC)] = fh.read()
+    return texts
 
 
 def test_only_the_queue_file_queues_work():
+    sources = _sources()
     strays = []
-    for rel, text in _sources():
-        if rel == "runtime/cuda_loader.h" or rel == "runtime/cuda_libs.h" or rel == "runtime/cuda_loader.c" \
-                or rel == "runtime/cuda_libs.c":
-            continue  # the loaders' symbol tables name every entry point
+    for rel, text in sources.items():
+        if rel in LOADERS:
+            continue
         for pattern, home in QUEUE_CALLS.items():
             for m in re.finditer(pattern, text):
                 if rel != home:
                     line = text.count("\n", 0, m.start()) + 1
                     strays.append(f"csrc/{rel}:{line}: {m.group(0)} (only {home} may queue work)")
     assert not strays, "\n".join(strays)
-    queue = dict(_sources())["runtime/cuda_queue.c"]
+    queue = sources["runtime/cuda_queue.c"]
     for fn in re.findall(r"^pg_cuda_queue_\w+\(.*?\n\}", queue, re.S | re.M):
         assert "pg_pool_note_queue" in fn or "pg_cuda_queue_launch(" in fn, fn
-    handles = dict(_sources())["runtime/cuda_handles.c"]
+    handles = sources["runtime/cuda_handles.c"]
     for getter in ("pg_cublas_handle", "pg_cusolver_handle"):
         body = re.search(r"^%s\(.*?\n\}" % getter, handles, re.S | re.M).group(0)
         assert "pg_pool_note_queue(dev, stream)" in body, getter

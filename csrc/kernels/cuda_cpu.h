@@ -619,6 +619,6 @@ static void __pg_set_runtime(const PgCpuRuntime *r)
 [[noreturn]] static void __pg_interrupted(void) { __pg_runtime->trap(PG_TRAP_INTERRUPT, "interrupted"); __builtin_unreachable(); }
 static inline bool __pg_going(void) { if (__builtin_expect(*__pg_stop != 0, 0)) __pg_interrupted(); return true; }
 #define while(...) while ((__VA_ARGS__) && __pg_going())
-#define for(...) for (__VA_ARGS__) if (__builtin_expect(*__pg_stop != 0, 0)) __pg_interrupted(); else
+#define for(...) for (__VA_ARGS__) if (!__pg_going()) {} else
 
 #endif

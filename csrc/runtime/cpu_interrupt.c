@@ -44,12 +44,6 @@ pg_cpu_interrupt_begin(void)
 }
 
 int
-pg_cpu_interrupt_requested(void)
-{
-    return pg_cpu_stop != 0;
-}
-
-int
 pg_cpu_interrupt_end(void)
 {
     if (--scopes > 0) { /* the flag stays up until the last scope ends */

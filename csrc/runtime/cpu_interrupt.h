@@ -11,6 +11,4 @@ void pg_cpu_interrupt_begin(void);
 /* Ends the scope; 0, or -1 with KeyboardInterrupt (or what the interpreter's SIGINT handler
  * raised) when the work was stopped. */
 int pg_cpu_interrupt_end(void);
-/* Whether the running work was asked to stop (from any thread). */
-int pg_cpu_interrupt_requested(void);
 #endif
