@@ -74,7 +74,7 @@ typedef struct {
     int (*block_reduce)(void *scheduler, int op, int predicate);
     uint64_t (*warp)(void *scheduler, int op, uint64_t value, int arg, int width);
     void (*trap)(int kind, const char *message);
-    const volatile int *stop;   /* up while the launch is to end (Ctrl-C): loops poll it */
+    const int *stop;            /* up while the launch is to end (Ctrl-C): loops poll it (atomic loads) */
 } PgCpuRuntime;
 
 typedef struct {

@@ -5,7 +5,8 @@
 #ifndef PG_CPU_STOP_H
 #define PG_CPU_STOP_H
 
-extern volatile int pg_cpu_stop;
-#define PG_CPU_STOPPING() __builtin_expect(pg_cpu_stop != 0, 0)
+extern int pg_cpu_stop; /* written by a signal handler, read by every worker: atomic accesses only */
+#define PG_CPU_STOPPING() __builtin_expect(__atomic_load_n(&pg_cpu_stop, __ATOMIC_RELAXED) != 0, 0)
+#define PG_CPU_SET_STOP(v) __atomic_store_n(&pg_cpu_stop, (v), __ATOMIC_RELAXED)
 
 #endif

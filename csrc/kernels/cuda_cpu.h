@@ -101,8 +101,8 @@ struct dim3 {
 #endif
 static thread_local PgCpuThread __pg_idx;
 static const PgCpuRuntime *__pg_runtime;
-static const volatile int __pg_never = 0;
-static const volatile int *__pg_stop = &__pg_never; /* the launch's stop flag (Ctrl-C) */
+static const int __pg_never = 0;
+static const int *__pg_stop = &__pg_never; /* the launch's stop flag (Ctrl-C) */
 
 static inline uint3 __pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
 #define threadIdx (__pg_u3(__pg_idx.thread_idx))
@@ -617,7 +617,7 @@ static void __pg_set_runtime(const PgCpuRuntime *r)
  * launch raises KeyboardInterrupt) instead of holding the interpreter: a load and a branch never
  * taken. `while` and `do ... while` get it in their condition, `for` at the top of its body. */
 [[noreturn]] static void __pg_interrupted(void) { __pg_runtime->trap(PG_TRAP_INTERRUPT, "interrupted"); __builtin_unreachable(); }
-static inline bool __pg_going(void) { if (__builtin_expect(*__pg_stop != 0, 0)) __pg_interrupted(); return true; }
+static inline bool __pg_going(void) { if (__builtin_expect(__atomic_load_n(__pg_stop, __ATOMIC_RELAXED) != 0, 0)) __pg_interrupted(); return true; }
 #define while(...) while ((__VA_ARGS__) && __pg_going())
 #define for(...) for (__VA_ARGS__) if (!__pg_going()) {} else
 

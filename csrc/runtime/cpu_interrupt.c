@@ -12,7 +12,7 @@ static struct sigaction previous;  /* the handler it replaced, called after it *
 static void
 on_sigint(int signo, siginfo_t *info, void *context)
 {
-    pg_cpu_stop = 1;
+    PG_CPU_SET_STOP(1);
     if (previous.sa_flags & SA_SIGINFO) {
         if (previous.sa_sigaction != NULL)
             previous.sa_sigaction(signo, info, context);
@@ -47,7 +47,7 @@ int
 pg_cpu_interrupt_end(void)
 {
     if (--scopes > 0) { /* the flag stays up until the last scope ends */
-        if (!pg_cpu_stop)
+        if (!PG_CPU_STOPPING())
             return 0;
         PyErr_SetString(PyExc_KeyboardInterrupt, "CPU kernel interrupted");
         return -1;
@@ -56,8 +56,8 @@ pg_cpu_interrupt_end(void)
         sigaction(SIGINT, &previous, NULL);
         installed = 0;
     }
-    int stopped = pg_cpu_stop != 0;
-    pg_cpu_stop = 0;
+    int stopped = PG_CPU_STOPPING();
+    PG_CPU_SET_STOP(0);
     if (!stopped)
         return 0;
     /* the interpreter's handler has run (or will, in the main thread): let it raise */
