@@ -1,5 +1,9 @@
-"""The nvcc step of the build: compiles each csrc/kernels/*.cu into a fatbin (a CUDA module) and
-generates csrc/runtime/fatbin.c, which embeds them all in the extension.
+"""The CUDA step of the build: compiles each csrc/kernels/*.cu into a CUDA module and generates
+csrc/runtime/fatbin.c, which embeds them all in the extension.
+
+Two toolchains (PYGPU_CUDA_TOOLCHAIN): `nvcc` (the default, for source builds: what follows) and
+`nvrtc12` (build_nvrtc.py: NVRTC 12 from pip, a cubin per architecture, for release wheels whose
+kernels load on CUDA 12.0+ drivers).
 
 - One module per .cu file (elementwise.cu: the op-table loops; the kernel families that follow
   add theirs). The CUDA backend loads a module on a device the first time one of its kernels is
@@ -17,9 +21,10 @@ generates csrc/runtime/fatbin.c, which embeds them all in the extension.
   every header it includes from csrc/kernels (followed through `#include "..."`), the nvcc flags
   and the nvcc version.
 - fatbin.c pulls each file in with the assembler's .incbin (fast for megabytes, unlike a C array)
-  and defines the module table of runtime/fatbin.h: pg_fatbin_modules, pg_fatbin_nmodules,
-  pg_fatbin_size (all modules), pg_fatbin_archs and pg_cuda_build_version (CUDA_VERSION style:
-  13000 is 13.0).
+  and defines the module table of runtime/fatbin.h: pg_fatbin_modules (each with its images: one
+  fatbin from nvcc, a cubin per architecture and PTX from NVRTC), pg_fatbin_nmodules,
+  pg_fatbin_size (all images), pg_fatbin_archs, pg_cuda_toolchain and pg_cuda_build_version
+  (CUDA_VERSION style: 13000 is 13.0).
 """
 import concurrent.futures
 import hashlib
@@ -28,6 +33,7 @@ import re
 import shutil
 import subprocess
 import sys
+import lzma
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -194,12 +200,9 @@ def compile_module(nvcc, archs, name, source, path):
     return elapsed
 
 
-def build_fatbin(build_dir):
-    """Returns ([(module name, fatbin path)], archs string, CUDA version int), or None for a
-    CPU-only build."""
-    if os.environ.get("PYGPU_NO_CUDA", "") not in ("", "0"):
-        log("building CPU-only: PYGPU_NO_CUDA is set")
-        return None
+def build_with_nvcc(cache_dir):
+    """The nvcc toolchain: one fatbin per module (the driver picks the image). Returns the build
+    description fatbin_source takes, or None when there is no nvcc."""
     nvcc = find_nvcc()
     if nvcc is None:
         log("building CPU-only: nvcc not found (put it on PATH or set CUDA_HOME to build the CUDA kernels)")
@@ -207,13 +210,11 @@ def build_fatbin(build_dir):
     version_text, version = nvcc_version(nvcc)
     archs = choose_archs(nvcc)
     arch_names = " ".join([f"sm_{a}" for a in archs] + [f"compute_{max(archs)}"])
-    cache_dir = os.path.join(build_dir, "cuda-cache")
-    os.makedirs(cache_dir, exist_ok=True)
     flags = nvcc_command("nvcc", archs, "SRC", "OUT")[1:-3]
     modules, stale = [], []
     for name, source in module_sources().items():
         path = os.path.join(cache_dir, f"{name}-{cache_key(source, flags, version_text)}.fatbin")
-        modules.append((name, path))
+        modules.append((name, [(0, False, path)], path + ".kernels"))
         if not (os.path.exists(path) and os.path.exists(path + ".kernels")):
             stale.append((name, source, path))
     if stale:
@@ -225,10 +226,31 @@ def build_fatbin(build_dir):
             for job in concurrent.futures.as_completed(jobs):
                 log(f"CUDA kernels: {jobs[job]} took {job.result():.1f} s of nvcc")
         log(f"CUDA kernels: nvcc done in {time.monotonic() - start:.1f} s")
-    total = sum(os.path.getsize(p) for _, p in modules)
-    log(f"CUDA kernels: {len(modules)} module(s), {total} bytes, {arch_names}"
-        + ("" if stale else " (all cached)"))
-    return modules, arch_names, version
+    return {"toolchain": "nvcc", "version": version, "archs": arch_names, "modules": modules}
+
+
+def build_fatbin(build_dir):
+    """The build description ({"toolchain": "nvcc" | "nvrtc", "version": CUDA_VERSION-style int,
+    "archs": "sm_75 ... compute_120", "modules": [(name, [(arch, is_ptx, image path)], kernel list
+    path)]}, arch 0 for a fatbin), or None for a CPU-only build. PYGPU_CUDA_TOOLCHAIN picks the
+    toolchain: nvcc (the default) or nvrtc12 (build_nvrtc.py, for release wheels)."""
+    if os.environ.get("PYGPU_NO_CUDA", "") not in ("", "0"):
+        log("building CPU-only: PYGPU_NO_CUDA is set")
+        return None
+    toolchain = os.environ.get("PYGPU_CUDA_TOOLCHAIN", "nvcc")
+    cache_dir = os.path.join(build_dir, "cuda-cache")
+    os.makedirs(cache_dir, exist_ok=True)
+    if toolchain == "nvcc":
+        built = build_with_nvcc(cache_dir)
+    elif toolchain == "nvrtc12":
+        import build_nvrtc  # it imports this module
+        built = build_nvrtc.build_modules(cache_dir)
+    else:
+        raise ValueError(f"PYGPU_CUDA_TOOLCHAIN={toolchain!r}: 'nvcc' or 'nvrtc12'")
+    if built is not None:
+        total = sum(os.path.getsize(p) for _, images, _ in built["modules"] for _, _, p in images)
+        log(f"CUDA kernels: {len(built['modules'])} module(s), {total} bytes, {built['archs']}")
+    return built
 
 
 def c_string(s):
@@ -267,30 +289,41 @@ def fatbin_source(built):
             "const int pg_fatbin_nmodules = 0;\n"
             "const size_t pg_fatbin_size = 0;\n"
             'const char pg_fatbin_archs[] = "";\n'
+            'const char pg_cuda_toolchain[] = "";\n'
             "const int pg_cuda_build_version = 0;\n"
         )
-    modules, archs, version = built
+    version = built["version"]
     parts = [
-        f"/* generated by build_cuda.py: the CUDA kernels for {archs}, built by CUDA "
-        f"{version // 1000}.{version % 1000 // 10} */\n"
+        f"/* generated by build_cuda.py: the CUDA kernels for {built['archs']}, built by "
+        f"{built['toolchain']} {version // 1000}.{version % 1000 // 10} */\n"
         '#include "runtime/fatbin.h"\n'
     ]
-    sizes, counts = {}, {}
-    for name, path in modules:
-        sizes[name] = os.path.getsize(path)
-        parts.append(incbin(f"pg_fatbin_{name}", path, sizes[name]))
-        with open(path + ".kernels") as f:
+    total, rows = 0, []
+    for name, images, kernels_path in built["modules"]:
+        image_rows = []
+        for k, (arch, ptx, path) in enumerate(images):
+            size = os.path.getsize(path)
+            total += size
+            # nvrtc's images are xz streams (build_nvrtc.py); nvcc's fatbins are stored as they are
+            raw = 0
+            if built["toolchain"] == "nvrtc":
+                with open(path, "rb") as f:
+                    raw = len(lzma.decompress(f.read()))
+            symbol = f"pg_image_{name}_{k}"
+            parts.append(incbin(symbol, path, size))
+            image_rows.append(f"    {{{arch}, {int(ptx)}, {symbol}, {size}, {raw}}},\n")
+        parts.append(f"static const PgModuleImage pg_images_{name}[{len(images)}] = {{\n" + "".join(image_rows) + "};\n")
+        with open(kernels_path) as f:
             kernels = f.read().split()
-        counts[name] = len(kernels)
         parts.append(f"static const char *const pg_kernels_{name}[{len(kernels) + 1}] = {{\n"
                      + "".join(f"    {c_string(k)},\n" for k in kernels) + "    0};\n")
-    rows = "".join(f'    {{{c_string(name)}, pg_fatbin_{name}, {sizes[name]}, pg_kernels_{name}, {counts[name]}}},\n'
-                   for name, _ in modules)
+        rows.append(f'    {{{c_string(name)}, pg_images_{name}, {len(images)}, pg_kernels_{name}, {len(kernels)}}},\n')
     parts.append(
-        f"const PgFatbinModule pg_fatbin_modules[{len(modules)}] = {{\n{rows}}};\n"
-        f"const int pg_fatbin_nmodules = {len(modules)};\n"
-        f"const size_t pg_fatbin_size = {sum(sizes.values())};\n"
-        f"const char pg_fatbin_archs[] = {c_string(archs)};\n"
+        f"const PgFatbinModule pg_fatbin_modules[{len(rows)}] = {{\n{''.join(rows)}}};\n"
+        f"const int pg_fatbin_nmodules = {len(rows)};\n"
+        f"const size_t pg_fatbin_size = {total};\n"
+        f"const char pg_fatbin_archs[] = {c_string(built['archs'])};\n"
+        f"const char pg_cuda_toolchain[] = {c_string(built['toolchain'])};\n"
         f"const int pg_cuda_build_version = {version};\n"
     )
     return "".join(parts)

@@ -8,6 +8,9 @@
 #   STEPS=tests PYTEST_ARGS="tests/test_elementwise.py" bash ...         (a part)
 #   STEPS=bench BENCH_GROUPS="reductions vectorize" BENCH_ARGS=--quick bash ...
 #   STEPS=sanitize SAN_TOOLS="memcheck racecheck" SAN_FILES_ALL="tests/test_vreduce.py" bash ...
+# The release wheels' kernels come from NVRTC 12 (build_nvrtc.py): to run the suite on those, build
+# the carried extension here with PYGPU_CUDA_TOOLCHAIN=nvrtc12 (README: Wheels); `python -m pygpu`
+# in main.txt then says "CUDA kernels: NVRTC 12.9 for ...".
 # Each step has its own time limit (TEST_TIMEOUT, SAN_TIMEOUT, BENCH_TIMEOUT per group) so that
 # the whole fits one device call; a step cut short still leaves its log.
 set -u

@@ -39,8 +39,10 @@ def config():
     info = _core._build_info()
     archs = info.get("fatbin_archs") or ()
     if archs:
-        kernels = "nvcc %s for %s (%d KiB fatbin)" % (_cuda_version(info["cuda_build_version"]), ", ".join(archs),
-                                                    info["fatbin_bytes"] // 1024)
+        # nvcc: fatbins; nvrtc: compressed cubins per architecture (and PTX), from NVRTC 12's wheels
+        toolchain = {"nvcc": "nvcc", "nvrtc": "NVRTC"}.get(info["cuda_toolchain"], info["cuda_toolchain"])
+        kernels = "%s %s for %s (%d KiB)" % (toolchain, _cuda_version(info["cuda_build_version"]), ", ".join(archs),
+                                            info["fatbin_bytes"] // 1024)
     else:
         kernels = "none: built without nvcc, CPU only"
     build = [("pygpu", __version__), ("Python", sys.version.split()[0]), ("NumPy", np.__version__),

@@ -68,12 +68,13 @@ def test_default_device_without_gpu_is_cpu():
 
 def test_build_info():
     info = _core._build_info()
-    assert set(info) == {"fatbin_archs", "fatbin_bytes", "cuda_build_version", "cpu_threads"}
+    assert set(info) == {"fatbin_archs", "fatbin_bytes", "cuda_build_version", "cuda_toolchain", "cpu_threads"}
     assert info["cpu_threads"] >= 1
     archs = info["fatbin_archs"]
     assert isinstance(archs, tuple)
     if HAS_KERNELS:
         assert info["cuda_build_version"] >= 11000
+        assert info["cuda_toolchain"] in ("nvcc", "nvrtc")
         sass = [a for a in archs if a.startswith("sm_")]
         ptx = [a for a in archs if a.startswith("compute_")]
         assert sass and len(ptx) == 1
@@ -83,7 +84,7 @@ def test_build_info():
             for a in ("sm_75", "sm_80", "sm_90"):  # sm_86/sm_89 run the sm_80 SASS
                 assert a in archs
     else:
-        assert archs == () and info["cuda_build_version"] is None
+        assert archs == () and info["cuda_build_version"] is None and info["cuda_toolchain"] is None
 
 
 def test_driver_version_type():

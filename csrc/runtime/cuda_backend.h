@@ -14,6 +14,7 @@ typedef struct {
     CUdevice cudev;
     CUcontext ctx;
     int sm_count;
+    int cc;                              /* compute capability, major * 10 + minor */
     /* One module per embedded fatbin (pg_fatbin_modules), loaded on first use under module_lock
      * (the GIL is released while the driver loads, which may JIT PTX). */
     PyThread_type_lock module_lock;

@@ -260,7 +260,7 @@ PyTypeObject PgStream_Type = {
     .tp_basicsize = sizeof(PgStream),
     .tp_dealloc = stream_dealloc,
     .tp_repr = stream_repr,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* numba.cuda's Stream (pygpu/cuda.py) adds names */
     .tp_doc = "Stream(device=None, *, null=False, non_blocking=False)\n\nA CUDA stream, ordered with the "
               "default stream like CuPy's and Numba's (non_blocking=True: not ordered with it; null=True: the "
               "device's default stream itself). `with stream:` makes it the current stream of this thread. On "

@@ -33,6 +33,21 @@ static_assert static_cast struct switch template this thread_local throw true tr
 unsigned using virtual void volatile wchar_t while xor xor_eq restrict threadIdx blockIdx blockDim gridDim warpSize
 NAN INFINITY assert main min max abs""".split())
 
+# Global names of the C library that a kernel's C name must not take (its extern "C" symbol would
+# clash with their declarations: the host C++ compiler sees math.h, stdlib.h, string.h and stdio.h
+# with the GNU extensions, NVRTC its built-ins): the C99 math functions with their f and l forms,
+# then the other headers' functions and POSIX/GNU names those headers declare
+_MATH = """acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2 expm1 fabs fdim
+floor fma fmax fmin fmod frexp hypot ilogb ldexp lgamma llrint llround log log10 log1p log2 logb lrint lround modf
+nan nearbyint nextafter nexttoward pow remainder remquo rint round scalbln scalbn sin sinh sqrt tan tanh tgamma trunc
+exp10 pow10 sincos significand drem gamma j0 j1 jn y0 y1 yn finite isinf isnan""".split()
+_LIBC = {m + suffix for m in _MATH for suffix in ("", "f", "l")} | set("""abs labs llabs div ldiv lldiv atof atoi
+atol atoll strtod strtof strtol strtoll strtoul strtoull rand srand random srandom calloc malloc realloc free
+aligned_alloc abort atexit exit quick_exit getenv setenv system bsearch qsort memcpy memmove memset memcmp memchr
+strcpy strncpy strcat strncat strcmp strncmp strchr strrchr strlen strstr strtok strdup index rindex bzero bcopy
+printf fprintf sprintf snprintf puts putchar getchar fopen fclose fread fwrite remove rename tmpfile scanf sscanf
+perror fflush fputs fgets select signal raise time clock sleep read write open close fork kill wait""".split())
+
 _op_sources = None
 
 
@@ -49,6 +64,13 @@ def ctype(t):
     if t is kir.VOID:
         return "void"
     return _CTYPES[t]
+
+
+def kernel_cname(name):
+    """The C name (the extern "C" symbol) of a kernel: its Python name unless that is a C library
+    function's (a kernel named div or exp)."""
+    c = cname(name)
+    return c + "_" if c in _LIBC else c
 
 
 def cname(name):

@@ -455,8 +455,8 @@ class KernelCompiler(FunctionCompiler):
             return kir.ArrayAttr(a, "shape", 0)
         if obj is not _NOT_FOUND and not callable(obj):
             raise self.error(f"'{ast.unparse(func)}' is not a function", node)
-        if obj is not _NOT_FOUND and T.parse_type(obj) is not None and type(obj).__module__.startswith("numba"):
-            # numba.float32(x) & co.: a conversion
+        if obj is not _NOT_FOUND and T.is_type_object(obj):
+            # numba.float32(x), pygpu.cuda.types.float32(x) & co.: a conversion
             if len(node.args) != 1 or node.keywords:
                 raise self.error(f"{ast.unparse(func)}() takes one argument", node)
             return self.cast(self._scalar(self.expr(node.args[0]), node), T.compute_type(T.parse_type(obj)))

@@ -4,6 +4,8 @@ import re
 
 import numpy as np
 
+from . import numba_types
+
 BOOL = np.dtype("bool")
 INT8, INT16, INT32, INT64 = (np.dtype(t) for t in ("int8", "int16", "int32", "int64"))
 UINT8, UINT16, UINT32, UINT64 = (np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64"))
@@ -143,14 +145,29 @@ _NAMES = {
 
 def parse_type(name):
     """A dtype from a Numba or NumPy type name ('float32', 'f4', 'int32', 'boolean'), a NumPy
-    dtype or scalar type, or a Numba type object; None when it is not one."""
+    dtype or scalar type, or a scalar type object of Numba's or of pygpu.cuda.types; None when it
+    is not one (an array type is not)."""
     if isinstance(name, str):
         return _NAMES.get(name.strip())
-    try:
-        t = np.dtype(name)
-    except TypeError:
-        t = _NAMES.get(str(name)) if type(name).__module__.startswith("numba") else None
+    if isinstance(name, numba_types.Scalar):
+        return name.dtype
+    if numba_types.is_array_type(name) or isinstance(name, numba_types.Type):
+        return None
+    if type(name).__module__.startswith("numba"):
+        t = _NAMES.get(str(name))
+    else:
+        try:
+            t = np.dtype(name)
+        except TypeError:
+            return None
     return t if t in NUMBER else None
+
+
+def is_type_object(obj):
+    """A scalar type object that converts when called in a kernel: numba.float32, or
+    pygpu.cuda.types.float32 (NumPy's np.float32 is a conversion the vectorize subset knows)."""
+    return isinstance(obj, numba_types.Scalar) or (type(obj).__module__.startswith("numba")
+                                                   and parse_type(obj) is not None)
 
 
 _SIG = re.compile(r"^\s*([A-Za-z_][\w]*)\s*\((.*)\)\s*$")

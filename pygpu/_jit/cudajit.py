@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from .. import _core
-from .._compiler import cemit, kir
+from .._compiler import cemit, kir, numba_types
 from .._compiler import types as T
 from .._compiler.kernel import KernelCompiler
 from .._compiler.frontend import NoSource
@@ -82,8 +82,9 @@ def _parse_arg_type(text, sig):
 
 
 def _numba_type(t, sig):
-    """A numba type object: an Array (dtype, ndim, layout) or a scalar."""
-    if hasattr(t, "ndim") and hasattr(t, "dtype") and hasattr(t, "layout"):
+    """A type object of Numba's or of pygpu.cuda.types: an array type (dtype, ndim, layout) or a
+    scalar."""
+    if numba_types.is_array_type(t):
         dtype = T.parse_type(str(t.dtype))
         if dtype is None:
             raise TypeError("unsupported type %s in signature %s" % (t, sig))
@@ -128,7 +129,7 @@ class Specialization:
         self.arg_types = tuple(arg_types)
         py = dispatcher.py_func
         self.ir = KernelCompiler(py, list(arg_types), "kernel", "cuda.jit").compile()
-        self.cname = cemit.cname(py.__name__)
+        self.cname = cemit.kernel_cname(py.__name__)
         filename = py.__code__.co_filename
         self.filename = filename
         self.body = cemit.emit_kernel(self.ir, self.cname, _basename(filename))
@@ -362,5 +363,7 @@ def jit(func_or_sig=None, device=False, debug=False, opt=True, fastmath=False, l
 
 
 def _is_type(x):
-    return T.parse_type(x) is not None if not isinstance(x, str) else _ARRAY_SPEC.match(x) is not None \
-        or T.parse_type(x) is not None
+    """A type (a first argument of jit() that starts a tuple of types, not a list of signatures)."""
+    if isinstance(x, str):
+        return _ARRAY_SPEC.match(x) is not None or T.parse_type(x) is not None
+    return T.parse_type(x) is not None or numba_types.is_array_type(x)

@@ -10,9 +10,10 @@
  *   - "device" memory is host memory, tracked per context (out of memory past the limit); the
  *     pointer attribute queries; frees wait until queued work is done;
  *   - a fatbin image (magic checked) per module; cuModuleGetFunction knows the real kernel names
- *     when MOCK_CUDA_KERNELS names a list of them; user modules (a cubin or PTX, mock_images.c)
- *     know the kernels, parameters, shared memory and globals their image declares, which
- *     cuFuncGetParamInfo, cuFuncGetAttribute and cuModuleGetGlobal report;
+ *     when MOCK_CUDA_KERNELS names a list of them (and takes a cubin or PTX whose kernels are
+ *     all in one module's list for that module: an NVRTC build's); user modules (a cubin or PTX,
+ *     mock_images.c) know the kernels, parameters, shared memory and globals their image
+ *     declares, which cuFuncGetParamInfo, cuFuncGetAttribute and cuModuleGetGlobal report;
  *   - streams run their work on a worker thread each, in order, after a delay (mock_streams.c):
  *     copies, kernels (recorded, not run), events; the legacy default stream's implicit ordering
  *     with blocking streams; pageable copies return once the host side is read or written;
@@ -628,6 +629,30 @@ kernel_known(const Module *m, const char *name)
     return 0;
 }
 
+/* The section of MOCK_CUDA_KERNELS that names every kernel of a cubin or PTX image, as the image
+ * size that keys it, or 0 when none does: pygpu's own modules, when NVRTC built them (a cubin per
+ * architecture, build_nvrtc.py) instead of nvcc (a fatbin), load as such images. */
+static size_t
+builtin_section(const MockImage *img)
+{
+    if (!names_loaded || img->nkernels == 0)
+        return 0;
+    for (size_t s = 0; s < nsections; s++) {
+        if (sections[s].image_size == 0)
+            continue;
+        size_t found = 0;
+        for (size_t k = 0; k < img->nkernels; k++)
+            for (size_t i = 0; i < sections[s].count; i++)
+                if (strcmp(sections[s].names[i], img->kernels[k].name) == 0) {
+                    found++;
+                    break;
+                }
+        if (found == img->nkernels)
+            return sections[s].image_size;
+    }
+    return 0;
+}
+
 CUresult
 cuModuleLoadData(Handle *m, const void *image)
 {
@@ -647,10 +672,11 @@ cuModuleLoadData(Handle *m, const void *image)
         memcpy(&body, b + 8, sizeof body);
         *mod = (Module){MODULE_MAGIC, ctx, (size_t)header + (size_t)body, 0, {0}};
     } else if (b != NULL && mock_image_parse(&mod->image, image) == 0) {
+        size_t builtin = builtin_section(&mod->image);
         mod->magic = MODULE_MAGIC;
         mod->ctx = ctx;
-        mod->image_size = mod->image.size;
-        mod->user = 1;
+        mod->image_size = builtin ? builtin : mod->image.size;
+        mod->user = builtin == 0;
     } else {
         free(mod);
         r = CUDA_ERROR_INVALID_IMAGE;

@@ -22,13 +22,14 @@ import contextlib
 
 import numpy as np
 
-from . import _core
+from .. import _core
 
 __all__ = [
-    "to_device", "device_array", "device_array_like", "pinned_array", "mapped_array",
-    "managed_array", "synchronize", "is_available", "detect", "device_count",
-    "unavailable_reason", "stream", "default_stream", "event", "as_cuda_array",
-    "is_cuda_array", "get_current_device", "reduce", "Reduce",
+    "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
+    "mapped_array_like", "managed_array", "synchronize", "is_available", "detect", "device_count",
+    "unavailable_reason", "stream", "Stream", "default_stream", "legacy_default_stream",
+    "per_thread_default_stream", "event", "event_elapsed_time", "as_cuda_array",
+    "is_cuda_array", "get_current_device", "reduce", "Reduce", "types",
     # kernels (pygpu/_jit/cudajit.py) and the names used inside them (pygpu/_jit/stubs.py)
     "jit", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "gridsize", "shared",
     "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
@@ -87,9 +88,19 @@ def synchronize():
     _core.synchronize()
 
 
+class Stream(_core.Stream):
+    """A pygpu.Stream with numba.cuda's extra names (what cuda.stream() returns)."""
+
+    @contextlib.contextmanager
+    def auto_synchronize(self):
+        """A context that waits for the stream's work when it ends (Numba's Stream.auto_synchronize)."""
+        yield self
+        self.synchronize()
+
+
 def stream():
-    """A new pygpu.Stream on the current device (numba.cuda.stream)."""
-    return _core.Stream()
+    """A new stream on the current device (numba.cuda.stream): a pygpu.Stream."""
+    return Stream()
 
 
 def default_stream():
@@ -97,9 +108,25 @@ def default_stream():
     return 0
 
 
+def legacy_default_stream():
+    """The legacy default stream (numba.cuda.legacy_default_stream): pygpu's default, ``0``."""
+    return 0
+
+
+def per_thread_default_stream():
+    """numba.cuda.per_thread_default_stream: pygpu queues on the default stream, ``0``, unless a
+    `with stream:` block says otherwise (per thread)."""
+    return 0
+
+
 def event(timing=True):
     """A new pygpu.Event (numba.cuda.event)."""
     return _core.Event()
+
+
+def event_elapsed_time(evtstart, evtend):
+    """Milliseconds between two recorded events (numba.cuda.event_elapsed_time)."""
+    return evtstart.elapsed_time(evtend)
 
 
 @contextlib.contextmanager
@@ -144,16 +171,44 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
         return _empty(shape, dtype, strides, order, "device")
 
 
-def device_array_like(ary, stream=0):
-    """An uninitialised device array with ary's shape, dtype and (C or F) layout."""
+def _like(ary, make, transpose):
+    """A new dense array of ary's shape and dtype whose axes lie in memory in the order of ary's
+    (as Numba's *_like functions give): C or F as they are; a view of another layout (a
+    transpose, a slice) gets the dense layout of its axes sorted by stride."""
+    shape, dtype = tuple(ary.shape), np.dtype(ary.dtype)
     flags = ary.flags
-    f_only = bool(flags["F_CONTIGUOUS"]) and not bool(flags["C_CONTIGUOUS"])
-    return device_array(ary.shape, ary.dtype, order="F" if f_only else "C", stream=stream)
+    if bool(flags["C_CONTIGUOUS"]) or len(shape) <= 1:
+        return make(shape, dtype, "C")
+    if bool(flags["F_CONTIGUOUS"]):
+        return make(shape, dtype, "F")
+    # outermost first: the largest |stride| (ties keep the axis order), as NumPy's empty_like does
+    order = sorted(range(len(shape)), key=lambda d: -abs(ary.strides[d]))
+    dense = make(tuple(shape[d] for d in order), dtype, "C")
+    return transpose(dense, tuple(order.index(d) for d in range(len(shape))))
+
+
+def device_array_like(ary, stream=0):
+    """An uninitialised device array with ary's shape, dtype and layout: C, F, or the dense
+    layout with the axis order of ary's strides for other views (numba.cuda.device_array_like)."""
+    return _like(ary, lambda shape, dtype, order: device_array(shape, dtype, order=order, stream=stream),
+                 lambda a, axes: a.transpose(axes))
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
     """A NumPy array over page-locked host memory (numba.cuda.pinned_array)."""
     return _empty(shape, dtype, strides, order, "pinned").__array__()
+
+
+def pinned_array_like(ary):
+    """pinned_array with ary's shape, dtype and layout (numba.cuda.pinned_array_like)."""
+    return _like(ary, lambda shape, dtype, order: pinned_array(shape, dtype, order=order),
+                 lambda a, axes: a.transpose(axes))
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """mapped_array with ary's shape, dtype and layout (numba.cuda.mapped_array_like)."""
+    return _like(ary, lambda shape, dtype, order: mapped_array(shape, dtype, order=order, stream=stream),
+                 lambda a, axes: a.transpose(axes))
 
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
@@ -188,9 +243,10 @@ def is_cuda_array(obj):
     return hasattr(obj, "__cuda_array_interface__")
 
 
-from ._vreduce import Reduce, reduce  # noqa: E402,F401  (numba.cuda.reduce: a binary Python function)
-from ._jit.cudajit import jit  # noqa: E402,F401  (numba.cuda.jit: kernels in Python)
-from ._jit.stubs import (  # noqa: E402,F401
+from .._vreduce import Reduce, reduce  # noqa: E402,F401  (numba.cuda.reduce: a binary Python function)
+from .._jit.cudajit import jit  # noqa: E402,F401  (numba.cuda.jit: kernels in Python)
+from . import types  # noqa: E402,F401  (numba's type objects: float32[::1], void(...))
+from .._jit.stubs import (  # noqa: E402,F401
     activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, brev, clz, const, eq_sync, ffs, fma,
     grid, gridDim, gridsize, lanemask_lt, laneid, local, popc, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
     shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count, syncthreads_or, syncwarp, threadfence,

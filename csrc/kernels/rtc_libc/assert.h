@@ -1,0 +1,2 @@
+/* <assert.h> for NVRTC: see rtc_libc.h */
+#include "rtc_libc.h"

@@ -1,0 +1,3 @@
+/* <stddef.h> for NVRTC: see rtc_libc.h */
+#include <cuda/std/cstddef>
+#include "rtc_libc.h"

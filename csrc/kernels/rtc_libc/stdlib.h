@@ -1,0 +1,2 @@
+/* <stdlib.h> for NVRTC: see rtc_libc.h */
+#include "rtc_libc.h"

@@ -1,0 +1,2 @@
+/* <string.h> for NVRTC: see rtc_libc.h */
+#include "rtc_libc.h"
