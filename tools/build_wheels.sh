@@ -23,7 +23,8 @@ fi
 pythons=()
 for v in 3.10 3.11 3.12 3.13; do
     for cand in "python$v" "$HOME/.pyenv/versions/$v"*/bin/"python$v"; do
-        if command -v "$cand" >/dev/null 2>&1; then
+        # run it, not just find it: a pyenv shim exists for versions it will not run here
+        if "$cand" -c "import sys" >/dev/null 2>&1; then
             pythons+=("$(command -v "$cand")")
             break
         fi
