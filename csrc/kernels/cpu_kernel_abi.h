@@ -11,9 +11,10 @@
  *     them at barriers (the runtime functions below), so __syncthreads is honoured. */
 #ifndef PG_CPU_KERNEL_ABI_H
 #define PG_CPU_KERNEL_ABI_H
+#include <stddef.h>
 #include <stdint.h>
 
-#define PG_CPU_ABI_VERSION 2
+#define PG_CPU_ABI_VERSION 3
 
 typedef struct {
     unsigned int x, y, z;
@@ -23,6 +24,7 @@ typedef struct {
 typedef struct {
     pg_uint3 thread_idx, block_idx, block_dim, grid_dim;
     char *dynamic_shared; /* extern __shared__ memory of the block running on this thread */
+    size_t dynamic_shared_size; /* its bytes: the launch's dynamic shared memory */
     void *scheduler;      /* the fiber scheduler of the block (fiber mode), passed to the runtime */
 } PgCpuThread;
 

@@ -64,6 +64,19 @@ typedef unsigned long long uint64_t;
 #define PG_JIT_KERNEL
 #endif
 
+/* The bytes of dynamic shared memory the launch gave the block: the size of a dynamic shared
+ * array (cuda.shared.array(0, ...)), as Numba reads it from %dynamic_smem_size. */
+#ifdef PYGPU_CPU
+#define pg_dynamic_shared_bytes() ((int64_t)__pg_idx.dynamic_shared_size)
+#else
+static __device__ __forceinline__ int64_t pg_dynamic_shared_bytes()
+{
+    unsigned int bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    return (int64_t)bytes;
+}
+#endif
+
 /* ------------------------------------------------------------------ arrays */
 template <class T, int N, bool C> struct PgArr {
     T *data;

@@ -196,6 +196,7 @@ run_share(Launch *L)
         return;
     }
     st->dynamic_shared = dynamic_shared;
+    st->dynamic_shared_size = L->shared;
     st->scheduler = NULL;
     if (sigsetjmp(guard.env, 0) != 0) {
         pg_fault_guard = NULL;
@@ -292,6 +293,7 @@ pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *
     } else
 #endif
         run_share(&L);
+    fflush(stdout); /* what the kernel printed (print() in cuda.jit, printf) shows before Python's next line */
     Py_END_ALLOW_THREADS
     if (pg_cpu_interrupt_end() < 0)
         return -1; /* KeyboardInterrupt: the blocks not run yet never will; what ran has written */

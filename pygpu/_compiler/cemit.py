@@ -264,7 +264,7 @@ class Emitter:
     def intrinsic(self, e):
         n = e.name
         a = [self.expr(x) for x in e.args]
-        parts = n.split(".")
+        parts = n.split(".") if not n.startswith("print:") else ["print"]
         if parts[0] in ("threadIdx", "blockIdx", "blockDim", "gridDim"):
             return "(int32_t)%s" % n
         if parts[0] == "grid":
@@ -304,6 +304,23 @@ class Emitter:
             return "(%s)%s" % (_CTYPES[e.type], call)
         if n == "fma":
             return "%s(%s, %s, %s)" % ("fmaf" if e.type == T.FLOAT32 else "fma", a[0], a[1], a[2])
+        if parts[0] == "math":   # C's math functions: the f form for float32
+            f = "f" if e.args[0].type == T.FLOAT32 else ""
+            c = _CTYPES[e.args[0].type]
+            if n == "math.frexp.m":
+                return "([](%s v) { int x; return frexp%s(v, &x); }(%s))" % (c, f, a[0])
+            if n == "math.frexp.e":
+                return "([](%s v) { int x; frexp%s(v, &x); return (int64_t)x; }(%s))" % (c, f, a[0])
+            if n == "math.modf.frac":
+                return "([](%s v) { %s i; return modf%s(v, &i); }(%s))" % (c, c, f, a[0])
+            if n == "math.modf.int":
+                return "([](%s v) { %s i; modf%s(v, &i); return i; }(%s))" % (c, c, f, a[0])
+            return "%s%s(%s)" % (parts[1], f, ", ".join(a))
+        if n == "print.bool":
+            return '((%s) ? "True" : "False")' % a[0]
+        if n.startswith("print:"):   # printf: the CPU backend flushes C's stdout after each launch
+            literal = '"%s"' % n[6:].encode("unicode_escape").decode("ascii").replace('"', '\\"')
+            return "printf(%s)" % ", ".join([literal] + a)
         if parts[0] == "atomic":
             op = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}.get(
                 parts[1], parts[1])
@@ -428,7 +445,7 @@ class Emitter:
         out = []
         if s.space == "dynamic":
             out.append("%sextern __shared__ __align__(16) %s %s[];" % (p, el, storage))
-            shape = ["INT64_MAX / %d" % t.dtype.itemsize]
+            shape = ["pg_dynamic_shared_bytes() / %d" % t.dtype.itemsize]
         elif s.space == "shared":
             out.append("%s__shared__ %s %s[%d];" % (p, el, storage, max(size, 1)))
         elif s.space == "local":

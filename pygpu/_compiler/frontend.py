@@ -43,7 +43,7 @@ _MATH_UNARY = {
     "exp": "exp", "expm1": "expm1", "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt",
     "fabs": "fabs", "degrees": "rad2deg", "radians": "deg2rad", "exp2": "exp2", "cbrt": "cbrt",
 }
-_MATH_BINARY = {"atan2": "arctan2", "copysign": "copysign", "fmod": "fmod", "pow": "power"}
+_MATH_BINARY = {"atan2": "arctan2", "copysign": "copysign", "fmod": "fmod", "pow": "power", "nextafter": "nextafter"}
 _MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
 _MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
 _CMATH_UNARY = {

@@ -17,6 +17,7 @@ Added to the subset:
     numbers, returning a number or nothing.
 """
 import ast
+import math
 
 import numpy as np
 
@@ -55,6 +56,10 @@ _ATOMIC_TYPES = {
     "cas": (T.INT32, T.UINT32, T.INT64, T.UINT64), "compare_and_swap": (T.INT32, T.UINT32, T.INT64, T.UINT64),
 }
 _SHUFFLE_TYPES = (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64)
+# math functions of kernels beyond the vectorize subset's op table: CUDA's and the C library's
+# functions of the same names (float32 in, float32 out, as Numba types them)
+_KERNEL_MATH1 = {math.erf: "erf", math.erfc: "erfc", math.gamma: "tgamma", math.lgamma: "lgamma"}
+_KERNEL_MATH2 = {math.remainder: "remainder"}
 _NOT_FOUND = object()
 
 
@@ -440,6 +445,8 @@ class KernelCompiler(FunctionCompiler):
 
     def call(self, node, statement=False):
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "bit_count" and self.resolve_attribute(func) is None:
+            return self.bit_count(func.value, node)
         obj = self.resolve_object(func) if isinstance(func, (ast.Name, ast.Attribute)) else _NOT_FOUND
         name = kernel_name_of(obj) if obj is not _NOT_FOUND else None
         if name is not None:
@@ -471,10 +478,94 @@ class KernelCompiler(FunctionCompiler):
             if e.type is kir.VOID and not statement:
                 raise self.error(f"{ast.unparse(func)}() returns nothing: it has no value", node)
             return e
+        if obj is print:
+            return self.print_call(node)
+        if obj is not _NOT_FOUND and _hashable(obj) and (obj in _KERNEL_MATH1 or obj in _KERNEL_MATH2
+                                                         or obj in (math.frexp, math.modf, math.ldexp)):
+            return self.kernel_math_call(obj, node)
         # the vectorize subset's functions (math, builtins, NumPy): numbers only
         for a in node.args:
             self._scalar(self.expr(a), a, "an argument of a function of numbers")
         return super().call(node)
+
+    def bit_count(self, value, node):
+        """n.bit_count(): the 1 bits of |n| (Python's int.bit_count), counted by CUDA's popc."""
+        if node.args or node.keywords:
+            raise self.error("bit_count() takes no arguments", node)
+        x = self._scalar(self.expr(value), value)
+        if not (T.is_int(x.type) or T.is_bool(x.type)):
+            raise self.error(f"method 'bit_count' of a {x.type} is not supported in {self.context}", node)
+        if x.type.kind == "i":
+            x = ir.Op("absolute", [x], x.type)   # INT64_MIN stays itself: its one bit, as Python counts 2**63
+        return self.cast(kir.Intrinsic("popc", [self.cast(x, T.UINT64)], T.INT32), T.INT64)
+
+    def kernel_math_call(self, f, node):
+        """math.erf/erfc/gamma/lgamma/remainder/ldexp/frexp/modf, as C's functions of the float
+        type (float32 stays float32; integers compute in float64)."""
+        text = "math." + f.__name__
+        nargs = 2 if f in _KERNEL_MATH2 or f is math.ldexp else 1
+        if len(node.args) != nargs or node.keywords:
+            raise self.error(f"{text}() takes {nargs} argument{'s' if nargs > 1 else ''}", node)
+        args = [self._scalar(self.expr(a), a, f"an argument of {text}()") for a in node.args]
+        for a, n in zip(args, node.args):
+            if T.is_complex(a.type):
+                raise self.error(f"{text}() does not take complex numbers", n)
+
+        def real(t):
+            return t if t == T.FLOAT32 else T.FLOAT64
+
+        if f is math.ldexp:
+            if not (T.is_int(args[1].type) or T.is_bool(args[1].type)):
+                raise self.error("math.ldexp(): the exponent must be an integer", node.args[1])
+            t = real(T.compute_type(args[0].type))
+            return kir.Intrinsic("math.ldexp", [self.cast(args[0], t), self.cast(args[1], T.INT32)], t)
+        if f in _KERNEL_MATH2:
+            t = real(T.compute_type(T.promote(args[0].type, args[1].type)))
+            return kir.Intrinsic("math." + _KERNEL_MATH2[f], [self.cast(a, t) for a in args], t)
+        t = real(T.compute_type(args[0].type))
+        x = self.cast(args[0], t)
+        if f is math.frexp:   # (mantissa, exponent), as Python's
+            return TupleValue([kir.Intrinsic("math.frexp.m", [x], t), kir.Intrinsic("math.frexp.e", [x], T.INT64)])
+        if f is math.modf:    # (fractional part, integral part), both floats
+            return TupleValue([kir.Intrinsic("math.modf.frac", [x], t), kir.Intrinsic("math.modf.int", [x], t)])
+        return kir.Intrinsic("math." + _KERNEL_MATH1[f], [x], t)
+
+    def print_call(self, node):
+        """print(...) in a kernel: printf of its constant strings and numbers, separated by `sep`
+        (a space) and ended by `end` (a newline), as Numba's CUDA print."""
+        sep, end = " ", "\n"
+        for kw in node.keywords:
+            if kw.arg not in ("sep", "end") or not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)):
+                raise self.error("print() in a kernel takes constant strings for sep= and end= only", node)
+            if kw.arg == "sep":
+                sep = kw.value.value
+            else:
+                end = kw.value.value
+        parts, values = [], []
+        for a in node.args:
+            if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                parts.append(a.value.replace("%", "%%"))
+                continue
+            e = self.expr(a)
+            items = e.items if isinstance(e, TupleValue) else [e]
+            shown = []
+            for item in items:
+                self._scalar(item, a, "something print() can show")
+                if T.is_complex(item.type):
+                    raise self.error("print() of complex numbers is not supported in kernels (print .real, .imag)", a)
+                if T.is_bool(item.type):
+                    shown.append("%s")
+                    values.append(kir.Intrinsic("print.bool", [item], T.INT64))
+                elif T.is_int(item.type):
+                    shown.append("%lld" if item.type.kind == "i" else "%llu")
+                    values.append(self.cast(item, T.INT64 if item.type.kind == "i" else T.UINT64))
+                else:
+                    shown.append("%f")
+                    values.append(self.cast(item, T.FLOAT64))
+            parts.append("(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
+                         if isinstance(e, TupleValue) else shown[0])
+        fmt = sep.replace("%", "%%").join(parts) + end.replace("%", "%%")
+        return kir.Intrinsic("print:" + fmt, values, kir.VOID)   # the format rides in the name
 
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
@@ -516,7 +607,34 @@ class KernelCompiler(FunctionCompiler):
             raise self.error(f"{text}(): dtype must be a number type (float32, np.int64, 'f8', ...)", node)
         return t
 
+    def _local_constants(self):
+        """{name: value node} of the locals assigned exactly once, from a constant expression
+        (N = 100, M = 2 * BLOCK): usable where Numba wants a constant (a shared array's shape)."""
+        found = getattr(self, "_constants", None)
+        if found is not None:
+            return found
+        counts, values = {}, {}
+        for n in ast.walk(self.src.node):
+            targets = []
+            if isinstance(n, ast.Assign):
+                targets = n.targets
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+                targets = [n.target]
+            for t in targets:
+                for name, value in _bound_names(t, n.value if isinstance(n, ast.Assign) else None):
+                    counts[name] = counts.get(name, 0) + 1
+                    values[name] = value
+        params = set(self.param_names)
+        self._constants = {k: v for k, v in values.items()
+                           if counts[k] == 1 and v is not None and k not in params and _constant_expression(v)}
+        return self._constants
+
     def _shape(self, node, text):
+        if isinstance(node, ast.Name) and node.id in self._local_constants():
+            node = self._local_constants()[node.id]
+        elif isinstance(node, ast.Tuple):
+            node = ast.copy_location(ast.Tuple([self._local_constants().get(x.id, x) if isinstance(x, ast.Name) else x
+                                                for x in node.elts], ast.Load()), node)
         e = self.expr(node)
         items = e.items if isinstance(e, TupleValue) else [e]
         shape = []
@@ -613,6 +731,12 @@ class KernelCompiler(FunctionCompiler):
             if not T.is_float(t):
                 t = T.FLOAT64
             return kir.Intrinsic(name, [self.cast(a, t), self.cast(b, t), self.cast(c, t)], t)
+        if name == "cbrt":   # the op table's cbrt, as math.cbrt (float32 stays float32)
+            (x,) = scalars(args(["a"], 1))
+            if T.is_complex(x.type):
+                raise self.error(f"{text}() takes a real number, not {x.type}", node)
+            t = x.type if x.type == T.FLOAT32 else T.FLOAT64
+            return ir.Op("cbrt", [self.cast(x, t)], t)
         if parts[0] == "atomic" and len(parts) == 2 and parts[1] in _ATOMIC_ARGS:
             return self.atomic(parts[1], node, text)
         raise self.error(f"{text} is not supported in {self.context}", node)
@@ -672,3 +796,32 @@ def compile_kernel(fn, arg_types, kind="kernel", context="cuda.jit"):
     """The typed IR of a kernel (or device function) for these argument types. CompileError when
     it is outside the subset; NoSource when it has no Python source."""
     return KernelCompiler(fn, arg_types, kind, context).compile()
+
+
+def _hashable(obj):
+    try:
+        hash(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _constant_expression(node):
+    """An expression of literals, names (globals) and arithmetic only: constant when its names are."""
+    return all(isinstance(n, (ast.Constant, ast.Name, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load,
+                              ast.Attribute, ast.Tuple))
+               for n in ast.walk(node))
+
+
+def _bound_names(target, value):
+    """(name, the expression it is given or None) of each local an assignment target binds:
+    N = 4 gives N its 4, ROWS, COLS = 2, 16 each its item; a[i] = v binds nothing."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value, None)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        items = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+            and not any(isinstance(e, ast.Starred) for e in target.elts) else [None] * len(target.elts)
+        return [b for t, v in zip(target.elts, items) for b in _bound_names(t, v)]
+    return []

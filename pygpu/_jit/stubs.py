@@ -55,7 +55,7 @@ atomic = _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "
 FUNCTIONS = ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
              "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
              "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "popc",
-             "clz", "ffs", "brev", "fma")
+             "clz", "ffs", "brev", "fma", "cbrt")
 for _name in FUNCTIONS:
     globals()[_name] = Stub(_name)
 del _name

@@ -1,0 +1,345 @@
+"""Numba's CUDA kernel language as Numba users write it (issue 18): kernels from Numba's documentation
+and habits, run unchanged with `from pygpu import cuda`, checked against Python's math and NumPy,
+and their CUDA C compiled by NVRTC where it is installed."""
+import math
+
+import numpy as np
+import pytest
+
+import pygpu
+from pygpu import cuda
+from pygpu.cuda.types import (boolean, complex128, f4, float32, float64, int32, int64, uint8, void)
+from pygpu._jit import cudajit
+
+from conftest import assert_array_equal
+from test_raw_kernels_cuda_mock import needs_nvrtc
+
+
+@pytest.fixture(scope="module", autouse=True)
+def on_cpu():
+    """These run on the CPU device: the GPU half is their CUDA C through NVRTC (below)."""
+    with pygpu.Device("cpu"):
+        yield
+
+
+# ------------------------------------------------------------------ names C already has
+
+@cuda.jit
+def div(a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] / b
+
+
+@cuda.jit
+def exp(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = math.exp(a[i])
+
+
+def test_kernels_named_like_c_library_functions():
+    a = np.arange(8.0)
+    div[1, 8](a, 2.0)
+    assert_array_equal(a, np.arange(8.0) / 2)
+    exp[1, 8](a)
+    assert_array_equal(a, np.exp(np.arange(8.0) / 2))
+    assert 'void div_(' in div.inspect_source()
+
+
+# ------------------------------------------------------------------ Numba's type objects
+
+def test_array_types_and_signatures_from_pygpu_cuda_types():
+    assert str(float32[:]) == "array(float32, 1d, A)"
+    assert float32[::1].layout == "C" and float32[:, ::1].layout == "C" and float32[::1, :].layout == "F"
+    assert float32[:, :].ndim == 2 and float32[:, :].layout == "A"
+    sig = void(float32[:, ::1], int64)
+    assert sig.return_type is void and sig.args == (float32[:, ::1], int64)
+    assert str(float64(float64, f4)) == "float64(float64, float32)"
+    assert float32(1.5) == np.float32(1.5) and type(float32(1.5)) is np.float32
+    with pytest.raises(TypeError, match="array types are written"):
+        float32[1:]
+    with pytest.raises(TypeError, match="only the first or the last"):
+        float32[:, ::1, :]
+    with pytest.raises(TypeError):
+        void(1.5)
+
+
+@pytest.mark.parametrize("make", [
+    lambda f: cuda.jit(void(float32[:, ::1], int32))(f),
+    lambda f: cuda.jit((float32[:, ::1], int32))(f),
+    lambda f: cuda.jit([void(float32[:, :], int64)])(f),
+    lambda f: cuda.jit("void(float32[:, ::1], int32)")(f),
+])
+def test_eager_signatures_of_type_objects(make):
+    def fill(a, v):
+        i, j = cuda.grid(2)
+        if i < a.shape[0] and j < a.shape[1]:
+            a[i, j] = i * 10 + j + v
+
+    k = make(fill)
+    assert len(k.signatures) == 1
+    a = np.zeros((3, 4), np.float32)
+    k[(1, 1), (4, 4)](a, 7)
+    assert_array_equal(a, (np.add.outer(np.arange(3) * 10, np.arange(4)) + 7).astype(np.float32))
+
+
+def test_type_objects_convert_inside_kernels():
+    @cuda.jit
+    def convert(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i, 0] = float32(x[i]) / float32(3)
+            out[i, 1] = int32(x[i] * 2.0)
+            out[i, 2] = uint8(x[i] + 300.0)
+            out[i, 3] = boolean(x[i])
+
+    x = np.array([0.0, 1.25, 2.5, 7.75])
+    out = np.zeros((4, 4))
+    convert[1, 4](x, out)
+    expect = np.stack([(x.astype(np.float32) / np.float32(3)).astype(np.float64), (x * 2).astype(np.int32),
+                       (x + 300).astype(np.int64).astype(np.uint8), x != 0], axis=1).astype(np.float64)
+    assert_array_equal(out, expect)
+
+
+def test_an_array_type_is_not_a_conversion():
+    @cuda.jit
+    def bad(x):
+        x[0] = float32[:](x[0])
+
+    with pytest.raises(pygpu.CompileError):
+        bad[1, 1](np.zeros(1))
+
+
+# ------------------------------------------------------------------ math
+
+VALUES = np.array([0.1, 0.5, 1.0, 2.5, 3.0, -1.5, 7.25, 1e-300, 100.0, 0.7, 6.0, -2.25])
+
+
+@cuda.jit
+def math_zoo(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        m, e = math.frexp(a[i])
+        out[i, 0] = m
+        out[i, 1] = e
+        out[i, 2] = math.ldexp(m, e)
+        out[i, 3] = math.erf(a[i])
+        out[i, 4] = math.erfc(a[i])
+        out[i, 5] = math.gamma(a[i]) if a[i] < 150 else 0.0
+        out[i, 6] = math.lgamma(a[i])
+        f, n = math.modf(a[i])
+        out[i, 7] = f
+        out[i, 8] = n
+        out[i, 9] = math.remainder(a[i], 0.7)
+        out[i, 10] = math.nextafter(a[i], 10.0)
+        out[i, 11] = cuda.cbrt(a[i])
+
+
+def _math_expected(x):
+    x = float(x)
+    return [math.frexp(x)[0], math.frexp(x)[1], x, math.erf(x), math.erfc(x), math.gamma(x) if x < 150 else 0.0,
+            math.lgamma(x), math.modf(x)[0], math.modf(x)[1], math.remainder(x, 0.7), math.nextafter(x, 10.0),
+            np.cbrt(x)]
+
+
+def test_math_functions_of_numba_kernels_match_python():
+    out = np.zeros((len(VALUES), 12))
+    math_zoo[1, 32](VALUES, out)
+    expect = np.array([_math_expected(x) for x in VALUES])
+    np.testing.assert_allclose(out, expect, rtol=4e-15, atol=0)
+    assert out[-1, 7] == -0.25 and out[-1, 8] == -2.0   # modf keeps the sign in both parts, as Python
+
+
+def test_math_functions_keep_float32():
+    x = np.array([0.25, 1.5, 3.0], np.float32)
+    out = np.zeros((3, 12), np.float32)
+    math_zoo[1, 32](x, out)
+    expect = np.array([_math_expected(v) for v in x])
+    np.testing.assert_allclose(out, expect, rtol=2e-6)
+    src = math_zoo.inspect_source((cudajit.typeof(x), cudajit.typeof(out)))
+    assert "erff(" in src and "lgammaf(" in src and "frexpf(" in src
+
+
+def test_math_function_misuse_is_a_compile_error():
+    @cuda.jit
+    def too_many(x):
+        x[0] = math.erf(x[0], x[1])
+
+    @cuda.jit
+    def float_exponent(x):
+        x[0] = math.ldexp(x[0], 1.5)
+
+    for k in (too_many, float_exponent):
+        with pytest.raises(pygpu.CompileError):
+            k[1, 1](np.zeros(2))
+
+
+def test_bit_count_counts_the_bits_of_the_absolute_value():
+    @cuda.jit
+    def bits(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i].bit_count()
+
+    a = np.array([0, 1, 7, 255, -1, -8, 2**40 + 3, -2**63], np.int64)
+    out = np.zeros(len(a), np.int64)
+    bits[1, 8](a, out)
+    assert_array_equal(out, [int(v).bit_count() for v in a])
+    u = np.array([2**64 - 1, 5], np.uint64)
+    out = np.zeros(2, np.int64)
+    bits[1, 2](u, out)
+    assert_array_equal(out, [64, 2])
+
+
+# ------------------------------------------------------------------ print
+
+def test_print_in_a_kernel(capfd):
+    @cuda.jit
+    def talk(a):
+        i = cuda.grid(1)
+        if i == 0:
+            print("a[0] =", a[0], "n", a.size, i < 3, 100%7)
+            print("%d literal percent", end="|\n")
+
+    talk[1, 4](np.array([1.5, 2.0]))
+    out = capfd.readouterr().out
+    assert out == "a[0] = 1.500000 n 2 True 2\n%d literal percent|\n", repr(out)
+
+
+def test_print_of_what_cannot_be_shown_is_a_compile_error():
+    @cuda.jit
+    def show_array(a):
+        print(a)
+
+    with pytest.raises(pygpu.CompileError):
+        show_array[1, 1](np.zeros(2))
+
+
+# ------------------------------------------------------------------ shared arrays
+
+def test_local_constants_as_shared_array_shapes():
+    @cuda.jit
+    def reverse(x, out):
+        TPB = 32
+        ROWS, COLS = 2, 16
+        s = cuda.shared.array(TPB, dtype=float32)
+        t = cuda.shared.array((ROWS, COLS), dtype=np.int32)
+        i = cuda.threadIdx.x
+        s[i] = x[i]
+        t[i // COLS, i % COLS] = i
+        cuda.syncthreads()
+        out[i] = s[TPB - 1 - i] + t[(TPB - 1 - i) // COLS, (TPB - 1 - i) % COLS]
+
+    x = np.arange(32, dtype=np.float32)
+    out = np.zeros(32, np.float32)
+    reverse[1, 32](x, out)
+    assert_array_equal(out, 2 * x[::-1])
+
+
+def test_a_reassigned_local_is_no_shape():
+    @cuda.jit
+    def varying(out):
+        n = 4
+        n = n + 1
+        s = cuda.shared.array(n, dtype=float32)
+        out[0] = s[0]
+
+    with pytest.raises(pygpu.CompileError, match="constant"):
+        varying[1, 1](np.zeros(1, np.float32))
+
+
+def test_dynamic_shared_array_has_the_launch_size_and_negative_strides():
+    @cuda.jit
+    def rev(out, sizes):
+        dyn = cuda.shared.array(0, dtype=np.float32)
+        i = cuda.threadIdx.x
+        dyn[i] = i
+        cuda.syncthreads()
+        r = dyn[::-2]
+        if i == 0:
+            sizes[0] = dyn.size
+            sizes[1] = r.size
+        if i < r.size:
+            out[i] = r[i]
+
+    out = np.zeros(8, np.float32)
+    sizes = np.zeros(2, np.int64)
+    rev[1, 8, 0, 8 * 4](out, sizes)
+    assert_array_equal(out[:4], np.array([7, 5, 3, 1], np.float32))
+    assert_array_equal(sizes, [8, 4])
+    # more dynamic memory than the threads use: the array is as long as the launch made it
+    rev[1, 8, 0, 12 * 4](out, sizes)
+    assert_array_equal(sizes, [12, 6])
+
+
+def test_dynamic_shared_array_past_its_launch_size_is_an_index_error():
+    @cuda.jit
+    def past(out):
+        dyn = cuda.shared.array(0, dtype=np.int32)
+        dyn[cuda.threadIdx.x] = 1
+        out[0] = dyn[0]
+
+    with pytest.raises(IndexError):
+        past[1, 4, 0, 2 * 4](np.zeros(1, np.int32))
+
+
+# ------------------------------------------------------------------ host side
+
+def test_stream_auto_synchronize_and_events():
+    s = cuda.stream()
+    assert isinstance(s, pygpu.Stream)
+    a = cuda.to_device(np.arange(6.0), stream=s)
+    start, end = cuda.event(), cuda.event()
+    with s.auto_synchronize():
+        start.record(s)
+        div[1, 8, s](a, 2.0)
+        end.record(s)
+    assert_array_equal(a.get(), np.arange(6.0) / 2)
+    assert cuda.event_elapsed_time(start, end) >= 0
+    assert cuda.legacy_default_stream() == 0 and cuda.per_thread_default_stream() == 0
+
+
+@pytest.mark.parametrize("view", [
+    lambda x: x,
+    lambda x: np.asfortranarray(x),
+    lambda x: x[:, ::2],
+    lambda x: x.transpose(1, 0, 2),
+    lambda x: x.transpose(2, 0, 1)[::-1],
+])
+def test_like_arrays_keep_the_axis_order_of_the_view(view):
+    v = view(np.zeros((4, 6, 5)))
+    ref = np.empty_like(v)   # NumPy's K order: dense, in the view's axis order
+    for made in (cuda.device_array_like(v), cuda.pinned_array_like(v), cuda.mapped_array_like(v)):
+        assert made.shape == v.shape and made.dtype == v.dtype
+        assert tuple(made.strides) == ref.strides, (made.strides, ref.strides)
+    assert isinstance(cuda.pinned_array_like(v), np.ndarray)
+
+
+# ------------------------------------------------------------------ the CUDA C stays CUDA C
+
+@needs_nvrtc
+def test_new_constructs_compile_with_nvrtc():
+    from pygpu._jit import nvrtc
+
+    @cuda.jit
+    def everything(a, out, bits):
+        M = 16
+        s = cuda.shared.array(M, dtype=float64)
+        dyn = cuda.shared.array(0, dtype=np.float32)
+        i = cuda.grid(1)
+        if i < a.size:
+            s[i % M] = math.erf(a[i]) + math.lgamma(a[i]) + cuda.cbrt(a[i])
+            m, e = math.frexp(a[i])
+            out[i] = math.ldexp(m, e) + math.modf(a[i])[0] + math.remainder(a[i], 0.5) + s[i % M]
+            bits[i] = bits[i].bit_count()
+            r = dyn[::-1]
+            dyn[i] = r[0]
+            print("i", i, out[i], i < 2)
+
+    args = (np.zeros(4), np.zeros(4), np.zeros(4, np.int64))
+    for k, kargs in ((everything, args), (div, (np.zeros(4), 1.0)),
+                     (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32)))):
+        spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
+        for check in (False, True):
+            nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")
