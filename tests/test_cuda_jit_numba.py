@@ -316,6 +316,106 @@ def test_like_arrays_keep_the_axis_order_of_the_view(view):
     assert isinstance(cuda.pinned_array_like(v), np.ndarray)
 
 
+# ------------------------------------------------------------------ loops over sequences
+
+@cuda.jit
+def loops(a, b, m, out):
+    if cuda.grid(1) == 0:
+        for j, v in enumerate(a):
+            out[0] += j * v
+        for x, y in zip(a, b):
+            out[1] += x * y
+        u = 0.0
+        for v in a:
+            u += v
+            if u > 100:
+                break
+        else:
+            u += 1000
+        out[2] = u
+        for row in m:
+            for v in row:
+                out[3] += v
+        for q in (1, 2, 3):
+            out[4] += q
+        for j, (x, y) in enumerate(zip(a, b), 10):
+            out[5] += j * x * y
+        for n, dim in enumerate(m.shape):
+            out[6] += n * dim
+        for r in m[1:]:
+            out[7] += r[0]
+        for x, y in zip(a, b[1:]):   # the shorter decides
+            out[8] += 1
+        for v in a:
+            if v == 1:
+                continue
+            out[9] += v
+
+
+def test_for_over_arrays_tuples_enumerate_and_zip():
+    a, b = np.arange(5.0), np.arange(5.0) + 1
+    m = np.arange(6.0).reshape(3, 2)
+    out = np.zeros(10)
+    loops[1, 1](a, b, m, out)
+    expect = [sum(j * v for j, v in enumerate(a)), float(a @ b), a.sum() + 1000, m.sum(), 6,
+              sum(j * x * y for j, (x, y) in enumerate(zip(a, b), 10)), sum(n * d for n, d in enumerate(m.shape)),
+              m[1:, 0].sum(), 4, a.sum() - 1]
+    assert_array_equal(out, np.array(expect, np.float64))
+    # an empty array: the else branch runs, as Python's
+    out = np.zeros(10)
+    loops[1, 1](a[:0], b[:0], m[:0], out)
+    assert out[2] == 1000 and out[0] == 0
+
+
+def test_for_over_a_number_or_a_tuple_with_break_is_a_compile_error():
+    @cuda.jit
+    def over_number(a):
+        for v in a[0]:
+            a[0] = v
+
+    @cuda.jit
+    def tuple_break(a):
+        for v in (1, 2):
+            if v == a[0]:
+                break
+
+    for k in (over_number, tuple_break):
+        with pytest.raises(pygpu.CompileError):
+            k[1, 1](np.zeros(2))
+
+
+# ------------------------------------------------------------------ tuples and complex numbers
+
+def test_indexing_with_the_tuple_of_grid():
+    @cuda.jit
+    def copy2d(a, b):
+        gid = cuda.grid(2)
+        if gid[0] < a.shape[0] and gid[1] < a.shape[1]:
+            a[gid] = b[gid] + 1
+
+    b = np.arange(12.0).reshape(3, 4)
+    a = np.zeros_like(b)
+    copy2d[(1, 1), (4, 4)](a, b)
+    assert_array_equal(a, b + 1)
+
+
+def test_complex_scalar_arguments():
+    @cuda.jit
+    def scale(a, z):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = a[i] * z + z.conjugate()
+
+    a = np.full(3, 1 + 1j)
+    scale[1, 4](a, 2 - 1j)
+    assert_array_equal(a, np.full(3, (1 + 1j) * (2 - 1j) + (2 + 1j)))
+    c = np.full(3, 1 + 1j, np.complex64)
+    scale[1, 4](c, np.complex64(0.5j))
+    assert_array_equal(c, np.full(3, (1 + 1j) * np.complex64(0.5j) + np.complex64(-0.5j), np.complex64))
+    scale[1, 4](c, 2.0)   # a real number for a complex parameter of another specialisation
+    assert c.dtype == np.complex64
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -339,7 +439,8 @@ def test_new_constructs_compile_with_nvrtc():
 
     args = (np.zeros(4), np.zeros(4), np.zeros(4, np.int64))
     for k, kargs in ((everything, args), (div, (np.zeros(4), 1.0)),
-                     (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32)))):
+                     (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32))),
+                     (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")

@@ -520,6 +520,8 @@ pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
         return pack_number(pk, i, pp, arg);
     if (kind == PG_CPU_PARAM_OTHER) {
         int r = pack_raw(pk, i, pp, arg, size);
+        if (r == 1 && PyComplex_Check(arg)) /* a complex parameter (a struct to C): a Python complex fits it */
+            r = pack_guess(pk, i, pp, arg, size);
         return r == 1 ? arg_error(pk, i, pp, arg, "pass a NumPy scalar or bytes of that size") : r;
     }
     /* unknown kind: arrays pass pointers, scalars their own kind at the parameter's size */

@@ -179,7 +179,81 @@ class KernelCompiler(FunctionCompiler):
             return [kir.Store(target, self.cast(value, target.type), line)]
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in self.tuples:
             raise self.unsupported("augmented assignments to tuples", s)
+        if isinstance(s, ast.For) and not (isinstance(s.iter, ast.Call) and self.resolve_object(s.iter.func) is range):
+            return self.for_each(s)
         return super().stmt(s)
+
+    def for_each(self, s):
+        """for over an array (its items, or rows), a tuple, enumerate(...) or zip(...) of them: a loop
+        over range(len) that assigns the items (arrays), or the body once per item (tuples)."""
+        it, target, index_target, start = s.iter, s.target, None, None
+        if isinstance(it, ast.Call) and self.resolve_object(it.func) is enumerate:
+            got = self._args(it, ["iterable", "start"], 1, "enumerate")
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+                raise self.error("for over enumerate(...) unpacks into two names: for i, x in enumerate(a)", s)
+            index_target, target = target.elts
+            it, start = got["iterable"], got.get("start")
+        if isinstance(it, ast.Call) and self.resolve_object(it.func) is zip:
+            if it.keywords or not it.args:
+                raise self.error("zip() takes one or more sequences", it)
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == len(it.args)):
+                raise self.error(f"for over zip() of {len(it.args)} sequences unpacks into {len(it.args)} names", s)
+            seqs, items = list(it.args), list(target.elts)
+        else:
+            seqs, items = [it], [target]
+        prologue = []
+        counter = f"$i{s.lineno}"
+        self.assigned.add(counter)   # hidden locals: not in the source, so not found by its scan
+        for k, seq in enumerate(seqs):
+            if not isinstance(seq, ast.Name):   # evaluated once, before the loop
+                name = ast.copy_location(ast.Name(f"$seq{s.lineno}_{k}", ast.Store()), seq)
+                self.assigned.add(name.id)
+                prologue += self.stmt(ast.copy_location(ast.Assign([name], seq), s))
+                seqs[k] = ast.copy_location(ast.Name(name.id, ast.Load()), seq)
+        values = [self.expr(q) for q in seqs]
+        arrays = [isinstance(v, TupleValue) or kir.is_array(v.type) for v in values]
+        if not all(arrays):
+            bad = next(q for q, a in zip(seqs, arrays) if not a)
+            raise self.error(f"for loops go over arrays, tuples, range(), enumerate() and zip(), not a "
+                             f"{self.expr(bad).type}", s)
+        tuples = [isinstance(v, TupleValue) for v in values]
+
+        def at(seq, index):
+            return ast.copy_location(ast.Subscript(seq, index, ast.Load()), s)
+
+        def assign(t, value):
+            return ast.copy_location(ast.Assign([_store_target(t)], value), s)
+
+        if all(tuples):   # unrolled: each item is a compile-time value
+            if any(isinstance(n, (ast.Break, ast.Continue)) for n in _loop_body_nodes(s.body)):
+                raise self.unsupported("break and continue in a for loop over a tuple", s)
+            n = min(len(v.items) for v in values)
+            out = list(prologue)
+            for j in range(n):
+                head = []
+                if index_target is not None:
+                    idx = ast.Constant(j) if start is None else ast.BinOp(ast.Constant(j), ast.Add(), start)
+                    head.append(assign(index_target, ast.copy_location(idx, s)))
+                head += [assign(t, at(q, ast.Constant(j))) for t, q in zip(items, seqs)]
+                for h in head:
+                    ast.fix_missing_locations(h)
+                    out += self.stmt(h)
+                out += self.block(s.body)
+            return out + self.block(s.orelse)
+        if any(tuples):
+            raise self.unsupported("zip() of tuples and arrays together", s)
+        lengths = [ast.Call(ast.Name("len", ast.Load()), [q], []) for q in seqs]
+        length = lengths[0] if len(lengths) == 1 else ast.Call(ast.Name("min", ast.Load()), lengths, [])
+        i = ast.Name(counter, ast.Load())
+        head = []
+        if index_target is not None:
+            head.append(assign(index_target, i if start is None else ast.BinOp(i, ast.Add(), start)))
+        head += [assign(t, at(q, i)) for t, q in zip(items, seqs)]
+        loop = ast.For(ast.Name(counter, ast.Store()), ast.Call(ast.Name("range", ast.Load()), [length], []),
+                       head + s.body, s.orelse)
+        ast.copy_location(loop, s)
+        ast.fix_missing_locations(loop)
+        return prologue + [self.for_range(loop)]
 
     def assign(self, targets, value_node, s):
         line = self.src.line(s)
@@ -282,7 +356,7 @@ class KernelCompiler(FunctionCompiler):
             if not kir.is_array(base.type):
                 raise self.error(f"a {base.type} cannot be indexed in {self.context}", node)
             indices = self._index_nodes(node)
-            if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < base.type.ndim:
+            if any(isinstance(i, ast.Slice) for i in indices) or self._index_count(indices) < base.type.ndim:
                 raise self.error(f"slices and partial indexing of arrays make views, supported as the value of an "
                                  f"assignment (v = {ast.unparse(node)}) in {self.context}", node)
             return self.element(node, base)
@@ -340,6 +414,14 @@ class KernelCompiler(FunctionCompiler):
 
     # -------------------------------------------------------------- indexing
 
+    def _index_count(self, nodes):
+        """How many indices the index nodes give: a tuple (gid = cuda.grid(2)) gives its items."""
+        count = 0
+        for n in nodes:
+            e = self.expr(n)
+            count += len(e.items) if isinstance(e, TupleValue) else 1
+        return count
+
     def _index_nodes(self, node):
         s = node.slice
         return list(s.elts) if isinstance(s, ast.Tuple) else [s]
@@ -383,11 +465,7 @@ class KernelCompiler(FunctionCompiler):
         nodes = self._index_nodes(value_node)
         if any(isinstance(n, ast.Slice) for n in nodes):
             return True
-        count = 0
-        for n in nodes:
-            e = self.expr(n)
-            count += len(e.items) if isinstance(e, TupleValue) else 1
-        return count < base.type.ndim
+        return self._index_count(nodes) < base.type.ndim
 
     def view_assign(self, name, node, s):
         base = self.expr(node.value)
@@ -825,3 +903,26 @@ def _bound_names(target, value):
             and not any(isinstance(e, ast.Starred) for e in target.elts) else [None] * len(target.elts)
         return [b for t, v in zip(target.elts, items) for b in _bound_names(t, v)]
     return []
+
+
+def _store_target(t):
+    """A copy of an assignment target node in Store context (a loop's target reused)."""
+    t = ast.parse(ast.unparse(t), mode="eval").body
+    for n in ast.walk(t):
+        if hasattr(n, "ctx"):
+            n.ctx = ast.Store() if isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) else ast.Load()
+    return t
+
+
+def _loop_body_nodes(body):
+    """The nodes of a loop body outside the loops nested in it (their break/continue are theirs)."""
+    todo = list(body)
+    while todo:
+        n = todo.pop()
+        yield n
+        if isinstance(n, (ast.For, ast.While)):
+            todo += n.orelse
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.Lambda)):
+            continue
+        todo += list(ast.iter_child_nodes(n))

@@ -238,10 +238,6 @@ class Dispatcher(_core._Kernel):
                 raise TypeError("kernel %s() has no signature for arguments (%s); it was compiled for %s"
                                 % (self.__name__, have, "; ".join("(%s)" % ", ".join(str(t) for t in s)
                                                                  for s in self._signatures)))
-        for t in types:
-            if not kir.is_array(t) and T.is_complex(t):
-                raise TypeError("kernel %s(): complex scalar arguments are not supported; pass a 1-element array"
-                                % self.__name__)
         return self.specialization(types).function(device)
 
     def __getitem__(self, config):
