@@ -416,6 +416,72 @@ def test_complex_scalar_arguments():
     assert c.dtype == np.complex64
 
 
+# ------------------------------------------------------------------ raise and assert
+
+class KernelSaysNo(Exception):
+    pass
+
+
+LIMIT = 3
+BAD = ValueError("negative input")
+
+
+@cuda.jit(device=True)
+def checked_sqrt(x):
+    if x < 0:
+        raise BAD
+    return math.sqrt(x)
+
+
+@cuda.jit
+def raising(a, out, mode):
+    i = cuda.grid(1)
+    if i < a.size:
+        if mode == 1 and a[i] > LIMIT:
+            raise ValueError("value above the limit", LIMIT)
+        if mode == 2 and a[i] > LIMIT:
+            raise KernelSaysNo("no")
+        if mode == 3 and a[i] > LIMIT:
+            raise ZeroDivisionError
+        assert mode != 4 or a[i] <= LIMIT, "assertion with a message"
+        out[i] = checked_sqrt(a[i])
+
+
+@pytest.mark.parametrize("mode, exc, text", [
+    (1, ValueError, "('value above the limit', 3)"),
+    (2, KernelSaysNo, "no"),
+    (3, ZeroDivisionError, "kernel raising"),
+    (4, AssertionError, "assertion with a message"),
+])
+def test_raise_in_a_kernel_raises_on_the_host(mode, exc, text):
+    a = np.array([1.0, 4.0, 2.0])
+    with pytest.raises(exc) as info:
+        raising[1, 4](a, np.zeros(3), mode)
+    assert text in str(info.value)
+    out = np.zeros(3)
+    raising[1, 4](a[[0, 2]], out[:2], mode)   # nothing raised when no thread gets there
+    assert_array_equal(out[:2], np.sqrt(a[[0, 2]]))
+
+
+def test_raise_in_a_device_function_and_of_a_global_exception_object():
+    with pytest.raises(ValueError, match="negative input"):
+        raising[1, 4](np.array([1.0, -1.0]), np.zeros(2), 0)
+
+
+def test_raise_of_what_is_not_an_exception_is_a_compile_error():
+    @cuda.jit
+    def raise_number(a):
+        raise a[0]
+
+    @cuda.jit
+    def raise_computed(a):
+        raise ValueError(a[0])
+
+    for k in (raise_number, raise_computed):
+        with pytest.raises(pygpu.CompileError):
+            k[1, 1](np.zeros(1))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -440,7 +506,8 @@ def test_new_constructs_compile_with_nvrtc():
     args = (np.zeros(4), np.zeros(4), np.zeros(4, np.int64))
     for k, kargs in ((everything, args), (div, (np.zeros(4), 1.0)),
                      (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32))),
-                     (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10)))):
+                     (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10))),
+                     (raising, (np.zeros(4), np.zeros(4), 1))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")

@@ -68,6 +68,7 @@ enum {
     PG_TRAP_ASSERT,      /* a failed assert(): AssertionError */
     PG_TRAP_INDEX,       /* an out-of-range index (bounds-checked code): IndexError */
     PG_TRAP_INTERRUPT,   /* Ctrl-C (the stop flag was up at a loop): KeyboardInterrupt */
+    PG_TRAP_RAISE,       /* a raise statement (cuda.jit): the message is "module\x1fclass\x1ftext" */
 };
 
 /* What the extension gives a module: barriers (fiber mode only) and traps. trap does not

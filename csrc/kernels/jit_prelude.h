@@ -77,6 +77,25 @@ static __device__ __forceinline__ int64_t pg_dynamic_shared_bytes()
 }
 #endif
 
+/* raise in a kernel: on the CPU the launch raises the exception (its module, class and text ride
+ * in the message); on a GPU the thread ends, and with debug=True (PG_JIT_CHECK) the first raise
+ * of a launch is recorded (set, site) for the host to raise after it, as Numba does. */
+#ifdef PYGPU_CPU
+#define PG_JIT_RAISE(site, message) __pg_runtime->trap(PG_TRAP_RAISE, message)
+#elif PG_JIT_CHECK
+__device__ unsigned long long pg_jit_raised[2];
+static __device__ __noinline__ void
+pg_jit_raise(unsigned long long site)
+{
+    if (atomicCAS(&pg_jit_raised[0], 0ULL, 1ULL) == 0ULL)
+        pg_jit_raised[1] = site;
+    asm volatile("exit;");
+}
+#define PG_JIT_RAISE(site, message) pg_jit_raise(site)
+#else
+#define PG_JIT_RAISE(site, message) asm volatile("exit;")
+#endif
+
 /* ------------------------------------------------------------------ arrays */
 template <class T, int N, bool C> struct PgArr {
     T *data;

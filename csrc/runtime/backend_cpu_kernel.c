@@ -229,6 +229,45 @@ run_share(Launch *L)
     pg_fault_guard = NULL;
 }
 
+/* A raise statement's exception ("module\x1fqualified class name\x1ftext", PG_TRAP_RAISE): the
+ * class found again by name, raised with the text and where it happened; RuntimeError when the
+ * class cannot be found (a class defined inside a function). */
+static void
+raise_statement(const char *message, const char *name, const char *where)
+{
+    const char *cls = strchr(message, '\x1f'), *text = cls ? strchr(cls + 1, '\x1f') : NULL;
+    PyObject *type = NULL;
+    if (text != NULL) {
+        PyObject *module_name = PyUnicode_FromStringAndSize(message, cls - message);
+        PyObject *obj = module_name ? PyImport_Import(module_name) : NULL;
+        Py_XDECREF(module_name);
+        const char *part = cls + 1;
+        while (obj != NULL && part < text) { /* the qualified name, a dotted path */
+            const char *dot = memchr(part, '.', (size_t)(text - part));
+            const char *stop = dot ? dot : text;
+            PyObject *attr = PyUnicode_FromStringAndSize(part, stop - part);
+            PyObject *next = attr ? PyObject_GetAttr(obj, attr) : NULL;
+            Py_XDECREF(attr);
+            Py_SETREF(obj, next);
+            part = stop + 1;
+        }
+        if (obj != NULL && PyExceptionClass_Check(obj))
+            type = obj;
+        else
+            Py_XDECREF(obj);
+        PyErr_Clear();
+    }
+    if (type == NULL) {
+        PyErr_Format(PyExc_RuntimeError, "%s (kernel %s, %s)", text ? text + 1 : message, name, where);
+        return;
+    }
+    if (text[1] != 0)
+        PyErr_Format(type, "%s (kernel %s, %s)", text + 1, name, where);
+    else
+        PyErr_Format(type, "kernel %s, %s", name, where);
+    Py_DECREF(type);
+}
+
 static int
 raise_failure(const Launch *L)
 {
@@ -236,7 +275,9 @@ raise_failure(const Launch *L)
     snprintf(where, sizeof where, "block (%u, %u, %u), thread (%u, %u, %u)", L->where_block.x, L->where_block.y,
              L->where_block.z, L->where_thread.x, L->where_thread.y, L->where_thread.z);
     const char *name = L->k->name;
-    if (L->signo == 0) {
+    if (L->signo == 0 && L->trap_kind == PG_TRAP_RAISE) {
+        raise_statement(L->message, name, where);
+    } else if (L->signo == 0) {
         PyObject *type = L->trap_kind == PG_TRAP_ASSERT ? PyExc_AssertionError
                        : L->trap_kind == PG_TRAP_INDEX  ? PyExc_IndexError
                                                         : PyExc_RuntimeError;

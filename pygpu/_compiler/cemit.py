@@ -66,6 +66,21 @@ def ctype(t):
     return _CTYPES[t]
 
 
+def _c_string(text):
+    """A C string literal of text (any characters: escaped, hex escapes split from what follows)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif 32 <= ord(ch) < 127:
+            out.append(ch)
+        else:
+            out.extend('\\x%02x""' % b for b in ch.encode("utf-8"))
+    return '"%s"' % "".join(out)
+
+
 def kernel_cname(name):
     """The C name (the extern "C" symbol) of a kernel: its Python name unless that is a C library
     function's (a kernel named div or exp)."""
@@ -264,7 +279,7 @@ class Emitter:
     def intrinsic(self, e):
         n = e.name
         a = [self.expr(x) for x in e.args]
-        parts = n.split(".") if not n.startswith("print:") else ["print"]
+        parts = n.split(".") if not n.startswith(("print:", "raise:")) else [n[:5]]
         if parts[0] in ("threadIdx", "blockIdx", "blockDim", "gridDim"):
             return "(int32_t)%s" % n
         if parts[0] == "grid":
@@ -318,9 +333,11 @@ class Emitter:
             return "%s%s(%s)" % (parts[1], f, ", ".join(a))
         if n == "print.bool":
             return '((%s) ? "True" : "False")' % a[0]
+        if n.startswith("raise:"):   # raise: the site's number and the message (kernel.py raise_site)
+            site, message = n[6:].split(":", 1)
+            return "PG_JIT_RAISE(%sULL, %s)" % (site, _c_string(message))
         if n.startswith("print:"):   # printf: the CPU backend flushes C's stdout after each launch
-            literal = '"%s"' % n[6:].encode("unicode_escape").decode("ascii").replace('"', '\\"')
-            return "printf(%s)" % ", ".join([literal] + a)
+            return "printf(%s)" % ", ".join([_c_string(n[6:])] + a)
         if parts[0] == "atomic":
             op = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}.get(
                 parts[1], parts[1])

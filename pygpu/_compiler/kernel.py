@@ -181,7 +181,42 @@ class KernelCompiler(FunctionCompiler):
             raise self.unsupported("augmented assignments to tuples", s)
         if isinstance(s, ast.For) and not (isinstance(s.iter, ast.Call) and self.resolve_object(s.iter.func) is range):
             return self.for_each(s)
+        if isinstance(s, ast.Raise):
+            if s.exc is None:
+                raise self.unsupported("raise without an exception (re-raising)", s)
+            return [kir.ExprStmt(self.raise_site(s.exc, s), line)]
+        if isinstance(s, ast.Assert):
+            fail = ir.Op("logical_not", [self.truth(self._scalar(self.expr(s.test), s.test))], T.BOOL)
+            exc = ast.copy_location(ast.Call(ast.Name("AssertionError", ast.Load()),
+                                             [s.msg] if s.msg is not None else [], []), s)
+            return [ir.If(fail, [kir.ExprStmt(self.raise_site(exc, s, AssertionError), line)], [], line)]
         return super().stmt(s)
+
+    def raise_site(self, exc, s, cls=None):
+        """raise E / raise E(constants...): the site's number in this kernel's table of raises and
+        the intrinsic that ends the thread with it (jit_prelude.h PG_JIT_RAISE)."""
+        args = []
+        if isinstance(exc, ast.Call):
+            if exc.keywords:
+                raise self.unsupported("keyword arguments of an exception", s)
+            obj = cls if cls is not None else self.resolve_object(exc.func)
+            for a in exc.args:
+                v = a.value if isinstance(a, ast.Constant) else self.resolve_object(a)
+                if v is _NOT_FOUND or not isinstance(v, (str, int, float, complex, bool, np.generic)):
+                    raise self.error("an exception raised in a kernel takes constant arguments (a string, a number)", a)
+                args.append(v)
+        else:
+            obj = self.resolve_object(exc)
+            if isinstance(obj, BaseException):
+                obj, args = type(obj), list(obj.args)
+        if not (isinstance(obj, type) and issubclass(obj, BaseException)):
+            raise self.error("raise takes an exception class, or one called with constant arguments", s)
+        text = str(args[0]) if len(args) == 1 else str(tuple(args)) if args else ""
+        raises = self.cache.setdefault("$raises", [])
+        site = len(raises)
+        raises.append((obj, text, self.src.line(s)))
+        message = "%s\x1f%s\x1f%s" % (obj.__module__, obj.__qualname__, text)
+        return kir.Intrinsic("raise:%d:%s" % (site, message), [], kir.VOID)
 
     def for_each(self, s):
         """for over an array (its items, or rows), a tuple, enumerate(...) or zip(...) of them: a loop

@@ -128,7 +128,9 @@ class Specialization:
         self.dispatcher = dispatcher
         self.arg_types = tuple(arg_types)
         py = dispatcher.py_func
-        self.ir = KernelCompiler(py, list(arg_types), "kernel", "cuda.jit").compile()
+        compiler = KernelCompiler(py, list(arg_types), "kernel", "cuda.jit")
+        self.ir = compiler.compile()
+        self.raises = compiler.cache.get("$raises", [])   # [(exception class, text, line)] by site
         self.cname = cemit.kernel_cname(py.__name__)
         filename = py.__code__.co_filename
         self.filename = filename
@@ -294,6 +296,14 @@ class Dispatcher(_core._Kernel):
                     raise IndexError("index %d is out of bounds for axis %d with size %d (%s, line %d)"
                                      % (np.int64(record[1]), axis, np.int64(record[2]), _basename(spec.filename),
                                         line))
+                if spec.raises:
+                    flag = loaded.get_global("pg_jit_raised", np.uint64)
+                    record = flag.get()
+                    if record[0]:
+                        flag[...] = np.zeros(2, np.uint64)
+                        cls, text, line = spec.raises[int(record[1])]
+                        raise cls("%s (%s, line %d)" % (text, _basename(spec.filename), line) if text
+                                  else "%s, line %d" % (_basename(spec.filename), line))
 
     def __repr__(self):
         return "<pygpu.cuda.jit kernel %s>" % self.__name__
