@@ -482,6 +482,42 @@ def test_raise_of_what_is_not_an_exception_is_a_compile_error():
             k[1, 1](np.zeros(1))
 
 
+# ------------------------------------------------------------------ tuple arguments
+
+@cuda.jit
+def with_tuples(a, shape, scale, out):
+    i, j = cuda.grid(2)
+    if i < shape[0] and j < shape[1]:
+        a[i, j] = (i * shape[1] + j) * scale[0] + scale[1]
+    if i == 0 and j == 0:
+        n = 0
+        for d in shape:
+            n += d
+        out[0] = n + len(shape)
+
+
+def test_tuples_of_numbers_as_kernel_arguments():
+    a = np.zeros((3, 5))
+    out = np.zeros(1)
+    with_tuples[(1, 1), (4, 8)](a, (3, 4), (2, 0.5), out)   # ints; an int and a float: float64
+    expect = np.zeros((3, 5))
+    expect[:3, :4] = np.arange(12).reshape(3, 4) * 2 + 0.5
+    assert_array_equal(a, expect)
+    assert out[0] == 9
+    a[...] = 0
+    with_tuples[(1, 1), (4, 8)](a, (2, 2), (1.0, 1.0), out)
+    assert a.sum() == 1 + 2 + 3 + 4 and out[0] == 6
+
+
+def test_bad_tuple_arguments_are_type_errors():
+    for bad in [(), ("a", 1), ((1, 2), 3)]:
+        with pytest.raises(TypeError, match="tuple"):
+            with_tuples[(1, 1), (1, 1)](np.zeros((1, 1)), bad, (1.0, 0.0), np.zeros(1))
+    # a tuple of another length is another specialisation, not an error
+    with pytest.raises(pygpu.CompileError):
+        with_tuples[(1, 1), (1, 1)](np.zeros((1, 1)), (1,), (1.0, 0.0), np.zeros(1))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -507,7 +543,8 @@ def test_new_constructs_compile_with_nvrtc():
     for k, kargs in ((everything, args), (div, (np.zeros(4), 1.0)),
                      (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32))),
                      (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10))),
-                     (raising, (np.zeros(4), np.zeros(4), 1))):
+                     (raising, (np.zeros(4), np.zeros(4), 1)),
+                     (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")

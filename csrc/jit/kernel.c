@@ -184,7 +184,7 @@ merge_params(PgFunction *fn, PyObject *signature)
             }
             int agrees = size < 0 || p.size < 0 || size == p.size;
             /* an array passed by value is a struct to the backend; the signature says what it holds */
-            int array = kind == PG_PARAM_ARRAY && p.kind == PG_CPU_PARAM_OTHER;
+            int array = (kind == PG_PARAM_ARRAY || kind == PG_PARAM_TUPLE) && p.kind == PG_CPU_PARAM_OTHER;
             if ((p.kind == PG_PARAM_UNKNOWN || array) && agrees) {
                 p.kind = kind;
                 p.type = type;
@@ -495,6 +495,18 @@ arg_key(PyObject *arg, unsigned char *k)
         }
         k[0] = 's';
         k[1] = (unsigned char)t;
+    } else if (PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) <= 255) {
+        /* a tuple of numbers: its length and the kind they widen to (bool < int < float < complex) */
+        static const char kinds[] = "bifc";
+        int rank = 1; /* an empty tuple: of ints */
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(arg) && rank >= 0; j++) {
+            PyObject *item = PyTuple_GET_ITEM(arg, j);
+            int r = PyBool_Check(item) ? 0 : PyLong_Check(item) ? 1 : PyFloat_Check(item) ? 2 : PyComplex_Check(item) ? 3 : -1;
+            rank = r < 0 ? -1 : j == 0 || r > rank ? r : rank;
+        }
+        k[0] = 't';
+        k[1] = (unsigned char)PyTuple_GET_SIZE(arg);
+        k[2] = (unsigned char)(rank >= 0 ? kinds[rank] : '?');
     } else
         k[0] = '?';   /* anything else: _specialize imports it or refuses it */
     return 0;

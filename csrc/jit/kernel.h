@@ -53,6 +53,13 @@ typedef struct {
 #define PG_PARAM_ARRAY_ELEMENT(t) ((t) & 0xff)
 #define PG_PARAM_ARRAY_NDIM(t) (((t) >> 8) & 0xff)
 
+/* A parameter that takes a tuple of numbers by value (cuda.jit's PgTup<T, n>: {T v[n];}): the
+ * type packs the element's PgType and n (PG_PARAM_TUPLE_TYPE); its size is n * the itemsize. */
+#define PG_PARAM_TUPLE 17
+#define PG_PARAM_TUPLE_TYPE(type, n) ((type) | ((n) << 8))
+#define PG_PARAM_TUPLE_ELEMENT(t) ((t) & 0xff)
+#define PG_PARAM_TUPLE_LENGTH(t) (((t) >> 8) & 0xff)
+
 extern PyTypeObject PgModule_Type, PgFunction_Type, PgKernel_Type, PgLauncher_Type;
 #define PgFunction_Check(o) (Py_TYPE(o) == &PgFunction_Type)
 

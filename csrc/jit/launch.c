@@ -206,6 +206,11 @@ pack_temp(Pack *pk, PgArray *copy, PyObject *host)
 static void
 param_text(const PgParamInfo *p, char *buf, size_t size)
 {
+    if (p->kind == PG_PARAM_TUPLE) {
+        int t = PG_PARAM_TUPLE_ELEMENT(p->type);
+        snprintf(buf, size, "a tuple of %d %s", PG_PARAM_TUPLE_LENGTH(p->type), t < PG_NTYPES ? pg_type_info[t].name : "?");
+        return;
+    }
     if (p->kind == PG_PARAM_ARRAY) {
         int t = PG_PARAM_ARRAY_ELEMENT(p->type);
         snprintf(buf, size, "a %d-d %sarray of %s", PG_PARAM_ARRAY_NDIM(p->type),
@@ -479,6 +484,23 @@ pack_array_arg(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
     return pack_array(pk, i, p, imported);
 }
 
+/* A tuple of numbers for a PgTup<T, n> parameter: each converted to T, side by side. */
+static int
+pack_tuple(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
+{
+    int t = PG_PARAM_TUPLE_ELEMENT(p->type), n = PG_PARAM_TUPLE_LENGTH(p->type);
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != n || t >= PG_NTYPES)
+        return arg_error(pk, i, p, arg, NULL);
+    size_t itemsize = (size_t)pg_type_info[t].itemsize;
+    char *slot = pack_slot(pk, i, itemsize * (size_t)(n > 0 ? n : 1));
+    if (slot == NULL)
+        return -1;
+    for (int j = 0; j < n; j++)
+        if (pg_scalar_to_bytes(PyTuple_GET_ITEM(arg, j), (PgType)t, slot + itemsize * (size_t)j) < 0)
+            return -1;
+    return 0;
+}
+
 static int
 pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
 {
@@ -490,6 +512,8 @@ pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
 
     if (kind == PG_PARAM_ARRAY)
         return pack_array_arg(pk, i, pp, arg);
+    if (kind == PG_PARAM_TUPLE)
+        return pack_tuple(pk, i, pp, arg);
     if (PgArray_Check(arg)) {
         if (kind != PG_CPU_PARAM_POINTER && kind != PG_PARAM_UNKNOWN)
             return arg_error(pk, i, pp, arg, NULL);

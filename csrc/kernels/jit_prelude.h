@@ -96,6 +96,11 @@ pg_jit_raise(unsigned long long site)
 #define PG_JIT_RAISE(site, message) asm volatile("exit;")
 #endif
 
+/* A tuple of numbers passed by value (jit/kernel.h's PG_PARAM_TUPLE). */
+template <class T, int N> struct PgTup {
+    T v[N];
+};
+
 /* ------------------------------------------------------------------ arrays */
 template <class T, int N, bool C> struct PgArr {
     T *data;

@@ -59,6 +59,8 @@ def op_sources():
 
 
 def ctype(t):
+    if kir.is_tuple(t):
+        return "PgTup<%s, %d>" % (_CTYPES[t.dtype], t.n)
     if kir.is_array(t):
         return "PgArr<%s, %d, %s>" % (_STORED[t.dtype], t.ndim, "true" if t.layout == "C" else "false")
     if t is kir.VOID:
@@ -333,6 +335,8 @@ class Emitter:
             return "%s%s(%s)" % (parts[1], f, ", ".join(a))
         if n == "print.bool":
             return '((%s) ? "True" : "False")' % a[0]
+        if parts[0] == "tuple_item":   # an item of a tuple argument
+            return "%s.v[%s]" % (a[0], parts[1])
         if n.startswith("raise:"):   # raise: the site's number and the message (kernel.py raise_site)
             site, message = n[6:].split(":", 1)
             return "PG_JIT_RAISE(%sULL, %s)" % (site, _c_string(message))

@@ -89,7 +89,9 @@ class KernelCompiler(FunctionCompiler):
     # -------------------------------------------------------------- driver
 
     def compile(self):
-        vtypes = dict(zip(self.param_names, self.arg_types))
+        # tuple arguments are tuples of their items (PgTup<T, n>.v[k]), never locals
+        tuple_params = {n: ir.Var(n, t) for n, t in zip(self.param_names, self.arg_types) if kir.is_tuple(t)}
+        vtypes = {n: t for n, t in zip(self.param_names, self.arg_types) if n not in tuple_params}
         self.ret_type = None
         self.returns_value = False
         self.bare_return = None
@@ -99,7 +101,8 @@ class KernelCompiler(FunctionCompiler):
             self.unknown = None
             self.vars = {}
             self.weak = set()
-            self.tuples = {}
+            self.tuples = {n: TupleValue([kir.Intrinsic("tuple_item.%d" % k, [ir.Load(v)], v.type.dtype)
+                                          for k in range(v.type.n)]) for n, v in tuple_params.items()}
             self.decl_count = 0
             body = self.block(_strip_docstring(self.node.body))
             if not self.changed:
@@ -117,6 +120,9 @@ class KernelCompiler(FunctionCompiler):
                              f"number on every path, or nothing)", self.node)
         params = []
         for name, t in zip(self.param_names, self.arg_types):
+            if name in tuple_params:
+                params.append(tuple_params[name])
+                continue
             var = self.vars.get(name)
             if var is None or var.type == t:
                 params.append(var or ir.Var(name, t))

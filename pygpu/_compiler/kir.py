@@ -63,6 +63,35 @@ def is_array(t):
     return isinstance(t, ArrayType)
 
 
+class TupleType:
+    """A tuple of `n` numbers of one `dtype`, a kernel argument passed by value (PgTup<T, n>)."""
+    kind = "tuple"   # never a scalar kind
+
+    __slots__ = ("dtype", "n")
+
+    def __init__(self, dtype, n):
+        self.dtype = np.dtype(dtype)
+        self.n = int(n)
+
+    def __eq__(self, other):
+        return isinstance(other, TupleType) and (self.dtype, self.n) == (other.dtype, other.n)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(("tuple", self.dtype, self.n))
+
+    def __str__(self):
+        return "UniTuple(%s, %d)" % (self.dtype, self.n)
+
+    __repr__ = __str__
+
+
+def is_tuple(t):
+    return isinstance(t, TupleType)
+
+
 VOID = "void"   # the return type of kernels and of device functions that return nothing
 
 

@@ -24,6 +24,7 @@ from .module import SourceModule
 __all__ = ["jit", "Dispatcher", "DeviceFunction", "typeof", "parse_kernel_signature"]
 
 _PARAM_ARRAY = 16                 # jit/kernel.h PG_PARAM_ARRAY
+_PARAM_TUPLE = 17                 # jit/kernel.h PG_PARAM_TUPLE
 _SCALAR_KIND = {"b": S.PARAM_BOOL, "i": S.PARAM_INT, "u": S.PARAM_UINT, "f": S.PARAM_FLOAT}
 
 
@@ -38,6 +39,8 @@ def typeof(value, what="argument"):
         if value.dtype not in T.NUMBER:
             raise TypeError("%s: arrays of %s are not supported in kernels" % (what, value.dtype))
         return kir.ArrayType(value.dtype, value.ndim, "C" if value.flags.c_contiguous else "A")
+    if isinstance(value, tuple):
+        return _tuple_type(value, what)
     t = T.python_type(value)
     if t is None:
         if hasattr(value, "__cuda_array_interface__") or hasattr(value, "__dlpack__"):
@@ -48,8 +51,32 @@ def typeof(value, what="argument"):
     return t
 
 
+def _tuple_type(value, what):
+    """A tuple argument: n numbers of the kind they widen to (bool, int64, float64, complex128),
+    as the C launch keys it (jit/kernel.c arg_key)."""
+    rank = 1 if not value else 0
+    for item in value:
+        if isinstance(item, bool):
+            r = 0
+        elif isinstance(item, int):
+            r = 1
+        elif isinstance(item, float):
+            r = 2
+        elif isinstance(item, complex):
+            r = 3
+        else:
+            raise TypeError("%s is a tuple holding a %s: kernels take tuples of numbers (int, float, complex, bool)"
+                            % (what, type(item).__name__))
+        rank = max(rank, r)
+    if not 1 <= len(value) <= 255:
+        raise TypeError("%s is a tuple of %d items: kernels take tuples of 1 to 255 numbers" % (what, len(value)))
+    return kir.TupleType((T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)[rank], len(value))
+
+
 def _param(t):
     """(kind, type, size) of a parameter, as the C launch checks arguments."""
+    if kir.is_tuple(t):
+        return (_PARAM_TUPLE, S.TYPE_CODES[t.dtype] | (t.n << 8), t.n * t.dtype.itemsize)
     if kir.is_array(t):
         code = S.TYPE_CODES[t.dtype] | (t.ndim << 8) | (0x10000 if t.layout == "C" else 0)
         return (_PARAM_ARRAY, code, 8 + 16 * max(t.ndim, 1))
