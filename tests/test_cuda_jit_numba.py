@@ -2,6 +2,7 @@
 and habits, run unchanged with `from pygpu import cuda`, checked against Python's math and NumPy,
 and their CUDA C compiled by NVRTC where it is installed."""
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -516,6 +517,45 @@ def test_bad_tuple_arguments_are_type_errors():
     # a tuple of another length is another specialisation, not an error
     with pytest.raises(pygpu.CompileError):
         with_tuples[(1, 1), (1, 1)](np.zeros((1, 1)), (1,), (1.0, 0.0), np.zeros(1))
+
+
+# ------------------------------------------------------------------ functions held in globals
+
+@cuda.jit(device=True)
+def twice(x):
+    return 2 * x
+
+
+TRANSFORM = twice
+COUNT = cuda.atomic.add
+BELOW = operator.lt
+
+
+@cuda.jit
+def through_globals(a, acc):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = TRANSFORM(a[i])
+        if BELOW(a[i], 5):
+            COUNT(acc, 0, 1)
+        a[i] = operator.neg(operator.mul(a[i], 3)) + operator.floordiv(7, 2) + operator.mod(-7, 3)
+
+
+def test_device_functions_atomics_and_operators_held_in_globals():
+    a = np.arange(4.0)
+    acc = np.zeros(1)
+    through_globals[1, 4](a, acc)
+    assert_array_equal(a, -(np.arange(4.0) * 2 * 3) + 7 // 2 + (-7) % 3)
+    assert acc[0] == 3
+
+
+def test_operator_functions_in_vectorize():
+    @pygpu.vectorize(["float64(float64, float64)"])
+    def f(x, y):
+        return operator.truediv(x, y) + operator.pow(x, 2) - operator.abs(-y)
+
+    x = np.arange(4.0)
+    assert_array_equal(f(x, 2.0), x / 2 + x ** 2 - 2)
 
 
 # ------------------------------------------------------------------ the CUDA C stays CUDA C

@@ -10,6 +10,7 @@ import ast
 import builtins
 import cmath
 import math
+import operator
 import types as pytypes
 
 import numpy as np
@@ -58,6 +59,15 @@ _OPERATOR_SYMBOLS = {
 }
 _COMPARE_SYMBOLS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _UNARY_SYMBOLS = {ast.Not: "not", ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+# the operator module's functions (a global OP = operator.add, called as OP(a, b)) as the operators
+_OPERATOR_FUNCTIONS = {
+    "add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
+    "lshift": "<<", "rshift": ">>", "and_": "&", "or_": "|", "xor": "^",
+    "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!=",
+    "neg": "-", "pos": "+", "invert": "~", "inv": "~", "not_": "not",
+}
+_OPERATOR_COMPARISONS = {"lt", "le", "gt", "ge", "eq", "ne"}
+_OPERATOR_UNARY = {"neg", "pos", "invert", "inv", "not_"}
 
 # constructs outside the subset, as the messages name them
 _UNSUPPORTED_EXPR = {
@@ -569,6 +579,22 @@ class FunctionCompiler:
                 raise self.error(f"{text}() takes {k if not isinstance(k, tuple) else ' or '.join(map(str, k))} "
                                  f"argument{'s' if k != 1 else ''} ({n} given)", node)
 
+        # operator.add & co. (a function held in a global or passed around by name)
+        name = getattr(f, "__name__", None)
+        if name in _OPERATOR_FUNCTIONS and getattr(operator, name, None) is f:
+            sym = _OPERATOR_FUNCTIONS[name]
+            try:
+                if name in _OPERATOR_UNARY:
+                    want(1)
+                    return rules.unary(sym, args[0])
+                want(2)
+                if name in _OPERATOR_COMPARISONS:
+                    return rules.compare(sym, args[0], args[1])
+                return rules.binary(sym, args[0], args[1])
+            except rules.TypingError as e:
+                raise self.error(f"{e} in {self.context}", node) from None
+        if f is operator.abs:
+            f = abs
         # math
         if isinstance(f, pytypes.BuiltinFunctionType) and getattr(math, f.__name__, None) is f:
             return self.math_call(f.__name__, args, node, text, want)
