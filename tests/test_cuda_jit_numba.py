@@ -558,6 +558,88 @@ def test_operator_functions_in_vectorize():
     assert_array_equal(f(x, 2.0), x / 2 + x ** 2 - 2)
 
 
+# ------------------------------------------------------------------ float16
+
+@cuda.jit
+def half_arrays(a, b, out):
+    i = cuda.grid(1)
+    s = cuda.shared.array(16, dtype=np.float16)
+    if i < a.size:
+        s[i] = a[i] * 3
+        out[i] = s[i] + b[i]
+        out[i] += 0.1
+
+
+def test_float16_arrays_compute_in_float32_and_store_rounded():
+    a = (np.arange(16) / 3).astype(np.float16)
+    b = np.full(16, 0.3, np.float16)
+    out = np.zeros(16, np.float16)
+    half_arrays[1, 16](a, b, out)
+    f32 = np.float32
+    expect = (a.astype(f32) * 3).astype(np.float16).astype(f32) + b.astype(f32)
+    expect = (expect.astype(np.float16).astype(f32) + f32(0.1)).astype(np.float16)
+    assert_array_equal(out, expect)
+
+
+HALF_OPS = {
+    "hadd": lambda a, b: a + b, "hsub": lambda a, b: a - b, "hmul": lambda a, b: a * b, "hdiv": lambda a, b: a / b,
+    "hmax": np.fmax, "hmin": np.fmin,
+}
+
+
+@cuda.jit
+def half_math(a, b, c, out, flags):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = cuda.fp16.hadd(a[i], b[i])
+        out[i, 1] = cuda.fp16.hsub(a[i], b[i])
+        out[i, 2] = cuda.fp16.hmul(a[i], b[i])
+        out[i, 3] = cuda.fp16.hdiv(a[i], b[i])
+        out[i, 4] = cuda.fp16.hmax(a[i], b[i])
+        out[i, 5] = cuda.fp16.hmin(a[i], b[i])
+        out[i, 6] = cuda.fp16.hfma(a[i], b[i], c[i])
+        out[i, 7] = cuda.fp16.hneg(a[i])
+        out[i, 8] = cuda.fp16.habs(b[i])
+        out[i, 9] = cuda.fp16.hsqrt(c[i])
+        out[i, 10] = cuda.fp16.hfloor(b[i])
+        flags[i, 0] = cuda.fp16.hlt(a[i], b[i])
+        flags[i, 1] = cuda.fp16.heq(a[i], a[i])
+        flags[i, 2] = cuda.fp16.hge(a[i], b[i])
+
+
+def test_cuda_fp16_intrinsics_round_as_half_arithmetic():
+    rng = np.random.default_rng(5)
+    n = 64
+    a = rng.normal(0, 100, n).astype(np.float16)
+    b = rng.normal(0, 3, n).astype(np.float16)
+    c = rng.uniform(0, 50, n).astype(np.float16)
+    out = np.zeros((n, 11), np.float16)
+    flags = np.zeros((n, 3), np.bool_)
+    half_math[1, 64](a, b, c, out, flags)
+    # NumPy's float16 arithmetic rounds each result to float16: the same numbers
+    expect = np.stack([a + b, a - b, a * b, a / b, np.fmax(a, b), np.fmin(a, b),
+                       (a.astype(np.float64) * b + c).astype(np.float16), -a, np.abs(b), np.sqrt(c), np.floor(b)],
+                      axis=1)
+    assert_array_equal(out, expect)
+    assert_array_equal(flags, np.stack([a < b, a == a, a >= b], axis=1))
+
+
+def test_fp16_misuse_is_a_compile_error():
+    @cuda.jit
+    def wrong_count(a):
+        a[0] = cuda.fp16.hadd(a[0])
+
+    with pytest.raises(pygpu.CompileError, match="takes 2 arguments"):
+        wrong_count[1, 1](np.zeros(2, np.float16))
+
+    @cuda.jit
+    def half_atomic(a):
+        cuda.atomic.add(a, 0, 1.0)
+
+    with pytest.raises(pygpu.CompileError):
+        half_atomic[1, 1](np.zeros(2, np.float16))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -584,7 +666,10 @@ def test_new_constructs_compile_with_nvrtc():
                      (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32))),
                      (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10))),
                      (raising, (np.zeros(4), np.zeros(4), 1)),
-                     (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1)))):
+                     (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
+                     (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),
+                     (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
+                                  np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")

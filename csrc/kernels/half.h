@@ -8,7 +8,7 @@
 PG_HOST_DEVICE PG_INLINE float
 pg_half_to_float(pg_half h)
 {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && !defined(PYGPU_CPU) /* cuda.jit on the CPU defines __CUDA_ARCH__ */
     if ((h & 0x7fffu) <= 0x7c00u) { /* not a NaN: the hardware conversion, exact like the below */
         float f;
         asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
@@ -43,7 +43,7 @@ pg_float_to_half(float f)
     union { uint32_t u; float f; } v;
     v.f = f;
     uint32_t x = v.u;
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && !defined(PYGPU_CPU) /* cuda.jit on the CPU defines __CUDA_ARCH__ */
     if ((x & 0x7fffffffu) <= 0x7f800000u) { /* not a NaN: round to nearest even, as below */
         pg_half h;
         asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));

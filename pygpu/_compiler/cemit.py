@@ -19,7 +19,7 @@ from . import types as T
 _CTYPES = {T.BOOL: "bool", T.INT8: "int8_t", T.INT16: "int16_t", T.INT32: "int32_t", T.INT64: "int64_t",
            T.UINT8: "uint8_t", T.UINT16: "uint16_t", T.UINT32: "uint32_t", T.UINT64: "uint64_t", T.FLOAT32: "float",
            T.FLOAT64: "double", T.COMPLEX64: "pg_complex64", T.COMPLEX128: "pg_complex128"}
-_STORED = {**_CTYPES, T.BOOL: "pg_bool"}   # array elements
+_STORED = {**_CTYPES, T.BOOL: "pg_bool", T.FLOAT16: "pg_half"}   # array elements (float16: its bits)
 
 _DIRECT_BINARY = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
 _COMPARE = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=", "equal": "==",
@@ -81,6 +81,11 @@ def _c_string(text):
         else:
             out.extend('\\x%02x""' % b for b in ch.encode("utf-8"))
     return '"%s"' % "".join(out)
+
+
+def _half(element):
+    """Whether an array element is a float16 one (stored as its bits, computed in float32)."""
+    return element.array.type.dtype == T.FLOAT16
 
 
 def kernel_cname(name):
@@ -177,7 +182,7 @@ class Emitter:
             name = self.function(e.function)
             return "%s(%s)" % (name, ", ".join(self.expr(a) for a in e.args))
         if isinstance(e, kir.Element):
-            return self.element(e)
+            return "pg_half_to_float(%s)" % self.element(e) if _half(e) else self.element(e)
         if isinstance(e, kir.ArrayAttr):
             return "%s.%s[%d]" % (self.expr(e.array), e.attr, e.dim)
         if isinstance(e, kir.Intrinsic):
@@ -362,6 +367,8 @@ class Emitter:
         if isinstance(s, ir.Assign):
             return "%s = %s;" % (self.name_of(s.target), self.expr(s.value))
         if isinstance(s, kir.Store):
+            if _half(s.target):   # float16 elements hold the bits of the value rounded to float16
+                return "%s = pg_float_to_half(%s);" % (self.element(s.target), self.expr(s.value))
             return "%s = %s;" % (self.expr(s.target), self.expr(s.value))
         return "%s;" % self.expr(s.value)
 
@@ -473,7 +480,10 @@ class Emitter:
             out.append("%s%s %s[%d];" % (p, el, storage, max(size, 1)))
         else:  # const: values in the module
             flat = s.values.reshape(-1)
-            values = ", ".join(const(v, T.compute_type(t.dtype)) for v in flat) or "0"
+            if t.dtype == T.FLOAT16:   # the bits: a float literal would convert to the integer type
+                values = ", ".join("0x%04x" % v for v in flat.astype(np.float16).view(np.uint16)) or "0"
+            else:
+                values = ", ".join(const(v, T.compute_type(t.dtype)) for v in flat) or "0"
             self.file_scope.append("__constant__ %s %s[%d] = {%s};" % (el, storage, max(size, 1), values))
         strides, acc = [], t.dtype.itemsize
         for d in reversed(s.shape if s.space != "dynamic" else [0]):

@@ -58,6 +58,14 @@ _ATOMIC_TYPES = {
 _SHUFFLE_TYPES = (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64)
 # math functions of kernels beyond the vectorize subset's op table: CUDA's and the C library's
 # functions of the same names (float32 in, float32 out, as Numba types them)
+# cuda.fp16: (arguments, operator or op-table op)
+_FP16 = {"hadd": (2, "+"), "hsub": (2, "-"), "hmul": (2, "*"), "hdiv": (2, "/"), "hneg": (1, "neg"),
+         "habs": (1, "absolute"), "hfma": (3, "fma"), "hmax": (2, "fmax"), "hmin": (2, "fmin"), "hsqrt": (1, "sqrt"),
+         "hrsqrt": (1, "rsqrt"), "hrcp": (1, "reciprocal"), "hexp": (1, "exp"), "hexp2": (1, "exp2"),
+         "hexp10": (1, "exp10"), "hlog": (1, "log"), "hlog2": (1, "log2"), "hlog10": (1, "log10"), "hsin": (1, "sin"),
+         "hcos": (1, "cos"), "hceil": (1, "ceil"), "hfloor": (1, "floor"), "htrunc": (1, "trunc"), "hrint": (1, "rint"),
+         "heq": (2, "=="), "hne": (2, "!="), "hge": (2, ">="), "hgt": (2, ">"), "hle": (2, "<="), "hlt": (2, "<")}
+_COMPARE_FP16 = ("==", "!=", ">=", ">", "<=", "<")
 _KERNEL_MATH1 = {math.erf: "erf", math.erfc: "erfc", math.gamma: "tgamma", math.lgamma: "lgamma"}
 _KERNEL_MATH2 = {math.remainder: "remainder"}
 _NOT_FOUND = object()
@@ -491,10 +499,8 @@ class KernelCompiler(FunctionCompiler):
             self._scalar(e, node, "an index")
             if not (T.is_int(e.type) or T.is_bool(e.type)):
                 raise self.error(f"array indices must be integers, not {e.type}", node)
-        dtype = base.type.dtype
-        if dtype == T.FLOAT16:
-            raise self.error(f"float16 arrays are not supported in {self.context} yet", node)
-        return kir.Element(base, indices, dtype, self.src.line(node))
+        # a float16 element is a float32 value (read widened, stored rounded: cemit.py)
+        return kir.Element(base, indices, T.compute_type(base.type.dtype), self.src.line(node))
 
     def _is_view(self, value_node):
         """Whether a subscript makes a view (a slice, or fewer indices than dimensions)."""
@@ -788,8 +794,6 @@ class KernelCompiler(FunctionCompiler):
             got = self._args(node, ["shape", "dtype"], 2, text)
             shape = self._shape(got["shape"], text)
             dtype = self._dtype(got["dtype"], text)
-            if dtype == T.FLOAT16:
-                raise self.error(f"float16 arrays are not supported in {self.context} yet", node)
             if parts[0] == "shared" and shape in ((0,), ()) and isinstance(got["shape"], ast.Constant):
                 t = kir.ArrayType(dtype, 1, "C", "dynamic")
             else:
@@ -850,6 +854,8 @@ class KernelCompiler(FunctionCompiler):
             if not T.is_float(t):
                 t = T.FLOAT64
             return kir.Intrinsic(name, [self.cast(a, t), self.cast(b, t), self.cast(c, t)], t)
+        if parts[0] == "fp16" and len(parts) == 2 and parts[1] in _FP16:
+            return self.fp16(parts[1], node, text)
         if name == "cbrt":   # the op table's cbrt, as math.cbrt (float32 stays float32)
             (x,) = scalars(args(["a"], 1))
             if T.is_complex(x.type):
@@ -859,6 +865,41 @@ class KernelCompiler(FunctionCompiler):
         if parts[0] == "atomic" and len(parts) == 2 and parts[1] in _ATOMIC_ARGS:
             return self.atomic(parts[1], node, text)
         raise self.error(f"{text} is not supported in {self.context}", node)
+
+    def fp16(self, op, node, text):
+        """cuda.fp16.h*: the arguments rounded to float16, the operation in float32, the result
+        rounded to float16 (a float32 value that is one: float16 has no scalar type here). Exact
+        for + - * / sqrt and fma: float32 holds the exact product, and one rounding to float32
+        then to float16 equals one rounding to float16 (24 >= 2 * 11 + 2)."""
+        nargs, _ = _FP16[op]
+        if len(node.args) != nargs or node.keywords:
+            raise self.error(f"{text}() takes {nargs} argument{'s' if nargs > 1 else ''}", node)
+        args = []
+        for a in node.args:
+            v = self._scalar(self.expr(a), a, f"an argument of {text}()")
+            if T.is_complex(v.type):
+                raise self.error(f"{text}() takes real numbers", a)
+            args.append(rules.to_dtype(v, T.FLOAT16))
+        _, how = _FP16[op]
+        if how in _COMPARE_FP16:
+            return rules.compare(how, args[0], args[1])
+        if how in ("+", "-", "*", "/"):
+            r = rules.binary(how, args[0], args[1])
+        elif how == "neg":
+            r = rules.unary("-", args[0])
+        elif how == "fma":
+            r = rules.binary("+", rules.binary("*", args[0], args[1]), args[2])   # the product is exact
+        elif how in ("fmax", "fmin"):
+            r = ir.Op(how, args, T.FLOAT32)
+        elif how == "rsqrt":
+            r = rules.binary("/", ir.Const(1.0, T.FLOAT32), ir.Op("sqrt", args, T.FLOAT32))
+        elif how == "reciprocal":
+            r = rules.binary("/", ir.Const(1.0, T.FLOAT32), args[0])
+        elif how == "exp10":
+            r = ir.Op("power", [ir.Const(10.0, T.FLOAT32), args[0]], T.FLOAT32)
+        else:
+            r = ir.Op(how, args, T.FLOAT32)
+        return rules.to_dtype(r, T.FLOAT16)
 
     def atomic(self, op, node, text):
         n = _ATOMIC_ARGS[op]

@@ -51,6 +51,11 @@ local = _Namespace("local", ["array"])
 const = _Namespace("const", ["array_like"])
 atomic = _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc",
                                "dec", "cas", "compare_and_swap"])
+# cuda.fp16: half-precision arithmetic (each result rounded to float16)
+FP16 = ("hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma", "hmax", "hmin", "hsqrt", "hrsqrt", "hrcp", "hexp",
+        "hexp2", "hexp10", "hlog", "hlog2", "hlog10", "hsin", "hcos", "hceil", "hfloor", "htrunc", "hrint",
+        "heq", "hne", "hge", "hgt", "hle", "hlt")
+fp16 = _Namespace("fp16", list(FP16))
 
 FUNCTIONS = ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
              "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
@@ -61,4 +66,4 @@ for _name in FUNCTIONS:
 del _name
 
 __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "shared", "local", "const",
-           "atomic"] + list(FUNCTIONS)
+           "atomic", "fp16"] + list(FUNCTIONS)

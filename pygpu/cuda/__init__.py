@@ -35,7 +35,7 @@ __all__ = [
     "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
     "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "popc", "clz",
-    "ffs", "brev", "fma", "cbrt",
+    "ffs", "brev", "fma", "cbrt", "fp16",
 ]
 
 
@@ -248,6 +248,7 @@ from .._jit.cudajit import jit  # noqa: E402,F401  (numba.cuda.jit: kernels in P
 from . import types  # noqa: E402,F401  (numba's type objects: float32[::1], void(...))
 from .._jit.stubs import (  # noqa: E402,F401
     activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma,
+    fp16,
     grid, gridDim, gridsize, lanemask_lt, laneid, local, popc, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
     shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count, syncthreads_or, syncwarp, threadfence,
     threadfence_block, threadfence_system, threadIdx, warpsize)
