@@ -945,7 +945,7 @@ for _cid, _args, _exc in [("too-few", (JX, JX), TypeError), ("too-many", (JX, JX
                           ("str", (JX, JX, "s"), TypeError), ("none", (JX, JX, None), TypeError),
                           ("list", (JX, JX, [1.0] * 8), TypeError), ("dict", (JX, JX, {}), TypeError),
                           ("object-array", (JX, JX, np.zeros(8, object)), TypeError),
-                          ("complex-scalar", (1j, JX, JO), TypeError), ("int-for-array", (JX, JX, 3), CompileError),
+                          ("complex-for-array", (1j, JX, JO), CompileError), ("int-for-array", (JX, JX, 3), CompileError),
                           ("2d-for-1d-use", (JX, JX, np.zeros((2, 4), np.float32)), CompileError),
                           ("bad-cai", (JX, JX, CAI(cai(version=9))), ValueError)]:
     add("jit-args-" + _cid, lambda a=_args: jk()[1, 8](*a), exc=_exc)
