@@ -640,6 +640,71 @@ def test_fp16_misuse_is_a_compile_error():
         half_atomic[1, 1](np.zeros(2, np.float16))
 
 
+# ------------------------------------------------------------------ views: .real, .imag, .view(), slices as values
+
+@cuda.jit
+def views(a, out, signs, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = a.real[i] + a.imag[i]       # views used in place
+        re = a.real
+        im = a.imag
+        im[i] = re[i] * 2                        # written through a view
+        bits = out.view(np.int64)
+        signs[i] = bits[i, 0] >> 63
+    if i == 0:
+        cuda.atomic.compare_and_swap(b[1:], 0, 5)   # a slice as an argument
+        words = out[0].view(np.int32)
+        signs[5] = words.size
+
+
+def test_real_imag_and_dtype_views():
+    a = np.array([1 + 2j, 3 - 5j, -1 + 0j])
+    before = a.copy()
+    out = np.zeros((3, 2))
+    signs = np.zeros(8, np.int64)
+    b = np.zeros(3, np.int64)
+    views[1, 4](a, out, signs, b)
+    assert_array_equal(out[:, 0], before.real + before.imag)
+    assert_array_equal(a, before.real + 2j * before.real)
+    assert_array_equal(signs[:3], -(out[:, 0] < 0).astype(np.int64))
+    assert signs[5] == 4
+    assert_array_equal(b, np.array([0, 5, 0], np.int64))
+
+
+def test_parts_of_complex64_are_float32():
+    @cuda.jit
+    def parts(c, out):
+        i = cuda.grid(1)
+        if i < c.size:
+            out[i] = c.imag[i] - c.real[i]
+
+    c = np.array([1 + 3j, -2 + 0.5j], np.complex64)
+    out = np.zeros(2, np.float32)
+    parts[1, 2](c, out)
+    assert_array_equal(out, c.imag - c.real)
+
+
+def test_views_that_cannot_be_are_compile_errors():
+    @cuda.jit
+    def wider(a):
+        w = a.view(np.int64)
+        w[0] = 1
+
+    @cuda.jit
+    def imag_of_real(a):
+        a[0] = a.imag[0]
+
+    @cuda.jit
+    def view_in_while(a):
+        while a[1:][0] < 3:
+            a[1] += 1
+
+    for k in (wider, imag_of_real, view_in_while):
+        with pytest.raises(pygpu.CompileError):
+            k[1, 1](np.zeros(4, np.int32))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -668,6 +733,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (raising, (np.zeros(4), np.zeros(4), 1)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),
+                     (views, (np.zeros(4, np.complex128), np.zeros((4, 2)), np.zeros(8, np.int64), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
                                   np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))

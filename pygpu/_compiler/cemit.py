@@ -524,6 +524,14 @@ class Emitter:
                 out.append("%s%s += %s * %s.strides[%d];" % (q, ptr, st, b, d))
                 out.append("%s%s.strides[%d] = %s * %s.strides[%d];" % (q, v, d_out, step_text, b, d))
             d_out += 1
+        if s.part is not None:   # a.real, a.imag, a.view(dtype)
+            offset, factor = s.part
+            if offset:
+                out.append("%s%s += %d;" % (q, ptr, offset))
+            if factor:
+                last = s.var.type.ndim - 1
+                out.append("%s%s.shape[%d] *= %d;" % (q, v, last, factor))
+                out.append("%s%s.strides[%d] = %d;" % (q, v, last, s.var.type.dtype.itemsize))
         out.append("%s%s.data = (%s *)%s;" % (q, v, _STORED[s.var.type.dtype], ptr))
         return out + ["%s}" % p]
 

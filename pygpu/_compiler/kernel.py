@@ -92,6 +92,7 @@ class KernelCompiler(FunctionCompiler):
         super().__init__(fn, arg_types, None, context, cache, stack)
         self.kind = kind
         self.dynamic_shared = dynamic_shared if dynamic_shared is not None else {}
+        self._hoisted = None   # the views the statement being compiled makes (stmt, hoist_view)
         self.constants = {}   # const.array_like arrays: name -> values
 
     # -------------------------------------------------------------- driver
@@ -169,6 +170,26 @@ class KernelCompiler(FunctionCompiler):
     # -------------------------------------------------------------- statements
 
     def stmt(self, s):
+        """A statement's IR, preceded by the views its expressions made (hoist_view)."""
+        outer, self._hoisted = self._hoisted, []
+        try:
+            out = self.statement(s)
+        finally:
+            hoisted, self._hoisted = self._hoisted, outer
+        if hoisted and isinstance(s, ast.While):
+            raise self.error("views (slices, .real, .imag, .view()) in a while condition are not supported in "
+                             f"{self.context}: assign them to a name before the loop", s)
+        return hoisted + out
+
+    def hoist_view(self, node):
+        """A view used as a value (cuda.atomic.cas(a[0:], ...), a.real[i]): a hidden local assigned
+        just before the statement."""
+        name = f"$view{node.lineno}_{node.col_offset}"
+        self.assigned.add(name)
+        self._hoisted.append(self.view_assign(name, node, node))
+        return ir.Load(self.var(name))
+
+    def statement(self, s):
         self._line = self.src.line(s)
         line = self._line
         if isinstance(s, ast.Return):
@@ -405,6 +426,9 @@ class KernelCompiler(FunctionCompiler):
             if not kir.is_array(base.type):
                 raise self.error(f"a {base.type} cannot be indexed in {self.context}", node)
             indices = self._index_nodes(node)
+            if (any(isinstance(i, ast.Slice) for i in indices) or self._index_count(indices) < base.type.ndim) \
+                    and self._hoisted is not None:
+                return self.hoist_view(node)
             if any(isinstance(i, ast.Slice) for i in indices) or self._index_count(indices) < base.type.ndim:
                 raise self.error(f"slices and partial indexing of arrays make views, supported as the value of an "
                                  f"assignment (v = {ast.unparse(node)}) in {self.context}", node)
@@ -459,6 +483,8 @@ class KernelCompiler(FunctionCompiler):
             for d in range(1, nd):
                 size = ir.Op("multiply", [size, kir.ArrayAttr(a, "shape", d)], T.INT64)
             return size
+        if attr in ("real", "imag") and self._hoisted is not None:
+            return self.hoist_view(node)
         raise self.error(f"attribute '{attr}' of an array is not supported in {self.context}", node)
 
     # -------------------------------------------------------------- indexing
@@ -502,8 +528,23 @@ class KernelCompiler(FunctionCompiler):
         # a float16 element is a float32 value (read widened, stored rounded: cemit.py)
         return kir.Element(base, indices, T.compute_type(base.type.dtype), self.src.line(node))
 
+    def _is_dtype_view(self, node):
+        """a.view(dtype) of an array a."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "view"):
+            return False
+        if self.resolve_attribute(node.func) is not None:
+            return False
+        base = self.expr(node.func.value)
+        return not isinstance(base, TupleValue) and kir.is_array(base.type)
+
     def _is_view(self, value_node):
-        """Whether a subscript makes a view (a slice, or fewer indices than dimensions)."""
+        """Whether a value makes a view: a slice, fewer indices than dimensions, a.real, a.imag,
+        a.view(dtype)."""
+        if isinstance(value_node, ast.Attribute) and value_node.attr in ("real", "imag"):
+            base = self.expr(value_node.value)
+            return not isinstance(base, TupleValue) and kir.is_array(base.type)
+        if self._is_dtype_view(value_node):
+            return True
         if not isinstance(value_node, ast.Subscript):
             return False
         base = self.expr(value_node.value)
@@ -515,6 +556,8 @@ class KernelCompiler(FunctionCompiler):
         return self._index_count(nodes) < base.type.ndim
 
     def view_assign(self, name, node, s):
+        if isinstance(node, (ast.Attribute, ast.Call)):
+            return self.reinterpret_view(name, node, s)
         base = self.expr(node.value)
         items = []
         for n in self._index_nodes(node):
@@ -555,6 +598,40 @@ class KernelCompiler(FunctionCompiler):
         var = self.assign_type(name, t)
         return kir.ViewAssign(var, base, items, self.src.line(s))
 
+    def reinterpret_view(self, name, node, s):
+        """var = a.real / a.imag (the parts of complex elements; a real array's .real is itself)
+        or a.view(dtype) (the same bytes as another dtype: of the same size, or a smaller one that
+        divides it along a C-contiguous last dimension)."""
+        value = node.value if isinstance(node, ast.Attribute) else node.func.value
+        base = self.expr(value)
+        nd = base.type.ndim
+        items = [("slice", None, None, None)] * nd
+        if isinstance(node, ast.Attribute):
+            if not T.is_complex(base.type.dtype):
+                if node.attr == "imag":
+                    raise self.error(f"the .imag of a {base.type.dtype} array is not supported in {self.context} "
+                                     f"(it has none)", node)
+                t, part = base.type, None
+            else:
+                real = T.real_of(base.type.dtype)
+                t = kir.ArrayType(real, nd, "A", base.type.space)
+                part = (real.itemsize if node.attr == "imag" else 0, None)
+        else:
+            if len(node.args) != 1 or node.keywords:
+                raise self.error("view() takes one dtype", node)
+            new = self._dtype(node.args[0], "view")
+            old = base.type.dtype
+            if new.itemsize == old.itemsize:
+                t, part = kir.ArrayType(new, nd, base.type.layout, base.type.space), (0, None)
+            elif new.itemsize < old.itemsize and base.type.layout == "C" and nd >= 1:
+                t = kir.ArrayType(new, nd, "C", base.type.space)
+                part = (0, old.itemsize // new.itemsize)
+            else:
+                raise self.error(f"view({new}) of a {old} array: a dtype of the same size, or a smaller one on a "
+                                 f"C-contiguous array, in {self.context}", node)
+        var = self.assign_type(name, t)
+        return kir.ViewAssign(var, base, items, self.src.line(s), part)
+
     # -------------------------------------------------------------- Numba's CUDA names
 
     def intrinsic_value(self, name, node):
@@ -572,6 +649,8 @@ class KernelCompiler(FunctionCompiler):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "bit_count" and self.resolve_attribute(func) is None:
             return self.bit_count(func.value, node)
+        if self._is_dtype_view(node) and self._hoisted is not None:
+            return self.hoist_view(node)
         obj = self.resolve_object(func) if isinstance(func, (ast.Name, ast.Attribute)) else _NOT_FOUND
         name = kernel_name_of(obj) if obj is not _NOT_FOUND else None
         if name is not None:

@@ -124,13 +124,17 @@ class ArrayDecl(ir.Node):
 
 
 class ViewAssign(ir.Node):
-    __slots__ = ("var", "base", "items", "line")
+    """var = base[items], then, with `part` (byte offset, factor), the data moved by the offset
+    and, with a factor, the last dimension split into that many elements each (a.real, a.imag,
+    a.view(dtype): the var's dtype is the new one)."""
+    __slots__ = ("var", "base", "items", "line", "part")
 
-    def __init__(self, var, base, items, line):
+    def __init__(self, var, base, items, line, part=None):
         self.var = var
         self.base = base
         self.items = items
         self.line = line
+        self.part = part
 
 
 class Element(ir.Node):
