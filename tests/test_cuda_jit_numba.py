@@ -705,6 +705,57 @@ def test_views_that_cannot_be_are_compile_errors():
             k[1, 1](np.zeros(4, np.int32))
 
 
+# ------------------------------------------------------------------ device functions returning tuples
+
+@cuda.jit(device=True)
+def divmod3(a, b):
+    q = a // b
+    return q, a - q * b
+
+
+@cuda.jit(device=True)
+def ordered(x, y):
+    if x > y:
+        return y, x, 1
+    return x, y, 0.5     # the items' types unify across the returns: int64, int64, float64
+
+
+@cuda.jit
+def returns_tuples(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        q, r = divmod3(a[i], 3)
+        out[i, 0] = q
+        out[i, 1] = r
+        lo, hi, w = ordered(a[i], 4)
+        out[i, 2] = lo * w + hi
+        out[i, 3] = divmod3(a[i], 2)[1]
+
+
+def test_device_functions_return_tuples():
+    a = np.arange(-3, 9, dtype=np.int64)
+    out = np.zeros((len(a), 4))
+    returns_tuples[1, 16](a, out)
+    lo, hi = np.minimum(a, 4), np.maximum(a, 4)
+    expect = np.stack([a // 3, a % 3, np.where(a > 4, lo * 1 + hi, lo * 0.5 + hi), a % 2], axis=1)
+    assert_array_equal(out, expect.astype(np.float64))
+
+
+def test_a_tuple_and_a_number_from_one_function_is_a_compile_error():
+    @cuda.jit(device=True)
+    def mixed(x):
+        if x > 0:
+            return x, x
+        return x
+
+    @cuda.jit
+    def use(a):
+        a[0] = mixed(a[0])[0]
+
+    with pytest.raises(pygpu.CompileError, match="returns"):
+        use[1, 1](np.zeros(1))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -734,6 +785,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),
                      (views, (np.zeros(4, np.complex128), np.zeros((4, 2)), np.zeros(8, np.int64), np.zeros(3, np.int64))),
+                     (returns_tuples, (np.zeros(4, np.int64), np.zeros((4, 4)))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
                                   np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))

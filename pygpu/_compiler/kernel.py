@@ -148,6 +148,15 @@ class KernelCompiler(FunctionCompiler):
 
     def assign_type(self, name, t):
         old = self.vtypes.get(name)
+        if kir.is_struct(t) or kir.is_struct(old):   # a device function's tuple, held for unpacking
+            if old is not None and old != t:
+                t = kir.StructType(T.unify(a, b) for a, b in zip(old.dtypes, t.dtypes))
+            if old != t:
+                self.vtypes[name] = t
+                self.changed = True
+            var = self.var(name)
+            var.type = t
+            return var
         if kir.is_array(t) or kir.is_array(old):
             if old is not None and old != t:
                 raise compile_error(f"'{name}' holds arrays of different types ({old} and {t}); an array variable "
@@ -157,6 +166,13 @@ class KernelCompiler(FunctionCompiler):
                 self.changed = True
             return self.var(name)
         return super().assign_type(name, t)
+
+    def cast(self, e, t):
+        if kir.is_struct(t):   # a returned tuple: each item to the struct's type for it
+            if isinstance(e, kir.Intrinsic) and e.name == "make_struct":
+                return kir.Intrinsic("make_struct", [self.cast(a, d) for a, d in zip(e.args, t.dtypes)], t)
+            return e
+        return super().cast(e, t)
 
     def _scalar(self, e, node, what="a number"):
         if isinstance(e, TupleValue):
@@ -198,9 +214,23 @@ class KernelCompiler(FunctionCompiler):
                 return [ir.Return(None, line)]
             if self.kind == "kernel":
                 raise self.error("a kernel cannot return a value (write results into an array argument)", s)
-            value = self._scalar(self.expr(s.value), s.value)
+            value = self.expr(s.value)
             self.returns_value = True
-            new = value.type if self.ret_type is None else T.unify(self.ret_type, value.type)
+            if isinstance(value, TupleValue):   # return a, b: a struct of their types
+                items = [self._scalar(v, s.value) for v in value.items]
+                t = kir.StructType(v.type for v in items)
+                if self.ret_type is not None and not (kir.is_struct(self.ret_type)
+                                                      and len(self.ret_type.dtypes) == len(t.dtypes)):
+                    raise self.error(f"{self.name}() returns a {self.ret_type} elsewhere; every return gives the "
+                                     f"same kind of value", s)
+                new = t if self.ret_type is None else kir.StructType(
+                    T.unify(a, b) for a, b in zip(self.ret_type.dtypes, t.dtypes))
+                value = kir.Intrinsic("make_struct", items, new)
+            else:
+                value = self._scalar(value, s.value)
+                if kir.is_struct(self.ret_type):
+                    raise self.error(f"{self.name}() returns a tuple elsewhere; return one here too", s)
+                new = value.type if self.ret_type is None else T.unify(self.ret_type, value.type)
             if self.ret_type is None or new != self.ret_type:
                 self.ret_type = new
                 self.changed = True
@@ -785,7 +815,17 @@ class KernelCompiler(FunctionCompiler):
                 raise self.error(f"{text}() has no Python source to compile", node) from None
             callee = self.cache[key] = compiler.compile()
         cargs = [a if kir.is_array(p.type) else self.cast(a, p.type) for a, p in zip(args, callee.params)]
-        return ir.Call(callee, cargs, callee.return_type)
+        call = ir.Call(callee, cargs, callee.return_type)
+        if kir.is_struct(callee.return_type) and self._hoisted is not None:
+            # a tuple: the call runs once, into a hidden local, before the statement; its items
+            # are the struct's fields
+            name = f"$ret{node.lineno}_{node.col_offset}"
+            self.assigned.add(name)
+            var = self.assign_type(name, callee.return_type)
+            self._hoisted.append(ir.Assign(var, call, self.src.line(node)))
+            return TupleValue([kir.Intrinsic("struct_item.%d" % k, [ir.Load(var)], t)
+                               for k, t in enumerate(callee.return_type.dtypes)])
+        return call
 
     def _args(self, node, names, required, text):
         """The call's arguments by Numba's parameter names: {name: ast node}."""

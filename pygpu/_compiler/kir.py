@@ -92,6 +92,34 @@ def is_tuple(t):
     return isinstance(t, TupleType)
 
 
+class StructType:
+    """What a device function that returns a tuple returns: a C struct of its items' types."""
+    kind = "struct"   # never a scalar kind
+
+    __slots__ = ("dtypes",)
+
+    def __init__(self, dtypes):
+        self.dtypes = tuple(np.dtype(t) for t in dtypes)
+
+    def __eq__(self, other):
+        return isinstance(other, StructType) and self.dtypes == other.dtypes
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(("struct",) + self.dtypes)
+
+    def __str__(self):
+        return "Tuple(%s)" % ", ".join(str(t) for t in self.dtypes)
+
+    __repr__ = __str__
+
+
+def is_struct(t):
+    return isinstance(t, StructType)
+
+
 VOID = "void"   # the return type of kernels and of device functions that return nothing
 
 
