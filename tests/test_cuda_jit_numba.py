@@ -741,6 +741,34 @@ def test_device_functions_return_tuples():
     assert_array_equal(out, expect.astype(np.float64))
 
 
+@cuda.jit(device=True)
+def inside(idx, shape):
+    return idx[0] < shape[0] and idx[1] < shape[1]
+
+
+@cuda.jit(device=True)
+def flat_index(idx, shape):
+    return idx[0] * shape[1] + idx[1]
+
+
+@cuda.jit
+def takes_tuples(a, flags):
+    gid = cuda.grid(2)
+    if inside(gid, a.shape):
+        a[gid] = flat_index(gid, a.shape)
+    if gid[0] == 0 and gid[1] == 0:
+        flags[0] = inside((1, 2), (3, 1.5))   # a tuple display of mixed items
+        flags[1] = inside((1, 1), (3, 1.5))
+
+
+def test_device_functions_take_tuples():
+    a = np.zeros((3, 5))
+    flags = np.zeros(2, np.int64)
+    takes_tuples[(1, 1), (4, 8)](a, flags)
+    assert_array_equal(a, np.arange(15.0).reshape(3, 5))
+    assert_array_equal(flags, np.array([0, 1], np.int64))
+
+
 def test_a_tuple_and_a_number_from_one_function_is_a_compile_error():
     @cuda.jit(device=True)
     def mixed(x):
@@ -786,6 +814,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),
                      (views, (np.zeros(4, np.complex128), np.zeros((4, 2)), np.zeros(8, np.int64), np.zeros(3, np.int64))),
                      (returns_tuples, (np.zeros(4, np.int64), np.zeros((4, 4)))),
+                     (takes_tuples, (np.zeros((2, 2)), np.zeros(2, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
                                   np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))

@@ -567,7 +567,7 @@ class Emitter:
         return name
 
     def definition(self, fn, head, name):
-        for t in [fn.return_type] + [v.type for v in fn.locals]:
+        for t in [fn.return_type] + [v.type for v in list(fn.locals) + list(fn.params)]:
             if kir.is_struct(t):
                 self.structs.setdefault(struct_name(t), struct_definition(t))
         facts = ranges.analyse(fn)

@@ -98,8 +98,10 @@ class KernelCompiler(FunctionCompiler):
     # -------------------------------------------------------------- driver
 
     def compile(self):
-        # tuple arguments are tuples of their items (PgTup<T, n>.v[k]), never locals
-        tuple_params = {n: ir.Var(n, t) for n, t in zip(self.param_names, self.arg_types) if kir.is_tuple(t)}
+        # tuple arguments are tuples of their items (a kernel's PgTup<T, n>.v[k], a device
+        # function's struct fields), never locals
+        tuple_params = {n: ir.Var(n, t) for n, t in zip(self.param_names, self.arg_types)
+                        if kir.is_tuple(t) or kir.is_struct(t)}
         vtypes = {n: t for n, t in zip(self.param_names, self.arg_types) if n not in tuple_params}
         self.ret_type = None
         self.returns_value = False
@@ -110,8 +112,7 @@ class KernelCompiler(FunctionCompiler):
             self.unknown = None
             self.vars = {}
             self.weak = set()
-            self.tuples = {n: TupleValue([kir.Intrinsic("tuple_item.%d" % k, [ir.Load(v)], v.type.dtype)
-                                          for k in range(v.type.n)]) for n, v in tuple_params.items()}
+            self.tuples = {n: _param_items(v) for n, v in tuple_params.items()}
             self.decl_count = 0
             body = self.block(_strip_docstring(self.node.body))
             if not self.changed:
@@ -705,9 +706,10 @@ class KernelCompiler(FunctionCompiler):
             if node.keywords:
                 raise self.unsupported("keyword arguments", node)
             args = [self.expr(a) for a in node.args]
-            for a, n in zip(args, node.args):
-                if isinstance(a, TupleValue):
-                    raise self.error(f"tuples cannot be passed to {ast.unparse(func)}() in {self.context}", n)
+            for k, (a, n) in enumerate(zip(args, node.args)):
+                if isinstance(a, TupleValue):   # passed as a struct of its items
+                    items = [self._scalar(v, n, "an item of a tuple passed to a function") for v in a.items]
+                    args[k] = kir.Intrinsic("make_struct", items, kir.StructType(v.type for v in items))
             e = self.user_call(obj, args, node, ast.unparse(func))
             if e.type is kir.VOID and not statement:
                 raise self.error(f"{ast.unparse(func)}() returns nothing: it has no value", node)
@@ -1127,3 +1129,10 @@ def _loop_body_nodes(body):
         if isinstance(n, (ast.FunctionDef, ast.Lambda)):
             continue
         todo += list(ast.iter_child_nodes(n))
+
+
+def _param_items(v):
+    """The items of a tuple parameter: of a kernel's PgTup, or of a device function's struct."""
+    if kir.is_tuple(v.type):
+        return TupleValue([kir.Intrinsic("tuple_item.%d" % k, [ir.Load(v)], v.type.dtype) for k in range(v.type.n)])
+    return TupleValue([kir.Intrinsic("struct_item.%d" % k, [ir.Load(v)], t) for k, t in enumerate(v.type.dtypes)])
