@@ -238,6 +238,30 @@ def test_local_constants_as_shared_array_shapes():
     assert_array_equal(out, 2 * x[::-1])
 
 
+@cuda.jit
+def aligned(a):
+    s = cuda.shared.array(4, dtype=np.float32, alignment=16)
+    loc = cuda.local.array((2, 2), dtype=np.float64, alignment=64)
+    s[1] = 1
+    loc[1, 1] = 2
+    a[0] = s[1] + loc[1, 1]
+
+
+def test_alignment_of_shared_and_local_arrays():
+    a = np.zeros(1)
+    aligned[1, 1](a)
+    assert a[0] == 3
+    assert "__align__(16) __shared__ float" in aligned.inspect_source()
+
+    @cuda.jit
+    def bad(a):
+        s = cuda.local.array(4, dtype=np.float32, alignment=3)
+        a[0] = s[0]
+
+    with pytest.raises(pygpu.CompileError, match="power of two"):
+        bad[1, 1](np.zeros(1, np.float32))
+
+
 def test_a_reassigned_local_is_no_shape():
     @cuda.jit
     def varying(out):
@@ -815,6 +839,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (views, (np.zeros(4, np.complex128), np.zeros((4, 2)), np.zeros(8, np.int64), np.zeros(3, np.int64))),
                      (returns_tuples, (np.zeros(4, np.int64), np.zeros((4, 4)))),
                      (takes_tuples, (np.zeros((2, 2)), np.zeros(2, np.int64))),
+                     (aligned, (np.zeros(1),)),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
                                   np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))

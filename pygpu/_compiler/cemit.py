@@ -488,13 +488,14 @@ class Emitter:
         shape = list(s.shape)
         size = int(np.prod(shape)) if shape else 1
         out = []
+        align = "__align__(%d) " % s.alignment if s.alignment else ""
         if s.space == "dynamic":
-            out.append("%sextern __shared__ __align__(16) %s %s[];" % (p, el, storage))
+            out.append("%sextern __shared__ __align__(%d) %s %s[];" % (p, max(16, s.alignment or 0), el, storage))
             shape = ["pg_dynamic_shared_bytes() / %d" % t.dtype.itemsize]
         elif s.space == "shared":
-            out.append("%s__shared__ %s %s[%d];" % (p, el, storage, max(size, 1)))
+            out.append("%s%s__shared__ %s %s[%d];" % (p, align, el, storage, max(size, 1)))   # alignas first
         elif s.space == "local":
-            out.append("%s%s %s[%d];" % (p, el, storage, max(size, 1)))
+            out.append("%s%s%s %s[%d];" % (p, align, el, storage, max(size, 1)))
         else:  # const: values in the module
             flat = s.values.reshape(-1)
             if t.dtype == T.FLOAT16:   # the bits: a float literal would convert to the integer type

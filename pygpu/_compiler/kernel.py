@@ -912,9 +912,15 @@ class KernelCompiler(FunctionCompiler):
             items = [kir.Intrinsic(f"{name}.{a}", [], T.INT64) for a in "xyz"[:nd]]
             return items[0] if nd == 1 else TupleValue(items)
         if parts[0] in ("shared", "local") and parts[1:] == ["array"]:
-            got = self._args(node, ["shape", "dtype"], 2, text)
+            got = self._args(node, ["shape", "dtype", "alignment"], 2, text)
             shape = self._shape(got["shape"], text)
             dtype = self._dtype(got["dtype"], text)
+            alignment = None
+            if "alignment" in got and not (isinstance(got["alignment"], ast.Constant)
+                                           and got["alignment"].value is None):
+                alignment = self.constant_int(got["alignment"], f"{text}()'s alignment")
+                if alignment <= 0 or alignment & (alignment - 1) or alignment > 4096:
+                    raise self.error(f"{text}(): alignment must be a power of two up to 4096, not {alignment}", node)
             if parts[0] == "shared" and shape in ((0,), ()) and isinstance(got["shape"], ast.Constant):
                 t = kir.ArrayType(dtype, 1, "C", "dynamic")
             else:
@@ -924,7 +930,7 @@ class KernelCompiler(FunctionCompiler):
                     t = kir.ArrayType(dtype, len(shape), "C", parts[0])
             self.decl_count += 1
             var = ir.Var(f"${parts[0]}{self.decl_count}", t)
-            return kir.ArrayDecl(var, t.space, shape, None, line)
+            return kir.ArrayDecl(var, t.space, shape, None, line, alignment)
         if name == "const.array_like":
             got = self._args(node, ["ndarray"], 1, text)
             obj = self.resolve_object(got["ndarray"])

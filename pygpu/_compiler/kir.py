@@ -141,14 +141,15 @@ class ExprStmt(ir.Node):
 
 
 class ArrayDecl(ir.Node):
-    __slots__ = ("var", "space", "shape", "values", "line")
+    __slots__ = ("var", "space", "shape", "values", "line", "alignment")
 
-    def __init__(self, var, space, shape, values, line):
+    def __init__(self, var, space, shape, values, line, alignment=None):
         self.var = var
         self.space = space
         self.shape = shape
         self.values = values
         self.line = line
+        self.alignment = alignment   # bytes (a power of two), or None for the dtype's own
 
 
 class ViewAssign(ir.Node):
