@@ -9,7 +9,7 @@ import pytest
 
 import pygpu
 from pygpu import cuda
-from pygpu.cuda.types import (boolean, complex128, f4, float32, float64, int32, int64, uint8, void)
+from pygpu.cuda.types import boolean, f4, float32, float64, int32, int64, uint8, void
 from pygpu._jit import cudajit
 
 from conftest import assert_array_equal
