@@ -785,6 +785,31 @@ def takes_tuples(a, flags):
         flags[1] = inside((1, 1), (3, 1.5))
 
 
+@cuda.jit
+def vectors(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = cuda.float32x4(a[i], 2, 3, 4)
+        w = cuda.float2(v.x, v.w)              # CUDA's name, from another vector's components
+        u = cuda.int32x3(cuda.int32x2(1, i), 7)  # a vector's components then a number
+        out[i] = v.x + v.y * v.z + w.y + u.y + u.z
+
+
+def test_vector_types():
+    a = np.arange(4, dtype=np.float32)
+    out = np.zeros(4, np.float32)
+    vectors[1, 4](a, out)
+    assert_array_equal(out, a + 2 * 3 + 4 + np.arange(4, dtype=np.float32) + 7)
+
+    @cuda.jit
+    def wrong(a):
+        v = cuda.float32x2(1, 2, 3)
+        a[0] = v.x
+
+    with pytest.raises(pygpu.CompileError, match="takes 2 components"):
+        wrong[1, 1](np.zeros(1, np.float32))
+
+
 def test_device_functions_take_tuples():
     a = np.zeros((3, 5))
     flags = np.zeros(2, np.int64)
@@ -840,6 +865,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (returns_tuples, (np.zeros(4, np.int64), np.zeros((4, 4)))),
                      (takes_tuples, (np.zeros((2, 2)), np.zeros(2, np.int64))),
                      (aligned, (np.zeros(1),)),
+                     (vectors, (np.zeros(4, np.float32), np.zeros(4, np.float32))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
                                   np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))

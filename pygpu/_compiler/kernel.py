@@ -441,6 +441,8 @@ class KernelCompiler(FunctionCompiler):
                 return self.value(obj, node, ast.unparse(node))
             base = self.expr(node.value)
             if isinstance(base, TupleValue):
+                if node.attr in ("x", "y", "z", "w") and "xyzw".index(node.attr) < len(base.items):
+                    return base.items["xyzw".index(node.attr)]   # a vector type's component
                 raise self.error(f"attribute '{node.attr}' of a tuple is not supported in {self.context}", node)
             if kir.is_array(base.type):
                 return self.array_attribute(base, node.attr, node)
@@ -981,6 +983,20 @@ class KernelCompiler(FunctionCompiler):
             if not T.is_float(t):
                 t = T.FLOAT64
             return kir.Intrinsic(name, [self.cast(a, t), self.cast(b, t), self.cast(c, t)], t)
+        if parts[0] == "vector" and len(parts) == 2 and parts[1] in kir.VECTOR_TYPES:
+            base, n = kir.VECTOR_TYPES[parts[1]]
+            if node.keywords:
+                raise self.error(f"{text}() takes its components by position", node)
+            items = []
+            for a in node.args:   # numbers, or vectors whose components follow in order
+                v = self.expr(a)
+                items += [self._scalar(x, a, f"a component of {text}()") for x in
+                          (v.items if isinstance(v, TupleValue) else [v])]
+            if len(items) == 1 and n > 1:
+                items = items * n   # one value for every component
+            if len(items) != n:
+                raise self.error(f"{text}() takes {n} components, got {len(items)}", node)
+            return TupleValue([self.cast(x, np.dtype(base)) for x in items])
         if parts[0] == "fp16" and len(parts) == 2 and parts[1] in _FP16:
             return self.fp16(parts[1], node, text)
         if name == "cbrt":   # the op table's cbrt, as math.cbrt (float32 stays float32)

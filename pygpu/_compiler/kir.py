@@ -92,6 +92,14 @@ def is_tuple(t):
     return isinstance(t, TupleType)
 
 
+# Numba's vector types, by name: (element dtype, components). Values of 1 to 4 numbers with
+# .x .y .z .w, which the compiler holds as tuples (cuda.float32x4(...), CUDA's cuda.float4(...)).
+_VECTOR_BASES = {"int8": "char", "int16": "short", "int32": "int", "int64": "longlong", "uint8": "uchar",
+                 "uint16": "ushort", "uint32": "uint", "uint64": "ulonglong", "float32": "float", "float64": "double"}
+VECTOR_TYPES = {name: (base, n) for base, cname in _VECTOR_BASES.items() for n in (1, 2, 3, 4)
+                for name in ("%sx%d" % (base, n), "%s%d" % (cname, n))}
+
+
 class StructType:
     """What a device function that returns a tuple returns: a C struct of its items' types."""
     kind = "struct"   # never a scalar kind

@@ -1,6 +1,7 @@
 """Numba's CUDA names for code inside kernels (cuda.grid, cuda.threadIdx.x, cuda.shared.array,
 cuda.atomic.add, ...): placeholders the kernel front end (pygpu/_compiler/kernel.py) recognises by
 their `_kernel_name`; called from ordinary Python they say where they belong."""
+from .._compiler.kir import VECTOR_TYPES
 
 
 class Stub:
@@ -65,5 +66,10 @@ for _name in FUNCTIONS:
     globals()[_name] = Stub(_name)
 del _name
 
+# Numba's vector types (cuda.float32x4(x, y, z, w), and CUDA's names: cuda.float4)
+for _name in VECTOR_TYPES:
+    globals()[_name] = Stub("vector.%s" % _name)
+del _name
+
 __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "shared", "local", "const",
-           "atomic", "fp16"] + list(FUNCTIONS)
+           "atomic", "fp16"] + list(FUNCTIONS) + list(VECTOR_TYPES)

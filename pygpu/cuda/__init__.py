@@ -246,6 +246,9 @@ def is_cuda_array(obj):
 from .._vreduce import Reduce, reduce  # noqa: E402,F401  (numba.cuda.reduce: a binary Python function)
 from .._jit.cudajit import jit  # noqa: E402,F401  (numba.cuda.jit: kernels in Python)
 from . import types  # noqa: E402,F401  (numba's type objects: float32[::1], void(...))
+from .._jit import stubs as _stubs  # noqa: E402
+globals().update({_n: getattr(_stubs, _n) for _n in _stubs.VECTOR_TYPES})   # cuda.float32x4 & co.
+__all__ += list(_stubs.VECTOR_TYPES)
 from .._jit.stubs import (  # noqa: E402,F401
     activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma,
     fp16,
