@@ -325,7 +325,8 @@ pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *
     if (L.chunk < 1)
         L.chunk = 1;
     pg_fault_handlers_ensure();
-    pg_cpu_interrupt_begin();
+    if (pg_cpu_interrupt_begin() < 0)
+        return -1;
     Py_BEGIN_ALLOW_THREADS
 #ifdef _OPENMP
     if (parallel) {

@@ -43,7 +43,10 @@ pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
         return -1;
     }
     /* a user's loop may run long: other Python threads go on meanwhile, and Ctrl-C ends it */
-    pg_cpu_interrupt_begin();
+    if (pg_cpu_interrupt_begin() < 0) {
+        free(regs);
+        return -1;
+    }
     Py_BEGIN_ALLOW_THREADS
     if (nt == 1) {
         pg_vm_cpu_run(args, lanes, regs, 0, n);

@@ -83,7 +83,8 @@ static const PgVmrSchedule cpu_schedule = {cpu_chunk, cpu_pass};
 int
 pg_cpu_vm_reduce(PgDevice *dev, PgVmReduceArgs *args, void *stream)
 {
-    pg_cpu_interrupt_begin(); /* a user's loop may run long: Ctrl-C ends it */
+    if (pg_cpu_interrupt_begin() < 0) /* a user's loop may run long: Ctrl-C ends it */
+        return -1;
     int rc = pg_vm_reduce_passes(dev, args, stream, &cpu_schedule);
     return pg_cpu_interrupt_end() < 0 ? -1 : rc;
 }

@@ -21,18 +21,20 @@ on_sigint(int signo, siginfo_t *info, void *context)
     }
 }
 
-void
+int
 pg_cpu_interrupt_begin(void)
 {
+    if (PyErr_CheckSignals() < 0)
+        return -1;
     if (scopes++ > 0)
-        return;
+        return 0;
     struct sigaction current;
     if (sigaction(SIGINT, NULL, &current) != 0)
-        return;
+        return 0;
     int handled = (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != NULL
                                                   : current.sa_handler != SIG_IGN && current.sa_handler != SIG_DFL;
     if (!handled)
-        return; /* ignored, or the default (the process ends): not ours to change */
+        return 0; /* ignored, or the default (the process ends): not ours to change */
     struct sigaction ours;
     memset(&ours, 0, sizeof ours);
     ours.sa_sigaction = on_sigint;
@@ -41,6 +43,7 @@ pg_cpu_interrupt_begin(void)
     previous = current;
     if (sigaction(SIGINT, &ours, NULL) == 0)
         installed = 1;
+    return 0;
 }
 
 int

@@ -7,7 +7,10 @@
 #define PG_CPU_INTERRUPT_H
 #include "core/pg.h"
 
-void pg_cpu_interrupt_begin(void);
+/* Opens the scope; -1 with KeyboardInterrupt (nothing opened) when a Ctrl-C came before it and
+ * is still pending with the interpreter (during a kernel's compile, say): the work must not
+ * start, since the handler that would stop it was not there to see that signal. */
+int pg_cpu_interrupt_begin(void);
 /* Ends the scope; 0, or -1 with KeyboardInterrupt (or what the interpreter's SIGINT handler
  * raised) when the work was stopped. */
 int pg_cpu_interrupt_end(void);
