@@ -21,20 +21,18 @@ on_sigint(int signo, siginfo_t *info, void *context)
     }
 }
 
-int
-pg_cpu_interrupt_begin(void)
+/* Installs our handler in front of the interpreter's, unless SIGINT is ignored or left to its
+ * default action. */
+static void
+install(void)
 {
-    if (PyErr_CheckSignals() < 0)
-        return -1;
-    if (scopes++ > 0)
-        return 0;
     struct sigaction current;
     if (sigaction(SIGINT, NULL, &current) != 0)
-        return 0;
+        return;
     int handled = (current.sa_flags & SA_SIGINFO) ? current.sa_sigaction != NULL
                                                   : current.sa_handler != SIG_IGN && current.sa_handler != SIG_DFL;
     if (!handled)
-        return 0; /* ignored, or the default (the process ends): not ours to change */
+        return; /* ignored, or the default (the process ends): not ours to change */
     struct sigaction ours;
     memset(&ours, 0, sizeof ours);
     ours.sa_sigaction = on_sigint;
@@ -43,6 +41,31 @@ pg_cpu_interrupt_begin(void)
     previous = current;
     if (sigaction(SIGINT, &ours, NULL) == 0)
         installed = 1;
+}
+
+static void
+uninstall(void)
+{
+    if (installed) {
+        sigaction(SIGINT, &previous, NULL);
+        installed = 0;
+    }
+}
+
+int
+pg_cpu_interrupt_begin(void)
+{
+    if (scopes++ == 0)
+        install();
+    /* after installing: a SIGINT from now on raises the stop flag, and one that came before is
+     * pending with the interpreter, which says so here */
+    if (PyErr_CheckSignals() < 0) {
+        if (--scopes == 0) {
+            uninstall();
+            PG_CPU_SET_STOP(0);
+        }
+        return -1;
+    }
     return 0;
 }
 
@@ -55,10 +78,7 @@ pg_cpu_interrupt_end(void)
         PyErr_SetString(PyExc_KeyboardInterrupt, "CPU kernel interrupted");
         return -1;
     }
-    if (installed) {
-        sigaction(SIGINT, &previous, NULL);
-        installed = 0;
-    }
+    uninstall();
     int stopped = PG_CPU_STOPPING();
     PG_CPU_SET_STOP(0);
     if (!stopped)
