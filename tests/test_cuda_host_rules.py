@@ -222,9 +222,10 @@ def test_ctrl_c_interrupts_waits_on_the_device(mock_driver):
     instead of hanging until the device is done (issue 16 item 13); the device carries on after."""
     out = run_mock(mock_driver, """
         import os, signal, threading, time
+        # started in the background by a non-interactive shell, a process inherits SIGINT ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         def ctrl_c_after(seconds):
-            # pressed again every 0.3 s until stopped, as a user does: one SIGINT that lands while
-            # Python runs a finalizer is lost to CPython's "Exception ignored"
+            # pressed again every 0.3 s until stopped, as a user does
             stop = threading.Event()
             def press():
                 if stop.wait(seconds):
