@@ -9,6 +9,7 @@ whose source or included headers changed since their object was built (gcc's -MM
 files), then links."""
 import concurrent.futures
 import glob
+import hashlib
 import os
 import re
 import sys
@@ -41,8 +42,9 @@ DEPENDS = layer_files("*.h", "*.def")
 
 # -ffp-contract=off: never fuse a*b+c (as nvcc's --fmad=false), so both backends round alike;
 # -fno-math-errno: sqrt and friends inline and vectorise (nothing reads errno); -fno-trapping-math
-# (not -ffast-math: results stay IEEE): nothing reads the floating-point flags, and selects vectorise
-CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math", "-Wall",
+# (not -ffast-math: results stay IEEE): nothing reads the floating-point flags, and selects vectorise;
+# -fopenmp-simd: the `omp simd` loop hints only; threads are pygpu's own (runtime/cpu_team.c), no libgomp
+CFLAGS = ["-std=c11", "-O3", "-fopenmp-simd", "-pthread", "-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math", "-Wall",
           "-Wextra", "-Wno-missing-field-initializers", "-fno-strict-aliasing", "-D_GNU_SOURCE"]
 if os.environ.get("PYGPU_WERROR"):
     CFLAGS.append("-Werror")
@@ -125,9 +127,12 @@ class BuildExt(build_ext):
     def finalize_options(self):
         super().finalize_options()
         # the objects under build/, not in pip's temporary folder (an editable install's): a later
-        # build compiles only what changed, and tools/sanitize_tests.sh reuses the kernel objects
-        self.build_temp = os.path.join(HERE, "build", "temp.%s-%s" % (sysconfig.get_platform(),
-                                                                      sys.implementation.cache_tag))
+        # build compiles only what changed, and tools/sanitize_tests.sh reuses the kernel objects;
+        # a compiler named by CC (the release build's zig cc) keeps objects of its own
+        compiler = os.environ.get("CC", "")
+        tag = "-" + hashlib.sha256(compiler.encode()).hexdigest()[:8] if compiler else ""
+        self.build_temp = os.path.join(HERE, "build", "temp.%s-%s%s" % (sysconfig.get_platform(),
+                                                                        sys.implementation.cache_tag, tag))
 
     def build_extensions(self):
         # no RUNPATH into the building machine's Python (some builds of Python put -Wl,-rpath in
@@ -176,7 +181,7 @@ setup(
             sources=SOURCES,
             include_dirs=[CSRC, numpy.get_include()],
             extra_compile_args=CFLAGS,
-            extra_link_args=["-fopenmp", "-ldl"] + SANITIZE_FLAGS[:1],
+            extra_link_args=["-pthread", "-ldl"] + SANITIZE_FLAGS[:1],
             depends=DEPENDS,
         )
     ],

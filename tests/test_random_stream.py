@@ -133,7 +133,7 @@ def test_tail_block_matches_full_blocks():
 
 
 def test_same_numbers_whatever_the_thread_count():
-    """The CPU splits large draws over OpenMP threads: 1 thread and 2 give the same bits."""
+    """The CPU splits large draws over its threads: 1 thread and 2 give the same bits."""
     import os
     import subprocess
     import sys

@@ -7,7 +7,7 @@
  * multiplication and addition modulo 2^w do not depend on signedness, and the low bits of a wider
  * sum are the wrapped sum in the narrower type, so one loop per element width serves the signed
  * and unsigned types alike (5 instantiations: bool and widths 1, 2, 4, 8). Each call computes one
- * element of C; kernels.cu runs them one per thread, the CPU backend over OpenMP threads. */
+ * element of C; kernels.cu runs them one per thread, the CPU backend over its worker threads. */
 #ifndef PG_MATMUL_H
 #define PG_MATMUL_H
 #include "kernel_types.h"

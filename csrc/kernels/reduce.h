@@ -27,7 +27,7 @@
  * CUDA: reduce_NAME is one kernel of 256-thread blocks; each block takes 256/lanes outputs with
  * `lanes` threads cooperating on each, over a split of the reduced range (grid = output blocks x
  * nsplit), and finishes in shared memory; split reductions write accumulators to a workspace that
- * a second launch (phase FINISH) merges. CPU: outputs or splits of the reduced range over OpenMP
+ * a second launch (phase FINISH) merges. CPU: outputs or splits of the reduced range over the worker
  * threads (runtime/backend_cpu_reduce.c), pairwise (NumPy's blocks of 128 with 8 accumulators)
  * along an inner reduced axis, vector loops over outputs along an outer one. */
 #ifndef PG_REDUCE_H

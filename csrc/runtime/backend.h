@@ -202,7 +202,10 @@ pg_device_check(PgDevice *dev)
 int pg_cpu_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
 int pg_cuda_backend_random(PgDevice *dev, const PgRandomArgs *args, void *stream);
 
-/* The CPU backend's thread count (OpenMP), also used by the CUDA backend's host copies. */
+/* The most threads the CPU backend's worker team has (runtime/cpu_team.c), also used by the CUDA
+ * backend's host copies: PYGPU_NUM_THREADS, else OMP_NUM_THREADS (as users of OpenMP libraries
+ * set it), else the CPUs this process may run on. Read once, with OMP_WAIT_POLICY (passive:
+ * waiting threads sleep at once instead of polling briefly). */
 int pg_cpu_threads(void);
 /* memcpy split over a few threads when large (backend_cpu.c; the CUDA backend's staged copies
  * use it too). Touches no Python state: callers may have released the GIL. */

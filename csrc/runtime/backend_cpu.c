@@ -1,15 +1,13 @@
 /* The CPU backend: host memory, synchronous streams, and the elementwise loops of
- * kernels/kernels_cpu.c run inline when small and split over OpenMP threads when large. */
+ * kernels/kernels_cpu.c run inline when small and split over the worker team when large. */
 #include "runtime/cpu_backend.h"
+#include "runtime/cpu_team.h"
 #include "runtime/kernel_table.h"
 #include "core/shape.h"
 #include "kernels/elementwise.h"
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
 int pg_cpu_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cpu.c */
@@ -36,25 +34,35 @@ cpu_mem_free(PgDevice *dev, void *ptr, PgMemKind kind)
 
 #define PG_PARALLEL_MEMCPY_MIN ((size_t)1 << 20)
 
+typedef struct {
+    char *dst;
+    const char *src;
+    size_t n;
+} HostCopy;
+
+/* Member t of n copies the t-th of n page-aligned pieces. */
+static void
+copy_piece(void *ctx, int t, int n)
+{
+    const HostCopy *c = ctx;
+    size_t piece = ((c->n + (size_t)n - 1) / (size_t)n + 4095) & ~(size_t)4095;
+    size_t begin = (size_t)t * piece;
+    if (begin < c->n)
+        memcpy(c->dst + begin, c->src + begin, c->n - begin < piece ? c->n - begin : piece);
+}
+
 void
 pg_host_copy(char *dst, const char *src, size_t n)
 {
-#ifdef _OPENMP
     /* one thread does not saturate memory bandwidth; eight do on the machines seen so far */
     int nt = pg_cpu_threads();
     if (nt > 8)
         nt = 8;
     if (nt > 1 && n >= PG_PARALLEL_MEMCPY_MIN) {
-        size_t piece = ((n + (size_t)nt - 1) / (size_t)nt + 4095) & ~(size_t)4095;
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int t = 0; t < nt; t++) {
-            size_t begin = (size_t)t * piece;
-            if (begin < n)
-                memcpy(dst + begin, src + begin, n - begin < piece ? n - begin : piece);
-        }
+        HostCopy c = {dst, src, n};
+        pg_cpu_team(nt, copy_piece, &c);
         return;
     }
-#endif
     memcpy(dst, src, n);
 }
 
@@ -72,16 +80,6 @@ cpu_memcpy(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind,
     pg_host_copy(dst, src, n);
     Py_END_ALLOW_THREADS
     return 0;
-}
-
-int
-pg_cpu_threads(void)
-{
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
 }
 
 /* Shortest row worth a call of the contiguous loop of its own. */
@@ -113,14 +111,33 @@ run_rows(PgCpuLoop loop, const PgLoopArgs *args, int64_t r0, int64_t r1)
     }
 }
 
-/* Units [begin, end) of a launch: elements, or rows when rows is set. */
+typedef struct {
+    PgCpuLoop loop;
+    const PgLoopArgs *args;
+    int contiguous, rows;
+    int64_t units; /* elements, or rows when rows is set */
+} LoopRun;
+
+/* Units [begin, end) of a launch. */
 static void
-run_units(PgCpuLoop loop, const PgLoopArgs *args, int contiguous, int rows, int64_t begin, int64_t end)
+run_units(const LoopRun *r, int64_t begin, int64_t end)
 {
-    if (rows)
-        run_rows(loop, args, begin, end);
+    if (r->rows)
+        run_rows(r->loop, r->args, begin, end);
     else
-        loop(args, contiguous, begin, end);
+        r->loop(r->args, r->contiguous, begin, end);
+}
+
+/* Member t of n runs the t-th of n chunks; chunks of elements aligned to 16 keep vector loops
+ * and cache lines whole. */
+static void
+run_chunk(void *ctx, int t, int n)
+{
+    const LoopRun *r = ctx;
+    int64_t begin, end;
+    pg_cpu_team_share(r->units, t, n, r->rows ? 1 : 16, &begin, &end);
+    if (begin < end)
+        run_units(r, begin, end);
 }
 
 static int
@@ -128,36 +145,19 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
 {
     PG_UNUSED(dev);
     PG_UNUSED(stream);
-    PgCpuLoop loop = pg_cpu_loops[kernel_id];
     const int *types = pg_kernels[kernel_id].types;
-    int contiguous = pg_loop_is_contiguous(args, types);
-    int64_t n = args->size, units = n;
-    int rows = !contiguous && args->nargs <= 3 && args->ndim > 0 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
-               pg_loop_rows_contiguous(args, types);
-    if (rows)
-        units = n / args->shape[args->ndim - 1];
+    LoopRun r = {pg_cpu_loops[kernel_id], args, pg_loop_is_contiguous(args, types), 0, args->size};
+    int64_t n = args->size;
+    r.rows = !r.contiguous && args->nargs <= 3 && args->ndim > 0 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
+             pg_loop_rows_contiguous(args, types);
+    if (r.rows)
+        r.units = n / args->shape[args->ndim - 1];
     if (n < PG_CPU_PARALLEL_MIN || pg_cpu_threads() == 1) {
-        run_units(loop, args, contiguous, rows, 0, units);
+        run_units(&r, 0, r.units);
         return 0;
     }
     Py_BEGIN_ALLOW_THREADS
-#ifdef _OPENMP
-#pragma omp parallel
-    {
-        int nt = omp_get_num_threads(), t = omp_get_thread_num();
-        /* chunks of elements aligned to 16 keep vector loops and cache lines whole */
-        int64_t chunk = (units + nt - 1) / nt;
-        if (!rows)
-            chunk = (chunk + 15) & ~(int64_t)15;
-        int64_t begin = chunk * t, end = begin + chunk;
-        if (end > units)
-            end = units;
-        if (begin < end)
-            run_units(loop, args, contiguous, rows, begin, end);
-    }
-#else
-    run_units(loop, args, contiguous, rows, 0, units);
-#endif
+    pg_cpu_team(pg_cpu_threads(), run_chunk, &r);
     Py_END_ALLOW_THREADS
     return 0;
 }

@@ -1,9 +1,23 @@
 /* The CPU backend's gather/scatter and compaction (kernels/index.h): ranges of the iteration
- * space split over OpenMP threads (pg_cpu_parallel_for, which the other families use too). */
+ * space split over the worker team (pg_cpu_parallel_for, which the other families use too). */
 #include "runtime/cpu_backend.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "runtime/cpu_team.h"
+
+typedef struct {
+    int64_t n;
+    void (*run)(const void *ctx, int64_t begin, int64_t end);
+    const void *ctx;
+} ParallelFor;
+
+static void
+parallel_for_member(void *ctx, int t, int nt)
+{
+    const ParallelFor *p = ctx;
+    int64_t begin, end;
+    pg_cpu_team_share(p->n, t, nt, 1, &begin, &end);
+    if (begin < end)
+        p->run(p->ctx, begin, end);
+}
 
 void
 pg_cpu_parallel_for(int64_t n, int64_t serial_below, void (*run)(const void *ctx, int64_t begin, int64_t end),
@@ -13,19 +27,9 @@ pg_cpu_parallel_for(int64_t n, int64_t serial_below, void (*run)(const void *ctx
         run(ctx, 0, n);
         return;
     }
+    ParallelFor p = {n, run, ctx};
     Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel
-    {
-#ifdef _OPENMP
-        int nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-        int nt = 1, t = 0;
-#endif
-        int64_t chunk = (n + nt - 1) / nt;
-        int64_t begin = chunk * t, end = begin + chunk < n ? begin + chunk : n;
-        if (begin < end)
-            run(ctx, begin, end);
-    }
+    pg_cpu_team(pg_cpu_threads(), parallel_for_member, &p);
     Py_END_ALLOW_THREADS
 }
 
@@ -33,6 +37,28 @@ typedef struct {
     const PgIndexArgs *a;
     int op;
 } IndexRun;
+
+typedef struct {
+    const PgCompactArgs *a;
+    int64_t nchunks;
+    int write; /* 0: count each chunk's selected elements; 1: write them */
+} CompactRun;
+
+/* Member t of n does chunks t, t + n, ...: counts their selected elements, or writes them at the
+ * offsets the counts' prefix sum gave. */
+static void
+compact_member(void *ctx, int t, int n)
+{
+    const CompactRun *r = ctx;
+    const PgCompactArgs *a = r->a;
+    for (int64_t c = t; c < r->nchunks; c += n) {
+        int64_t begin = c * a->chunk, end = begin + a->chunk < a->size ? begin + a->chunk : a->size;
+        if (!r->write)
+            a->counts[c] = begin < end ? pg_cpu_compact_count(a, begin, end) : 0;
+        else if (begin < end)
+            pg_cpu_compact_write(a, begin, end, a->counts[c]);
+    }
+}
 
 static void
 index_run(const void *ctx, int64_t begin, int64_t end)
@@ -68,13 +94,9 @@ pg_cpu_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
         return -1;
     }
     int64_t *counts = a->counts;
-    const PgCompactArgs *ca = a;
+    CompactRun run = {a, nchunks, 0};
     Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-    for (int64_t c = 0; c < nchunks; c++) {
-        int64_t begin = c * ca->chunk, end = begin + ca->chunk < n ? begin + ca->chunk : n;
-        counts[c] = begin < end ? pg_cpu_compact_count(ca, begin, end) : 0;
-    }
+    pg_cpu_team(nt, compact_member, &run);
     Py_END_ALLOW_THREADS
     int64_t total = 0;
     for (int64_t c = 0; c < nchunks; c++) {
@@ -91,13 +113,9 @@ pg_cpu_compact(PgDevice *dev, PgCompactArgs *a, int64_t *count,
         goto done;
     if (a->op != PG_COMPACT_RANK && total == 0)
         goto done;
+    run.write = 1;
     Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-    for (int64_t c = 0; c < nchunks; c++) {
-        int64_t begin = c * ca->chunk, end = begin + ca->chunk < n ? begin + ca->chunk : n;
-        if (begin < end)
-            pg_cpu_compact_write(ca, begin, end, counts[c]);
-    }
+    pg_cpu_team(nt, compact_member, &run);
     Py_END_ALLOW_THREADS
 done:
     PyMem_Free(a->counts);

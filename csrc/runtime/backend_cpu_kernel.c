@@ -1,20 +1,18 @@
 /* User kernels on the CPU backend: modules of CUDA C compiled by the host compiler (jit/ builds
  * them from kernels/cuda_cpu.h and the user's source) are shared objects, loaded with dlopen; a
- * launch runs the grid's blocks on all cores (OpenMP threads take chunks of blocks), each block
+ * launch runs the grid's blocks on all cores (the worker team takes chunks of blocks), each block
  * on one thread, its threads as a loop or, in modules with barriers, as fibers (cpu_fiber.c).
  * Faults and traps in kernel code end the launch with a Python exception (cpu_fault.c). */
 #include "runtime/backend.h"
 #include "runtime/cpu_fault.h"
 #include "runtime/cpu_fiber.h"
 #include "runtime/cpu_interrupt.h"
+#include "runtime/cpu_team.h"
 #include "kernels/cpu_stop.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
 #include <stdlib.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Below this many threads in a grid the launch runs on the calling thread. */
 #define PG_CPU_KERNEL_PARALLEL_MIN 16384
@@ -300,6 +298,14 @@ raise_failure(const Launch *L)
     return -1;
 }
 
+static void
+share_member(void *L, int t, int n)
+{
+    PG_UNUSED(t);
+    PG_UNUSED(n);
+    run_share(L);
+}
+
 int
 pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *cfg, void **args, void *stream)
 {
@@ -328,12 +334,9 @@ pg_cpu_kernel_launch(PgDevice *dev, PgFunctionInfo *info, const PgLaunchConfig *
     if (pg_cpu_interrupt_begin() < 0)
         return -1;
     Py_BEGIN_ALLOW_THREADS
-#ifdef _OPENMP
-    if (parallel) {
-#pragma omp parallel num_threads(nt)
-        run_share(&L);
-    } else
-#endif
+    if (parallel)
+        pg_cpu_team(nt, share_member, &L);
+    else
         run_share(&L);
     fflush(stdout); /* what the kernel printed (print() in cuda.jit, printf) shows before Python's next line */
     Py_END_ALLOW_THREADS

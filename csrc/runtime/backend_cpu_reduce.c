@@ -1,4 +1,4 @@
-/* The CPU side of the reduction family: the functions of kernels/reduce_cpu*.c split over OpenMP
+/* The CPU side of the reduction family: the functions of kernels/reduce_cpu*.c split over the worker
  * threads (pg_cpu_parallel_for). A reduction splits its reduced range between the threads (each
  * thread a part, merged in order afterwards) when the outputs are few or the reduced axis is outer
  * (whole rows read in order), and its outputs otherwise; a scan splits its rows, or a few long

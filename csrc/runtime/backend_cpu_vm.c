@@ -1,12 +1,10 @@
-/* The CPU backend's VM launch: the elements are split over the OpenMP threads like the
+/* The CPU backend's VM launch: the elements are split over the worker team like the
  * elementwise loops, each thread with a register file of its own (kernels/vm_cpu.c runs them).
  * Programs that branch run in smaller blocks, so lanes that diverge waste less work. */
 #include "runtime/backend.h"
 #include "runtime/cpu_interrupt.h"
+#include "runtime/cpu_team.h"
 #include <stdlib.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Elements per block: a straight-line program takes the most whose register file fits in
  * PG_VM_CPU_FILE_BYTES (a core's L2), between 256 and 4096 (the per-block costs amortised); a
@@ -17,6 +15,37 @@
 #define PG_VM_CPU_LANES_JUMPS 64
 #define PG_VM_CPU_PARALLEL_MIN 16384 /* fewer elements run on the calling thread */
 #define PG_VM_CPU_CHUNK 4096        /* elements a thread takes at a time from a branching program */
+
+typedef struct {
+    const PgVmArgs *args;
+    int lanes;
+    char *regs;     /* one register file per member */
+    size_t file;    /* bytes per register file */
+    int64_t next;   /* the next chunk of a branching program; atomic */
+} VmRun;
+
+static void
+vm_member(void *ctx, int t, int team)
+{
+    VmRun *r = ctx;
+    const PgVmArgs *args = r->args;
+    char *mine = r->regs + r->file * (size_t)t;
+    int64_t n = args->size;
+    if (args->flags & PG_VM_HAS_JUMPS) {
+        /* loops make the work per element uneven: members take chunks as they finish */
+        for (;;) {
+            int64_t begin = __atomic_fetch_add(&r->next, PG_VM_CPU_CHUNK, __ATOMIC_RELAXED);
+            if (begin >= n)
+                break;
+            pg_vm_cpu_run(args, r->lanes, mine, begin, begin + PG_VM_CPU_CHUNK < n ? begin + PG_VM_CPU_CHUNK : n);
+        }
+    } else {
+        int64_t begin, end;
+        pg_cpu_team_share(n, t, team, r->lanes, &begin, &end); /* chunks of whole blocks */
+        if (begin < end)
+            pg_vm_cpu_run(args, r->lanes, mine, begin, end);
+    }
+}
 
 int
 pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
@@ -51,31 +80,8 @@ pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
     if (nt == 1) {
         pg_vm_cpu_run(args, lanes, regs, 0, n);
     } else {
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-        {
-            char *mine = regs + file * (size_t)omp_get_thread_num();
-            if (args->flags & PG_VM_HAS_JUMPS) {
-                /* loops make the work per element uneven: threads take chunks as they finish */
-                int64_t chunks = (n + PG_VM_CPU_CHUNK - 1) / PG_VM_CPU_CHUNK;
-#pragma omp for schedule(dynamic, 1)
-                for (int64_t c = 0; c < chunks; c++)
-                    pg_vm_cpu_run(args, lanes, mine, c * PG_VM_CPU_CHUNK,
-                                  c * PG_VM_CPU_CHUNK + PG_VM_CPU_CHUNK < n ? c * PG_VM_CPU_CHUNK + PG_VM_CPU_CHUNK : n);
-            } else {
-                int t = omp_get_thread_num(), team = omp_get_num_threads();
-                int64_t blocks = (n + lanes - 1) / lanes; /* chunks of whole blocks */
-                int64_t per = (blocks + team - 1) / team;
-                int64_t begin = per * t * lanes, end = begin + per * lanes;
-                if (end > n)
-                    end = n;
-                if (begin < end)
-                    pg_vm_cpu_run(args, lanes, mine, begin, end);
-            }
-        }
-#else
-        pg_vm_cpu_run(args, lanes, regs, 0, n);
-#endif
+        VmRun run = {args, lanes, regs, file, 0};
+        pg_cpu_team(nt, vm_member, &run);
     }
     Py_END_ALLOW_THREADS
     free(regs);

@@ -12,9 +12,6 @@
 #include <sched.h>
 #include <time.h>
 #include <stdlib.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define PG_BLOCK_THREADS 256
 #define PG_BLOCKS_PER_SM 32            /* grid-stride loops: more blocks only add scheduling cost */

@@ -7,7 +7,7 @@
 /* Below this many elements a loop runs on the calling thread: waking the team costs more. */
 #define PG_CPU_PARALLEL_MIN 65536
 
-/* Runs run(ctx, begin, end) over [0, n) split evenly over the OpenMP threads (with the GIL
+/* Runs run(ctx, begin, end) over [0, n) split evenly over the worker team (with the GIL
  * released), or on the calling thread when n < serial_below or there is one thread. run must
  * touch no Python state. */
 void pg_cpu_parallel_for(int64_t n, int64_t serial_below, void (*run)(const void *ctx, int64_t begin, int64_t end),

@@ -3,13 +3,10 @@
  * layout the BLAS arguments describe, and numpy.matmul writes into a view of C, so the CPU is as
  * fast as NumPy with its OpenBLAS. float16 is computed in float32 (NumPy's own float16 matmul is
  * a slow loop rounding every partial sum to half). Integer and bool products run the
- * single-source kernel of kernels/matmul.h over OpenMP threads, as the GPU does. */
-#include "runtime/backend.h"
+ * single-source kernel of kernels/matmul.h over the worker team, as the GPU does. */
+#include "runtime/cpu_backend.h"
 #include "kernels/matmul.h"
 #include "core/dtype.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Below this many multiply-adds the integer product runs on the calling thread. */
 #define PG_GEMM_INT_PARALLEL_MIN (1 << 16)
@@ -101,19 +98,21 @@ done:
 }
 
 static void
+gemm_int_elements(const void *ctx, int64_t begin, int64_t end)
+{
+    for (int64_t idx = begin; idx < end; idx++)
+        pg_gemm_int_element(ctx, idx);
+}
+
+static void
 gemm_int(const PgGemmArgs *g)
 {
     int64_t total = g->m * g->n * g->batch;
-    if (total * g->k < PG_GEMM_INT_PARALLEL_MIN || pg_cpu_threads() == 1) {
-        for (int64_t idx = 0; idx < total; idx++)
-            pg_gemm_int_element(g, idx);
+    if (total * g->k < PG_GEMM_INT_PARALLEL_MIN) {
+        gemm_int_elements(g, 0, total);
         return;
     }
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(static)
-    for (int64_t idx = 0; idx < total; idx++)
-        pg_gemm_int_element(g, idx);
-    Py_END_ALLOW_THREADS
+    pg_cpu_parallel_for(total, 0, gemm_int_elements, g);
 }
 
 int

@@ -1,0 +1,28 @@
+/* The CPU backend's worker threads: a team that runs one function on every member at once.
+ * pygpu's own pool in place of OpenMP: libgomp is not on the manylinux allow-list (and the
+ * build machine's needs glibc 2.34), and it hangs a forked child that uses it, which Dask and
+ * multiprocessing do. Nothing outside runtime/ includes this. */
+#ifndef PG_CPU_TEAM_H
+#define PG_CPU_TEAM_H
+#include "runtime/backend.h" /* pg_cpu_threads */
+#include <stdint.h>
+
+/* Runs member(ctx, t, n) for t = 0 .. n-1, each on its own thread (t = 0 on the caller), and
+ * returns when all have. n is at most nt (fewer when threads cannot be made, or 1 when another
+ * team is running: a call from a member, or from a second Python thread at the same time), so
+ * member must split its work by the n it is given. The caller must have released the GIL if
+ * member can take long; member must touch no Python state. */
+void pg_cpu_team(int nt, void (*member)(void *ctx, int t, int n), void *ctx);
+
+/* [*begin, *end): member t's share of [0, count) split evenly between n members, each share a
+ * multiple of `align` (the last one shorter); empty when there is none left for it. */
+static inline void
+pg_cpu_team_share(int64_t count, int t, int n, int64_t align, int64_t *begin, int64_t *end)
+{
+    int64_t share = (count + n - 1) / n;
+    share = (share + align - 1) / align * align;
+    *begin = share * t < count ? share * t : count;
+    *end = *begin + share < count ? *begin + share : count;
+}
+
+#endif
