@@ -833,6 +833,214 @@ def test_a_tuple_and_a_number_from_one_function_is_a_compile_error():
         use[1, 1](np.zeros(1))
 
 
+# ------------------------------------------------------------------ functions as values, namedtuples, *args, recursion
+
+@cuda.jit(device=True)
+def plus(a, b):
+    return a + b
+
+
+@cuda.jit(device=True)
+def times(a, b):
+    return a * b
+
+
+@cuda.jit(device=True)
+def combine(f, a, b):
+    return f(a, b)
+
+
+@cuda.jit(device=True)
+def combine_twice(f, g, a, b):
+    return combine(f, combine(g, a, b), b)   # a function argument passed on
+
+
+@cuda.jit(device=True)
+def update(op, arr, i, v):
+    op(arr, i, v)
+
+
+@cuda.jit
+def functions_as_arguments(x, out, counts):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = combine(plus, x[i], 1.0)
+        out[i, 1] = combine(times, x[i], 3.0)
+        out[i, 2] = combine(operator.sub, x[i], 0.5)
+        out[i, 3] = combine(math.hypot, x[i], 4.0)
+        out[i, 4] = combine_twice(plus, times, x[i], 2.0)
+        update(cuda.atomic.add, counts, 0, 1)
+        update(cuda.atomic.max, counts, 1, i)
+
+
+def test_functions_passed_to_device_functions():
+    x = np.linspace(-3, 3, 37)
+    out, counts = np.zeros((37, 5)), np.zeros(2, np.int64)
+    functions_as_arguments[2, 32](x, out, counts)
+    expected = np.stack([x + 1, x * 3, x - 0.5, np.hypot(x, 4.0), x * 2 + 2], axis=1)
+    np.testing.assert_allclose(out, expected, rtol=1e-15)
+    assert counts.tolist() == [37, 36]
+    assert len(functions_as_arguments.inspect_source().split("combine")) > 4   # one C function per function passed
+
+
+def test_a_function_argument_that_is_assigned_is_a_compile_error():
+    @cuda.jit(device=True)
+    def rebinds(f, a):
+        f = 2.0
+        return f * a
+
+    @cuda.jit
+    def k(out):
+        out[0] = rebinds(plus, 1.0)
+
+    with pytest.raises(pygpu.CompileError, match="holds a function and is assigned"):
+        k[1, 1](np.zeros(1))
+
+
+from collections import namedtuple   # noqa: E402
+from typing import NamedTuple   # noqa: E402
+
+Pair = namedtuple("Pair", "lo hi")
+Swapped = namedtuple("Swapped", "hi lo")
+
+
+class Box(NamedTuple):
+    width: float
+    height: float = 2.0
+
+
+@cuda.jit(device=True)
+def box_of(w):
+    return Box(w)
+
+
+@cuda.jit(device=True)
+def area(b):
+    return b.width * b.height
+
+
+@cuda.jit
+def named(p, out):
+    out[0] = p.hi - p.lo
+    b = box_of(p.hi)
+    out[1] = area(b) + b.height
+    out[2] = area(Box(height=3.0, width=p.lo))
+    q = Pair(p.lo * 2, p[1])
+    out[3] = q.lo + q[1]
+
+
+def test_namedtuples_as_arguments_values_and_results():
+    out = np.zeros(4)
+    named[1, 1](Pair(1.0, 5.0), out)
+    assert out.tolist() == [4.0, 12.0, 3.0, 7.0]
+    # a namedtuple of the same types with its fields the other way round is another kernel
+    named[1, 1](Swapped(5.0, 1.0), out)
+    assert out.tolist() == [4.0, 12.0, 3.0, 3.0]     # p[1] is its lo
+    named[1, 1](Swapped(1.0, 5.0), out)
+    assert out.tolist() == [-4.0, 4.0, 15.0, 15.0]
+    named[1, 1](Pair(1.0, 5.0), out)
+    assert out.tolist() == [4.0, 12.0, 3.0, 7.0]
+    with pytest.raises(pygpu.CompileError, match="of a tuple is not supported"):
+        named[1, 1]((1.0, 5.0), out)   # a plain tuple has no .hi
+
+
+def test_a_namedtuple_field_that_does_not_exist_is_a_compile_error():
+    @cuda.jit
+    def k(p, out):
+        out[0] = p.middle
+
+    with pytest.raises(pygpu.CompileError, match="no field 'middle'.*lo, hi"):
+        k[1, 1](Pair(1.0, 2.0), np.zeros(1))
+
+
+@cuda.jit
+def starred(out, shape):
+    t = (3.0, 4.0)
+    out[0] = plus(*t)
+    out[1] = math.hypot(*t)
+    out[2] = combine(times, *t)
+    out[3] = plus(*(1.0, 2.0))
+    out[4] = plus(*shape)
+
+
+def test_starred_arguments():
+    out = np.zeros(5)
+    starred[1, 1](out, (2, 5))
+    assert out.tolist() == [7.0, 5.0, 12.0, 3.0, 7.0]
+
+
+@cuda.jit(device=True)
+def factorial(n):
+    if n <= 1:
+        return 1
+    return n * factorial(n - 1)
+
+
+@cuda.jit(device=True)
+def fib_pair(n):
+    if n == 0:
+        return 0.0, 1.0
+    a, b = fib_pair(n - 1)
+    return b, a + b
+
+
+@cuda.jit(device=True)
+def fill_down(arr, n):
+    if n < 0:
+        return
+    arr[n] = n * 10
+    fill_down(arr, n - 1)
+
+
+@cuda.jit
+def recursion(ns, out, filled):
+    i = cuda.grid(1)
+    if i < ns.size:
+        out[i, 0] = factorial(ns[i])
+        out[i, 1] = fib_pair(ns[i])[0]
+    if i == 0:
+        fill_down(filled, filled.size - 1)
+
+
+def test_device_functions_that_call_themselves():
+    ns = np.arange(12, dtype=np.int64)
+    out, filled = np.zeros((12, 2)), np.zeros(7, np.int64)
+    recursion[1, 32](ns, out, filled)
+    assert out[:, 0].tolist() == [float(math.factorial(max(n, 1))) for n in range(12)]
+    fib = [0, 1]
+    while len(fib) < 12:
+        fib.append(fib[-1] + fib[-2])
+    assert out[:, 1].tolist() == fib
+    assert filled.tolist() == [0, 10, 20, 30, 40, 50, 60]
+
+
+def test_recursion_the_compiler_cannot_type_is_a_compile_error():
+    @cuda.jit(device=True)
+    def even(n):
+        return True if n == 0 else odd(n - 1)
+
+    @cuda.jit(device=True)
+    def odd(n):
+        return False if n == 0 else even(n - 1)
+
+    @cuda.jit(device=True)
+    def late_base(n):
+        return n * late_base(n - 1) if n > 1 else 1
+
+    @cuda.jit
+    def k(out):
+        out[0] = even(4)
+
+    @cuda.jit
+    def k2(out):
+        out[0] = late_base(4)
+
+    with pytest.raises(pygpu.CompileError, match="calls itself with arguments of the types"):
+        k[1, 1](np.zeros(1))
+    with pytest.raises(pygpu.CompileError, match="write the case that does not recurse first"):
+        k2[1, 1](np.zeros(1))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -866,6 +1074,9 @@ def test_new_constructs_compile_with_nvrtc():
                      (takes_tuples, (np.zeros((2, 2)), np.zeros(2, np.int64))),
                      (aligned, (np.zeros(1),)),
                      (vectors, (np.zeros(4, np.float32), np.zeros(4, np.float32))),
+                     (functions_as_arguments, (np.zeros(4), np.zeros((4, 5)), np.zeros(2, np.int64))),
+                     (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
+                     (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
                                   np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))

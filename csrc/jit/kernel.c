@@ -448,7 +448,9 @@ launch_device(PyObject *const *args, Py_ssize_t nargs, PyObject *stream)
  * on every launch, is the device's slot and three bytes per argument: what it is (array, Python
  * number, NumPy scalar), its element type, and its dimensions with the C-contiguous bit. Objects
  * exported through __cuda_array_interface__ or DLPack are imported first (zero-copy) and launched
- * as the pygpu arrays they become. A miss asks the subclass's _specialize(device, args). */
+ * as the pygpu arrays they become. A miss asks the subclass's _specialize(device, args), and so
+ * does every launch with an argument the three bytes cannot tell ('?': a namedtuple, whose class
+ * names its fields). */
 
 #define KEY_INLINE 64
 
@@ -495,7 +497,7 @@ arg_key(PyObject *arg, unsigned char *k)
         }
         k[0] = 's';
         k[1] = (unsigned char)t;
-    } else if (PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) <= 255) {
+    } else if (PyTuple_CheckExact(arg) && PyTuple_GET_SIZE(arg) <= 255) {
         /* a tuple of numbers: its length and the kind they widen to (bool < int < float < complex) */
         static const char kinds[] = "bifc";
         int rank = 1; /* an empty tuple: of ints */
@@ -508,7 +510,7 @@ arg_key(PyObject *arg, unsigned char *k)
         k[1] = (unsigned char)PyTuple_GET_SIZE(arg);
         k[2] = (unsigned char)(rank >= 0 ? kinds[rank] : '?');
     } else
-        k[0] = '?';   /* anything else: _specialize imports it or refuses it */
+        k[0] = '?';   /* anything else (a namedtuple: its class names its fields): _specialize, every launch */
     return 0;
 }
 
@@ -556,10 +558,13 @@ typed_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *a
     for (Py_ssize_t i = 0; i < nargs; i++)
         if (arg_key(local[i], key + 1 + 3 * i) < 0)
             goto done;
+    int keyed = 1; /* three bytes tell the argument's type; not for '?' */
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        keyed &= key[1 + 3 * i] != '?';
     keyobj = PyBytes_FromStringAndSize((const char *)key, (Py_ssize_t)keylen);
     if (keyobj == NULL)
         goto done;
-    fn = (PgFunction *)PyDict_GetItemWithError(self->by_type, keyobj);
+    fn = keyed ? (PgFunction *)PyDict_GetItemWithError(self->by_type, keyobj) : NULL;
     if (fn != NULL)
         Py_INCREF(fn);
     else {
@@ -581,7 +586,7 @@ typed_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *a
             goto done;
         }
         fn = (PgFunction *)f;
-        if (PyDict_SetItem(self->by_type, keyobj, f) < 0)
+        if (keyed && PyDict_SetItem(self->by_type, keyobj, f) < 0)
             goto done;
     }
     rc = pg_function_launch(fn, grid, block, local, nargs, shared, stream);

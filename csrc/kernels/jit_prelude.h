@@ -56,11 +56,13 @@ typedef unsigned long long uint64_t;
 #endif
 #ifdef PYGPU_CPU
 #define PG_JIT_FN static inline __attribute__((always_inline))
+#define PG_JIT_RECURSIVE_FN static /* a device function that calls itself cannot be inlined */
 /* the kernel itself: inlined into the CPU's loop over a block's threads (the host compiler
  * judges a kernel with a bounds check's cold path not worth it, and then calls it per thread) */
 #define PG_JIT_KERNEL inline __attribute__((always_inline))
 #else
 #define PG_JIT_FN static __device__ __forceinline__
+#define PG_JIT_RECURSIVE_FN static __device__ __noinline__
 #define PG_JIT_KERNEL
 #endif
 

@@ -156,6 +156,7 @@ class Emitter:
         self.functions = {}    # id(ir.Function) -> (C name, definition)
         self.file_scope = []   # __constant__ arrays
         self.defs = []         # device function definitions, callees first
+        self.recursive = set()  # ids of the functions that call themselves
         self.renamed = {}      # id(Var) -> C name, for parameters a local of the same name shadows
         self.index_kinds = {}  # id(Element) -> per index: 'in', 'nonneg' or None (ranges.py)
         self.plain_division = set()  # id(Op) of // and % that C's / and % compute (ranges.py)
@@ -559,10 +560,14 @@ class Emitter:
         """The C name of a device function (emitted once)."""
         hit = self.functions.get(id(fn))
         if hit is not None:
+            if hit[1] is None:   # called from its own body: not inlined
+                self.recursive.add(id(fn))
             return hit[0]
         name = "dev_%s_%d" % (cname(fn.name).rstrip("_"), len(self.functions))
         self.functions[id(fn)] = (name, None)
         text = self.definition(fn, "PG_JIT_FN %s" % ctype(fn.return_type), name)
+        if id(fn) in self.recursive:
+            text = text.replace("PG_JIT_FN ", "PG_JIT_RECURSIVE_FN ", 1)
         self.functions[id(fn)] = (name, text)
         self.defs.append(text)
         return name

@@ -28,11 +28,31 @@ from .frontend import FunctionCompiler, NoSource, _strip_docstring
 
 
 class TupleValue:
-    """A tuple of typed expressions, known while compiling (never a C value)."""
+    """A tuple of typed expressions, known while compiling (never a C value); `names`: a
+    namedtuple's field names, or None."""
     type = None
 
-    def __init__(self, items):
+    def __init__(self, items, names=None):
         self.items = list(items)
+        self.names = tuple(names) if names is not None else None
+
+
+class FunctionArg:
+    """A function passed to a device function: a device function, a cuda.* intrinsic
+    (cuda.atomic.add), an operator, math or NumPy function. Bound while compiling, as Numba binds
+    dispatcher arguments: the callee is compiled once per function it is given, and calls it
+    as it would call that function by its global name."""
+    type = None
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def key(self):
+        try:
+            hash(self.obj)
+            return self.obj
+        except TypeError:
+            return ("id", id(self.obj))
 
 
 _DIM3 = ("threadIdx", "blockIdx", "blockDim", "gridDim")
@@ -71,6 +91,16 @@ _KERNEL_MATH2 = {math.remainder: "remainder"}
 _NOT_FOUND = object()
 
 
+def _is_intrinsic_value(name):
+    """A CUDA name that is a number rather than a function: threadIdx.x, warpsize, laneid."""
+    parts = name.split(".")
+    return (parts[0] in _DIM3 and len(parts) == 2) or name in ("warpsize", "laneid")
+
+
+def _is_namedtuple_class(obj):
+    return isinstance(obj, type) and issubclass(obj, tuple) and isinstance(getattr(obj, "_fields", None), tuple)
+
+
 def kernel_name_of(obj):
     """The Numba CUDA name an object stands for ('grid', 'threadIdx.x', 'atomic.add'), from
     pygpu's stubs or numba.cuda's own; None for anything else."""
@@ -88,8 +118,25 @@ class KernelCompiler(FunctionCompiler):
     """Types a kernel (kind 'kernel': returns nothing) or a device function ('device': returns a
     number or nothing) for argument types (dtypes and kir.ArrayType)."""
 
-    def __init__(self, fn, arg_types, kind="kernel", context="cuda.jit", cache=None, stack=(), dynamic_shared=None):
-        super().__init__(fn, arg_types, None, context, cache, stack)
+    def __init__(self, fn, arg_types, kind="kernel", context="cuda.jit", cache=None, stack=(), dynamic_shared=None,
+                 functions=None):
+        # functions: {position: function} of the arguments that are functions (FunctionArg); the
+        # other arguments' types are arg_types. Those parameters become names bound to the
+        # functions, as globals are, and are no parameters of the compiled function.
+        functions = functions or {}
+        rest = iter(arg_types)
+        every = [T.INT64 if k in functions else next(rest) for k in range(len(arg_types) + len(functions))]
+        super().__init__(fn, every, None, context, cache, stack)
+        if functions:
+            bound = {self.param_names[k]: f for k, f in functions.items() if k < len(self.param_names)}
+            for name, f in bound.items():
+                if name in self.assigned:
+                    raise self.error(f"parameter '{name}' holds a function and is assigned: a function argument "
+                                     f"stays what it was given in {self.context}", self.node)
+                self.closure[name] = f
+            keep = [k for k in range(len(self.param_names)) if k not in functions]
+            self.param_names = [self.param_names[k] for k in keep]
+            self.arg_types = [self.arg_types[k] for k in keep]
         self.kind = kind
         self.dynamic_shared = dynamic_shared if dynamic_shared is not None else {}
         self._hoisted = None   # the views the statement being compiled makes (stmt, hoist_view)
@@ -106,6 +153,8 @@ class KernelCompiler(FunctionCompiler):
         self.ret_type = None
         self.returns_value = False
         self.bare_return = None
+        # the function this compile makes, filled at the end: what a recursive call calls
+        self.made = ir.Function(self.name, [], None, [], [], self.src.filename, self.src.line(self.node))
         for _ in range(50):
             self.vtypes = vtypes
             self.changed = False
@@ -142,8 +191,9 @@ class KernelCompiler(FunctionCompiler):
                 body.insert(0, ir.Assign(var, ir.Cast(ir.Load(p), var.type), self.src.line(self.node)))
         if ret is not kir.VOID:
             body = self._cast_returns(body)
-        return ir.Function(self.name, params, ret, body, list(self.vars.values()), self.src.filename,
-                           self.src.line(self.node))
+        made = self.made
+        made.params, made.return_type, made.body, made.locals = params, ret, body, list(self.vars.values())
+        return made
 
     # -------------------------------------------------------------- types of locals
 
@@ -151,7 +201,8 @@ class KernelCompiler(FunctionCompiler):
         old = self.vtypes.get(name)
         if kir.is_struct(t) or kir.is_struct(old):   # a device function's tuple, held for unpacking
             if old is not None and old != t:
-                t = kir.StructType(T.unify(a, b) for a, b in zip(old.dtypes, t.dtypes))
+                t = kir.StructType((T.unify(a, b) for a, b in zip(old.dtypes, t.dtypes)),
+                                   old.names if old.names == t.names else None)
             if old != t:
                 self.vtypes[name] = t
                 self.changed = True
@@ -219,13 +270,14 @@ class KernelCompiler(FunctionCompiler):
             self.returns_value = True
             if isinstance(value, TupleValue):   # return a, b: a struct of their types
                 items = [self._scalar(v, s.value) for v in value.items]
-                t = kir.StructType(v.type for v in items)
+                t = kir.StructType((v.type for v in items), value.names)
                 if self.ret_type is not None and not (kir.is_struct(self.ret_type)
                                                       and len(self.ret_type.dtypes) == len(t.dtypes)):
                     raise self.error(f"{self.name}() returns a {self.ret_type} elsewhere; every return gives the "
                                      f"same kind of value", s)
                 new = t if self.ret_type is None else kir.StructType(
-                    T.unify(a, b) for a, b in zip(self.ret_type.dtypes, t.dtypes))
+                    (T.unify(a, b) for a, b in zip(self.ret_type.dtypes, t.dtypes)),
+                    t.names if t.names == self.ret_type.names else None)
                 value = kir.Intrinsic("make_struct", items, new)
             else:
                 value = self._scalar(value, s.value)
@@ -392,7 +444,7 @@ class KernelCompiler(FunctionCompiler):
                     var = self.assign_type(f"{target.id}${i}", self._scalar(v, value_node).type)
                     out.append(ir.Assign(var, self.cast(v, var.type), line))
                     items.append(var)
-                self.tuples[target.id] = TupleValue([ir.Load(v) for v in items])
+                self.tuples[target.id] = TupleValue([ir.Load(v) for v in items], value.names)
                 return out
             if isinstance(value, kir.ArrayDecl):  # cuda.shared.array(...) & co.
                 var = self.assign_type(target.id, value.var.type)
@@ -441,6 +493,11 @@ class KernelCompiler(FunctionCompiler):
                 return self.value(obj, node, ast.unparse(node))
             base = self.expr(node.value)
             if isinstance(base, TupleValue):
+                if base.names is not None:
+                    if node.attr in base.names:
+                        return base.items[base.names.index(node.attr)]
+                    raise self.error(f"the namedtuple has no field '{node.attr}' (it has {', '.join(base.names)})",
+                                     node)
                 if node.attr in ("x", "y", "z", "w") and "xyzw".index(node.attr) < len(base.items):
                     return base.items["xyzw".index(node.attr)]   # a vector type's component
                 raise self.error(f"attribute '{node.attr}' of a tuple is not supported in {self.context}", node)
@@ -679,6 +736,7 @@ class KernelCompiler(FunctionCompiler):
         raise self.error(f"cuda.{name} is not a value (call it, or use an attribute of it)", node)
 
     def call(self, node, statement=False):
+        node = self.spread_starred(node)
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "bit_count" and self.resolve_attribute(func) is None:
             return self.bit_count(func.value, node)
@@ -704,14 +762,16 @@ class KernelCompiler(FunctionCompiler):
             if len(node.args) != 1 or node.keywords:
                 raise self.error(f"{ast.unparse(func)}() takes one argument", node)
             return self.cast(self._scalar(self.expr(node.args[0]), node), T.compute_type(T.parse_type(obj)))
+        if obj is not _NOT_FOUND and _is_namedtuple_class(obj):
+            return self.namedtuple_call(obj, node)
         if obj is not _NOT_FOUND and _is_device_function(obj):
             if node.keywords:
                 raise self.unsupported("keyword arguments", node)
-            args = [self.expr(a) for a in node.args]
+            args = [self.function_argument(a) or self.expr(a) for a in node.args]
             for k, (a, n) in enumerate(zip(args, node.args)):
                 if isinstance(a, TupleValue):   # passed as a struct of its items
                     items = [self._scalar(v, n, "an item of a tuple passed to a function") for v in a.items]
-                    args[k] = kir.Intrinsic("make_struct", items, kir.StructType(v.type for v in items))
+                    args[k] = kir.Intrinsic("make_struct", items, kir.StructType((v.type for v in items), a.names))
             e = self.user_call(obj, args, node, ast.unparse(func))
             if e.type is kir.VOID and not statement:
                 raise self.error(f"{ast.unparse(func)}() returns nothing: it has no value", node)
@@ -725,6 +785,58 @@ class KernelCompiler(FunctionCompiler):
         for a in node.args:
             self._scalar(self.expr(a), a, "an argument of a function of numbers")
         return super().call(node)
+
+    def spread_starred(self, node):
+        """f(*t) as f(t[0], t[1], ...) for a tuple t of known length (a tuple local or argument,
+        a global tuple, a tuple display): what Python passes."""
+        if not any(isinstance(a, ast.Starred) for a in node.args):
+            return node
+        args = []
+        for a in node.args:
+            if not isinstance(a, ast.Starred):
+                args.append(a)
+                continue
+            if isinstance(a.value, (ast.Tuple, ast.List)):
+                args += a.value.elts
+                continue
+            if not isinstance(a.value, (ast.Name, ast.Attribute)):
+                raise self.error(f"*{ast.unparse(a.value)}: a starred argument is a tuple's name in {self.context} "
+                                 f"(assign the tuple to a name first)", a)
+            value = self.expr(a.value)
+            if not isinstance(value, TupleValue):
+                raise self.error(f"*{ast.unparse(a.value)}: only tuples can be unpacked into arguments in "
+                                 f"{self.context}", a)
+            args += [ast.copy_location(ast.Subscript(a.value, ast.Constant(k), ast.Load()), a)
+                     for k in range(len(value.items))]
+        return ast.copy_location(ast.Call(node.func, args, node.keywords), node)
+
+    def function_argument(self, node):
+        """A FunctionArg when an argument names a function rather than a value, else None."""
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            return None
+        obj = self.resolve_object(node)
+        if obj is _NOT_FOUND or isinstance(obj, type) or T.is_type_object(obj) or not callable(obj):
+            return None
+        name = kernel_name_of(obj)
+        if name is not None and _is_intrinsic_value(name):
+            return None   # cuda.threadIdx.x & co. are numbers
+        return FunctionArg(obj)
+
+    def namedtuple_call(self, cls, node):
+        """Point(x, y) of a collections.namedtuple / typing.NamedTuple class: a tuple whose
+        items have the class's field names (defaults as the class has them)."""
+        fields = cls._fields
+        given = self._args(node, fields, 0, cls.__name__)
+        defaults = getattr(cls, "_field_defaults", {})
+        items = []
+        for f in fields:
+            if f in given:
+                items.append(self._scalar(self.expr(given[f]), given[f], f"a field of {cls.__name__}"))
+            elif f in defaults:
+                items.append(self.value(defaults[f], node, f"{cls.__name__}.{f}"))
+            else:
+                raise self.error(f"{cls.__name__}() missing argument '{f}'", node)
+        return TupleValue(items, fields)
 
     def bit_count(self, value, node):
         """n.bit_count(): the 1 bits of |n| (Python's int.bit_count), counted by CUDA's popc."""
@@ -807,29 +919,51 @@ class KernelCompiler(FunctionCompiler):
 
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
+        functions = {k: a.obj for k, a in enumerate(args) if isinstance(a, FunctionArg)}
+        args = [a for a in args if not isinstance(a, FunctionArg)]
+        key = (fn, tuple(a.type for a in args), tuple((k, FunctionArg(o).key()) for k, o in functions.items()))
         if fn in self.stack:
-            raise self.error(f"recursive calls ({text}) are not supported in {self.context}", node)
-        key = (fn, tuple(a.type for a in args))
-        callee = self.cache.get(key)
-        if callee is None:
-            try:
-                compiler = KernelCompiler(fn, [a.type for a in args], "device", self.context, self.cache, self.stack,
-                                          self.dynamic_shared)
-            except NoSource:
-                raise self.error(f"{text}() has no Python source to compile", node) from None
-            callee = self.cache[key] = compiler.compile()
-        cargs = [a if kir.is_array(p.type) else self.cast(a, p.type) for a, p in zip(args, callee.params)]
-        call = ir.Call(callee, cargs, callee.return_type)
-        if kir.is_struct(callee.return_type) and self._hoisted is not None:
+            callee, param_types, ret = self.recursive_callee(fn, key, node, text)
+        else:
+            callee = self.cache.get(key)
+            if callee is None:
+                try:
+                    compiler = KernelCompiler(fn, [a.type for a in args], "device", self.context, self.cache,
+                                              self.stack, self.dynamic_shared, functions)
+                except NoSource:
+                    raise self.error(f"{text}() has no Python source to compile", node) from None
+                compiler.key = key
+                callee = self.cache[key] = compiler.compile()
+            param_types, ret = [p.type for p in callee.params], callee.return_type
+        cargs = [a if kir.is_array(t) else self.cast(a, t) for a, t in zip(args, param_types)]
+        call = ir.Call(callee, cargs, ret)
+        if kir.is_struct(ret) and self._hoisted is not None:
             # a tuple: the call runs once, into a hidden local, before the statement; its items
             # are the struct's fields
             name = f"$ret{node.lineno}_{node.col_offset}"
             self.assigned.add(name)
-            var = self.assign_type(name, callee.return_type)
+            var = self.assign_type(name, ret)
             self._hoisted.append(ir.Assign(var, call, self.src.line(node)))
             return TupleValue([kir.Intrinsic("struct_item.%d" % k, [ir.Load(var)], t)
-                               for k, t in enumerate(callee.return_type.dtypes)])
+                               for k, t in enumerate(ret.dtypes)], ret.names)
         return call
+
+    def recursive_callee(self, fn, key, node, text):
+        """(function, parameter types, return type) of a device function calling itself with the
+        arguments it was compiled for: the function this compile is making. Its return type is
+        what the returns before the call gave (a base case first, as Numba needs)."""
+        if fn is not self.fn or key != getattr(self, "key", None):
+            raise self.error(f"recursive calls ({text}) are supported in {self.context} when a device function "
+                             f"calls itself with arguments of the types it was called with (not through "
+                             f"another function, nor with other types)", node)
+        if self.returns_value:
+            return self.made, self.arg_types, self.ret_type
+        if any(isinstance(n, ast.Return) and n.value is not None and not (isinstance(n.value, ast.Constant)
+                                                                         and n.value.value is None)
+               for n in ast.walk(self.node)):
+            raise self.error(f"{text}() calls itself before it returns a value: write the case that does not "
+                             f"recurse first (if n <= 1: return 1), so that its type is known", node)
+        return self.made, self.arg_types, kir.VOID
 
     def _args(self, node, names, required, text):
         """The call's arguments by Numba's parameter names: {name: ast node}."""
@@ -1156,5 +1290,7 @@ def _loop_body_nodes(body):
 def _param_items(v):
     """The items of a tuple parameter: of a kernel's PgTup, or of a device function's struct."""
     if kir.is_tuple(v.type):
-        return TupleValue([kir.Intrinsic("tuple_item.%d" % k, [ir.Load(v)], v.type.dtype) for k in range(v.type.n)])
-    return TupleValue([kir.Intrinsic("struct_item.%d" % k, [ir.Load(v)], t) for k, t in enumerate(v.type.dtypes)])
+        return TupleValue([kir.Intrinsic("tuple_item.%d" % k, [ir.Load(v)], v.type.dtype) for k in range(v.type.n)],
+                          v.type.names)
+    return TupleValue([kir.Intrinsic("struct_item.%d" % k, [ir.Load(v)], t) for k, t in enumerate(v.type.dtypes)],
+                      v.type.names)

@@ -64,25 +64,29 @@ def is_array(t):
 
 
 class TupleType:
-    """A tuple of `n` numbers of one `dtype`, a kernel argument passed by value (PgTup<T, n>)."""
+    """A tuple of `n` numbers of one `dtype`, a kernel argument passed by value (PgTup<T, n>);
+    `names`: a namedtuple's field names (p.x in the kernel), or None."""
     kind = "tuple"   # never a scalar kind
 
-    __slots__ = ("dtype", "n")
+    __slots__ = ("dtype", "n", "names")
 
-    def __init__(self, dtype, n):
+    def __init__(self, dtype, n, names=None):
         self.dtype = np.dtype(dtype)
         self.n = int(n)
+        self.names = tuple(names) if names is not None else None
 
     def __eq__(self, other):
-        return isinstance(other, TupleType) and (self.dtype, self.n) == (other.dtype, other.n)
+        return isinstance(other, TupleType) and (self.dtype, self.n, self.names) == (other.dtype, other.n, other.names)
 
     def __ne__(self, other):
         return not self == other
 
     def __hash__(self):
-        return hash(("tuple", self.dtype, self.n))
+        return hash(("tuple", self.dtype, self.n, self.names))
 
     def __str__(self):
+        if self.names is not None:
+            return "NamedUniTuple(%s, %d, %s)" % (self.dtype, self.n, ", ".join(self.names))
         return "UniTuple(%s, %d)" % (self.dtype, self.n)
 
     __repr__ = __str__
@@ -101,24 +105,28 @@ VECTOR_TYPES = {name: (base, n) for base, cname in _VECTOR_BASES.items() for n i
 
 
 class StructType:
-    """What a device function that returns a tuple returns: a C struct of its items' types."""
+    """What a device function that returns a tuple returns (or takes): a C struct of its items'
+    types; `names`: a namedtuple's field names, or None."""
     kind = "struct"   # never a scalar kind
 
-    __slots__ = ("dtypes",)
+    __slots__ = ("dtypes", "names")
 
-    def __init__(self, dtypes):
+    def __init__(self, dtypes, names=None):
         self.dtypes = tuple(np.dtype(t) for t in dtypes)
+        self.names = tuple(names) if names is not None else None
 
     def __eq__(self, other):
-        return isinstance(other, StructType) and self.dtypes == other.dtypes
+        return isinstance(other, StructType) and (self.dtypes, self.names) == (other.dtypes, other.names)
 
     def __ne__(self, other):
         return not self == other
 
     def __hash__(self):
-        return hash(("struct",) + self.dtypes)
+        return hash(("struct", self.names) + self.dtypes)
 
     def __str__(self):
+        if self.names is not None:
+            return "NamedTuple(%s)" % ", ".join("%s: %s" % nt for nt in zip(self.names, self.dtypes))
         return "Tuple(%s)" % ", ".join(str(t) for t in self.dtypes)
 
     __repr__ = __str__

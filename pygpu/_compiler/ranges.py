@@ -330,6 +330,8 @@ class Analysis:
                     inner[k] = inner[k].meet(r) if k in inner else r
             return
         for name in getattr(e, "__slots__", ()):
+            if name == "function":
+                continue   # a call's callee: analysed on its own, with its own parameters
             child = getattr(e, name, None)
             if isinstance(child, ir.Node):
                 self.walk(child, env)

@@ -70,7 +70,9 @@ def _tuple_type(value, what):
         rank = max(rank, r)
     if not 1 <= len(value) <= 255:
         raise TypeError("%s is a tuple of %d items: kernels take tuples of 1 to 255 numbers" % (what, len(value)))
-    return kir.TupleType((T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)[rank], len(value))
+    fields = getattr(type(value), "_fields", None) if type(value) is not tuple else None
+    return kir.TupleType((T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)[rank], len(value),
+                         fields if isinstance(fields, tuple) and len(fields) == len(value) else None)
 
 
 def _param(t):
