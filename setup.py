@@ -165,13 +165,25 @@ class BuildExt(build_ext):
         # a wheel's extension without debug info (25 MB with it, 7 without); an in-place
         # (editable, development) build keeps it, as does PYGPU_DEBUG_INFO=1
         strip = [] if self.inplace or os.environ.get("PYGPU_DEBUG_INFO") or SANITIZE else ["-Wl,--strip-debug"]
-        if stale or not os.path.exists(target) or any(os.path.getmtime(o) > os.path.getmtime(target)
-                                                      for o in objects):
+        # the link command that made this target, kept with the objects: another linker (the
+        # release build's zig, against glibc 2.28) or other flags relink the same objects
+        linked_by = " ".join(self.compiler.linker_so + ext.extra_link_args + strip)
+        stamp = os.path.join(self.build_temp, "linked-%s.txt" % hashlib.sha256(
+            os.path.abspath(target).encode()).hexdigest()[:12])
+        try:
+            with open(stamp) as f:
+                relink = f.read() != linked_by
+        except OSError:
+            relink = True
+        if relink or stale or not os.path.exists(target) or any(os.path.getmtime(o) > os.path.getmtime(target)
+                                                                for o in objects):
             os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
             self.compiler.link_shared_object(
                 objects, target, libraries=self.get_libraries(ext), library_dirs=ext.library_dirs,
                 runtime_library_dirs=ext.runtime_library_dirs, extra_postargs=ext.extra_link_args + strip,
                 export_symbols=self.get_export_symbols(ext), debug=self.debug, build_temp=self.build_temp)
+            with open(stamp, "w") as f:
+                f.write(linked_by)
 
 
 setup(

@@ -38,6 +38,14 @@ from ._vectorize import vectorize  # noqa: F401,E402
 from ._fuse import fuse  # noqa: F401,E402
 from ._vreduce import reduce  # noqa: F401,E402
 from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
+from ._numeric import *  # noqa: F401,F403,E402  (allclose, array_equal, nan_to_num, may_share_memory, ...)
+from ._index_tricks import *  # noqa: F401,F403,E402  (tril_indices, unravel_index, ix_, block, vander, ...)
+from ._setops import *  # noqa: F401,F403,E402  (union1d, intersect1d, setdiff1d, setxor1d, ediff1d, sort_complex)
+from ._statistics import *  # noqa: F401,F403,E402  (cov, corrcoef, nancumsum, nancumprod)
+from ._signal import *  # noqa: F401,F403,E402  (convolve, correlate, interp, unwrap, windows)
+from ._calculus import *  # noqa: F401,F403,E402  (gradient, trapezoid)
+from ._creation import *  # noqa: F401,F403,E402  (array with ndmin=, fromfunction, frombuffer, loadtxt, ...)
+from ._numpy_names import *  # noqa: F401,F403,E402  (NumPy's type objects and index helpers: intp, issubdtype, s_)
 from ._jit.raw import RawKernel, RawModule  # noqa: F401,E402
 from ._jit.elementwise import ElementwiseKernel  # noqa: F401,E402
 from ._jit.reduction import ReductionKernel  # noqa: F401,E402

@@ -100,8 +100,8 @@ def array_function(self, func, types, args, kwargs):
 
 
 def register_gufunc(name, implementation):
-    """Runs `implementation` for NumPy's ufunc `name` (one that is not elementwise, such as
-    "matmul") called on pygpu arrays."""
+    """Runs `implementation` for NumPy's ufunc `name` called on pygpu arrays: one that is not
+    elementwise ("matmul"), or one pygpu computes in Python ("gcd", "divmod")."""
     _gufuncs[name] = implementation
 
 

@@ -1,0 +1,416 @@
+"""NumPy's whole-array comparisons, conversions, type predicates and small elementwise functions,
+built from pygpu's own operations so that they run on the array's device (numpy/_core/numeric.py,
+numpy/lib/_type_check_impl.py, _function_base_impl.py and friends are the reference for what
+each returns). The result dtypes follow NumPy's, asked of NumPy on an empty array where a rule
+has exceptions."""
+import numpy as _np
+
+import pygpu as _pg
+from . import _core, _dispatch
+
+__all__ = ["allclose", "array_equal", "array_equiv", "asanyarray", "ascontiguousarray", "asfortranarray",
+           "asarray_chkfinite", "require", "copy", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "isneginf",
+           "isposinf", "isscalar", "iterable", "isfortran", "real_if_close", "fix", "sinc", "nan_to_num",
+           "float_power", "divmod", "gcd", "lcm", "bitwise_count", "spacing", "modf", "isnat", "broadcast_shapes",
+           "rollaxis", "may_share_memory", "shares_memory"]
+
+
+def _asarray(a, dtype=None):
+    return _pg.asarray(a, dtype=dtype)
+
+
+def _numpy_result_dtype(function, *dtypes):
+    """The dtype NumPy's function gives for inputs of these dtypes (asked on empty arrays; the
+    first result's, for a function of several)."""
+    result = function(*[_np.empty(0, dtype=d) for d in dtypes])
+    return (result[0] if isinstance(result, tuple) else result).dtype
+
+
+# ------------------------------------------------------------------ whole-array comparisons
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True when every element of a is close to b's (pygpu.isclose), as a Python bool."""
+    return bool(_pg.all(_pg.isclose(_asarray(a), _asarray(b), rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """True when a1 and a2 have the same shape and elements (NaNs equal with equal_nan)."""
+    a1, a2 = _asarray(a1), _asarray(a2)
+    if a1.shape != a2.shape:
+        return False
+    if not equal_nan or not (_np.issubdtype(a1.dtype, _np.inexact) or _np.issubdtype(a2.dtype, _np.inexact)):
+        return bool(_pg.all(a1 == a2))
+    nan1, nan2 = _pg.isnan(a1), _pg.isnan(a2)
+    if not bool(_pg.all(nan1 == nan2)):
+        return False
+    return bool(_pg.all((a1 == a2) | nan1))
+
+
+def array_equiv(a1, a2):
+    """True when a1 and a2 broadcast to one shape and are equal there."""
+    a1, a2 = _asarray(a1), _asarray(a2)
+    try:
+        _np.broadcast_shapes(a1.shape, a2.shape)
+    except ValueError:
+        return False
+    return bool(_pg.all(a1 == a2))
+
+
+# ------------------------------------------------------------------ conversions
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """pygpu.asarray: pygpu has one array type, so every array is already the 'any' kind."""
+    return _pg.asarray(a, dtype=dtype, device=device, copy=copy, order=order or "K")
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """a as a C-contiguous array of at least one dimension (a copy only when it is not one)."""
+    a = _pg.asarray(a, dtype=dtype, order="C")
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """a as a Fortran-contiguous array of at least one dimension (a copy only when it is not one)."""
+    a = _pg.asarray(a, dtype=dtype, order="F")
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """pygpu.asarray(a), raising ValueError when a holds an inf or a NaN."""
+    a = _pg.asarray(a, dtype=dtype, order=order or "K")
+    if _np.issubdtype(a.dtype, _np.inexact) and not bool(_pg.all(_pg.isfinite(a))):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+                 "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O", "OWNDATA": "O",
+                 "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """a as an array of dtype meeting the requirements ('C', 'F', 'A', 'W', 'O', 'E' or their
+    long names), copied only when it does not."""
+    wanted = set()
+    for r in requirements or ():   # a string is a sequence of one-letter flags, as in NumPy
+        key = _REQUIREMENTS.get(str(r).upper())
+        if key is None:
+            raise KeyError(r)
+        wanted.add(key)
+    if "C" in wanted and "F" in wanted:
+        raise ValueError("Cannot specify both 'C' and 'F' order")
+    order = "C" if "C" in wanted else "F" if "F" in wanted else "K"
+    arr = _pg.asarray(a, dtype=dtype, order=order)
+    flags = arr.flags
+    if ("O" in wanted and not flags["OWNDATA"] and arr.base is not None) or ("W" in wanted and not flags["WRITEABLE"]):
+        arr = arr.copy()
+    return arr
+
+
+def copy(a, order="K", subok=False):
+    """A copy of a, on a's device (array-likes become arrays on the current device)."""
+    return _pg.array(a, copy=True, order=order)
+
+
+# ------------------------------------------------------------------ type predicates
+
+def _dtype_of(x):
+    dt = getattr(x, "dtype", None)
+    if dt is not None:
+        try:
+            return _np.dtype(dt)
+        except TypeError:
+            pass
+    return _np.asarray(x).dtype if not isinstance(x, _core.ndarray) else x.dtype
+
+
+def iscomplexobj(x):
+    """True when x's dtype is complex (whatever its values)."""
+    return _np.issubdtype(_dtype_of(x), _np.complexfloating)
+
+
+def isrealobj(x):
+    """True when x's dtype is not complex."""
+    return not iscomplexobj(x)
+
+
+def iscomplex(x):
+    """Element-wise: a nonzero imaginary part (False everywhere for real dtypes)."""
+    x = _asarray(x)
+    if iscomplexobj(x):
+        return _pg.imag(x) != 0
+    return _pg.zeros(x.shape, dtype=bool, device=x.device)
+
+
+def isreal(x):
+    """Element-wise: a zero imaginary part (True everywhere for real dtypes)."""
+    x = _asarray(x)
+    if iscomplexobj(x):
+        return _pg.imag(x) == 0
+    return _pg.ones(x.shape, dtype=bool, device=x.device)
+
+
+def _signed_infinity(x, out, negative):
+    x = _asarray(x)
+    if iscomplexobj(x):
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    result = _pg.logical_and(_pg.isinf(x), _pg.signbit(x) if negative else ~_pg.signbit(x))
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def isneginf(x, out=None):
+    """Element-wise: -inf."""
+    return _signed_infinity(x, out, True)
+
+
+def isposinf(x, out=None):
+    """Element-wise: +inf."""
+    return _signed_infinity(x, out, False)
+
+
+def isscalar(element):
+    """NumPy's rule: Python and NumPy scalars (numbers, str, bytes), not arrays of any kind."""
+    return _np.isscalar(element)
+
+
+def iterable(y):
+    """Whether iter(y) works (0-d arrays are not iterable)."""
+    return _np.iterable(y)
+
+
+def isfortran(a):
+    """True when a is Fortran-contiguous and not C-contiguous."""
+    flags = a.flags
+    return bool(flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"])
+
+
+def real_if_close(a, tol=100):
+    """The real part of a complex a whose imaginary parts are all within tol machine epsilons
+    (tol < 1: an absolute tolerance) of zero; a itself otherwise."""
+    a = _asarray(a)
+    if not iscomplexobj(a):
+        return a
+    if tol > 1:
+        tol = _np.finfo(a.dtype).eps * tol
+    if bool(_pg.all(_pg.abs(_pg.imag(a)) < tol)):
+        return _pg.real(a)
+    return a
+
+
+# ------------------------------------------------------------------ elementwise compositions
+
+def fix(x, out=None):
+    """Rounds toward zero (NumPy's dtypes: floats stay floats, integers as NumPy 2 gives them)."""
+    x = _asarray(x)
+    result = _pg.trunc(x)
+    want = _numpy_result_dtype(_np.trunc, x.dtype)   # numpy.fix is numpy.trunc since NumPy 2.4
+    if result.dtype != want:
+        result = result.astype(want)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (NumPy's formula: the 0 replaced by 1e-20)."""
+    x = _asarray(x)
+    if not _np.issubdtype(x.dtype, _np.inexact):
+        x = x.astype(_numpy_result_dtype(_np.sinc, x.dtype))
+    y = _pg.pi * _pg.where(x == 0, 1.0e-20, x)
+    return _pg.sin(y) / y
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN -> nan, +inf -> posinf (default the dtype's largest), -inf -> neginf (its most
+    negative); complex values part by part. Integers and bools are returned as they are."""
+    x = _pg.array(x, copy=True) if copy else _asarray(x)
+    if not _np.issubdtype(x.dtype, _np.inexact):
+        return x
+    parts = [x.real, x.imag] if iscomplexobj(x) else [x]   # views: written in place
+    info = _np.finfo(parts[0].dtype)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+    for p in parts:
+        inf = _pg.isinf(p)
+        fixed = _pg.where(_pg.isnan(p), nan, p)
+        fixed = _pg.where(_pg.logical_and(inf, p > 0), big, fixed)
+        fixed = _pg.where(_pg.logical_and(inf, p < 0), small, fixed)
+        p[...] = fixed
+    return x
+
+
+def float_power(x1, x2, out=None, **kwargs):
+    """x1 ** x2 computed in float64 (complex128 for complex inputs), as NumPy's float_power."""
+    x1, x2 = _asarray(x1), _asarray(x2)
+    wide = _np.complex128 if iscomplexobj(x1) or iscomplexobj(x2) else _np.float64
+    return _pg.power(x1.astype(wide), x2.astype(wide), out=out, **kwargs)
+
+
+def divmod(x1, x2, out1=None, out2=None, **kwargs):
+    """(x1 // x2, x1 % x2), element-wise, as NumPy's divmod."""
+    if "out" in kwargs:
+        out1, out2 = kwargs.pop("out")
+    return (_pg.floor_divide(x1, x2, out=out1, **kwargs), _pg.remainder(x1, x2, out=out2, **kwargs))
+
+
+def _gcd_of(a, b):
+    a = abs(a)
+    b = abs(b)
+    while b != 0:
+        a, b = b, a % b
+    return a
+
+
+def _lcm_of(a, b):
+    a = abs(a)
+    b = abs(b)
+    x, y = a, b
+    while y != 0:
+        x, y = y, x % y
+    if x == 0:
+        return x
+    return a // x * b
+
+
+def _bit_count_of(n):
+    n = abs(n)
+    count = 0
+    while n != 0:
+        n = n & (n - 1)
+        count += 1
+    return count
+
+
+_kernels = {}
+
+
+def _integer_kernel(name, function, *xs):
+    """function (Euclid's loop & co.) as a compiled elementwise function of integer arrays,
+    computed in their common integer type as NumPy's integer ufuncs are."""
+    xs = [_asarray(x) for x in xs]
+    for x in xs:
+        if not _np.issubdtype(x.dtype, _np.integer):
+            raise TypeError(f"ufunc '{name}' not supported for the input types ({x.dtype}), and the inputs could not "
+                            f"be safely coerced to any supported types according to the casting rule ''safe''")
+    dtype = _np.result_type(*[x.dtype for x in xs])
+    kernel = _kernels.get(name)
+    if kernel is None:
+        kernel = _kernels[name] = _pg.vectorize(function)
+    return kernel(*[x.astype(dtype) for x in xs]), dtype
+
+
+def gcd(x1, x2):
+    """The greatest common divisor of |x1| and |x2|, element-wise (0 for two zeros)."""
+    result, dtype = _integer_kernel("gcd", _gcd_of, x1, x2)
+    return result.astype(dtype)
+
+
+def lcm(x1, x2):
+    """The lowest common multiple of |x1| and |x2|, element-wise (0 when either is 0)."""
+    result, dtype = _integer_kernel("lcm", _lcm_of, x1, x2)
+    return result.astype(dtype)
+
+
+def bitwise_count(x):
+    """The number of 1 bits in |x|, element-wise, as uint8."""
+    x = _asarray(x)
+    if x.dtype == bool:
+        return x.astype(_np.uint8)
+    result, _ = _integer_kernel("bitwise_count", _bit_count_of, x)
+    return result.astype(_np.uint8)
+
+
+def spacing(x):
+    """The distance from x to its neighbour away from zero, with x's sign (NaN at inf), as
+    NumPy's; for float16 NumPy's half-precision rule: the magnitude of the gap, the one below
+    for negative numbers (smaller at powers of two)."""
+    x = _asarray(x)
+    if not _np.issubdtype(x.dtype, _np.floating):
+        x = x.astype(_numpy_result_dtype(_np.spacing, x.dtype))
+    negative = x < 0   # not -0.0: its spacing is positive, as NumPy's
+    if x.dtype == _np.float16:
+        ax = _pg.abs(x)
+        gap = _pg.where(negative, ax - _pg.nextafter(ax, 0), _pg.nextafter(ax, _np.inf) - ax)
+        return _pg.where(_pg.isinf(x), _np.nan, gap)
+    return _pg.where(negative, _pg.nextafter(x, -_np.inf) - x, _pg.nextafter(x, _np.inf) - x)
+
+
+def modf(x):
+    """(fractional part, integral part) of x, both with x's sign, as C's modf (0 and +-inf for
+    infinities)."""
+    x = _asarray(x)
+    if not _np.issubdtype(x.dtype, _np.floating):
+        x = x.astype(_numpy_result_dtype(_np.modf, x.dtype))
+    whole = _pg.trunc(x)
+    fraction = _pg.copysign(_pg.where(_pg.isinf(x), 0, x - whole), x)
+    return fraction, whole
+
+
+def isnat(x):
+    """NaT test of datetime64 and timedelta64 arrays: pygpu has neither, so, as NumPy does for
+    other dtypes, a TypeError."""
+    raise TypeError("ufunc 'isnat' is only defined for np.datetime64 and np.timedelta64.")
+
+
+# ------------------------------------------------------------------ shapes and memory
+
+def broadcast_shapes(*args):
+    """The shape the given shapes broadcast to (NumPy's rule and errors)."""
+    return _np.broadcast_shapes(*args)
+
+
+def rollaxis(a, axis, start=0):
+    """a with axis moved to before position start (moveaxis is the clearer spelling)."""
+    a = _asarray(a)
+    n = a.ndim
+    if not -n <= axis < n:
+        raise _np.exceptions.AxisError(axis, n)
+    axis %= n
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise _np.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return a.transpose(axes)
+
+
+class _Addresses:
+    """A pygpu array's memory as NumPy sees an array: its address, shape and strides, so that
+    NumPy's overlap tests run on them (they read no element)."""
+
+    def __init__(self, a):
+        self.__array_interface__ = {"data": (a.data_ptr, False), "shape": a.shape, "strides": a.strides,
+                                    "typestr": a.dtype.str, "version": 3}
+
+
+def _address_view(x):
+    if isinstance(x, _core.ndarray):
+        return _np.asarray(_Addresses(x))
+    return x
+
+
+def may_share_memory(a, b, max_work=None):
+    """Whether a and b (pygpu or NumPy arrays) may share memory: their extents overlap. Device
+    and host addresses are one address space (CUDA's unified addressing), so a device array and a
+    host array never do."""
+    return _np.may_share_memory(_address_view(a), _address_view(b), max_work=max_work)
+
+
+def shares_memory(a, b, max_work=None):
+    """Whether a and b (pygpu or NumPy arrays) share an element's memory (NumPy's exact test)."""
+    return _np.shares_memory(_address_view(a), _address_view(b), max_work=max_work)
+
+
+# NumPy's ufuncs among these: np.gcd(pygpu_array, ...) arrives through __array_ufunc__
+for _ufunc in (divmod, float_power, gcd, lcm, bitwise_count, spacing, modf, isnat):
+    _dispatch.register_gufunc(_ufunc.__name__, _ufunc)

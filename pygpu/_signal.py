@@ -1,0 +1,199 @@
+"""NumPy's 1-d signal routines: correlate and convolve (direct sums, one pass per kernel tap),
+interp (linear interpolation through searchsorted), unwrap, and the bartlett, blackman, hamming
+and hanning windows (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py and NumPy's
+compiled interp are the reference for results and errors)."""
+import numpy as _np
+
+import pygpu as _pg
+
+__all__ = ["correlate", "convolve", "interp", "unwrap", "bartlett", "blackman", "hamming", "hanning"]
+
+_MODES = ("valid", "same", "full")
+
+
+def _signal(x, which, message):
+    x = _pg.asarray(x)
+    if x.ndim != 1:
+        raise ValueError(f"{which}: a 1-d sequence is needed (got {x.ndim} dimensions)")
+    if x.shape[0] == 0:
+        raise ValueError(message)
+    return x
+
+
+def _full_correlation(a, v):
+    """c[k + len(v) - 1] = sum_n a[n + k] * conj(v[n]), every k where the two overlap."""
+    n, m = a.shape[0], v.shape[0]
+    zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)
+    padded = _pg.concatenate((zeros, a, zeros))
+    v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
+    out = padded[0:n + m - 1] * v[0]
+    for j in range(1, m):
+        out += padded[j:j + n + m - 1] * v[j]
+    return out
+
+
+def _mode_slice(full, n, m, mode, ceil_same):
+    if mode == "full":
+        return full
+    short = min(n, m)
+    if mode == "valid":
+        return full[short - 1:short - 1 + max(n, m) - short + 1]
+    start = short // 2 if ceil_same else (short - 1) // 2
+    return full[start:start + max(n, m)]
+
+
+def correlate(a, v, mode="valid"):
+    """The cross-correlation of two 1-d sequences: c[k] = sum_n a[n + k] * conj(v[n]) ('valid':
+    where the shorter lies inside the longer, 'same': as long as the longer one, centred as
+    NumPy centres it, 'full': every overlap)."""
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    a = _signal(a, "correlate", "first array argument cannot be empty")
+    v = _signal(v, "correlate", "second array argument cannot be empty")
+    dtype = _pg.result_type(a, v)
+    a, v = a.astype(dtype), v.astype(dtype)
+    full = _full_correlation(a, v)
+    return _mode_slice(full, a.shape[0], v.shape[0], mode, ceil_same=a.shape[0] < v.shape[0])
+
+
+def convolve(a, v, mode="full"):
+    """The discrete linear convolution of two 1-d sequences (NumPy's modes and result dtype)."""
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    a, v = _pg.asarray(a), _pg.asarray(v)
+    a = a.reshape(1) if a.ndim == 0 else a
+    v = v.reshape(1) if v.ndim == 0 else v
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if a.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if v.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    if v.shape[0] > a.shape[0]:
+        a, v = v, a
+    dtype = _pg.result_type(a, v)
+    a, v = a.astype(dtype), v[::-1].astype(dtype)
+    if _np.issubdtype(dtype, _np.complexfloating):
+        v = _pg.conj(v)   # correlate conjugates v; a convolution does not
+    full = _full_correlation(a, v)
+    return _mode_slice(full, a.shape[0], v.shape[0], mode, ceil_same=False)
+
+
+def _interp_real(x, xp, fp, left, right):
+    n = xp.shape[0]
+    if n == 1:   # one sample: left below it, right above, its value elsewhere (NaN included)
+        return _pg.where(x < xp[0], left, _pg.where(x > xp[0], right, fp[0]))
+    j = _pg.searchsorted(xp, x, side="right") - 1
+    j = _pg.where(x > xp[n - 1], n, j)   # past the end (x == xp[-1] stays n - 1)
+    inner = _pg.clip(j, 0, max(n - 2, 0))
+    x0, x1 = _pg.take(xp, inner), _pg.take(xp, _pg.minimum(inner + 1, n - 1))
+    y0, y1 = _pg.take(fp, inner), _pg.take(fp, _pg.minimum(inner + 1, n - 1))
+    with _np.errstate(divide="ignore", invalid="ignore"):
+        slope = (y1 - y0) / (x1 - x0)
+        value = slope * (x - x0) + y0
+        # where that is NaN (an infinite slope), from the right end; equal ends: that value
+        value = _pg.where(_pg.isnan(value), slope * (x - x1) + y1, value)
+        value = _pg.where(_pg.logical_and(_pg.isnan(value), y0 == y1), y0, value)
+    jj = _pg.clip(j, 0, n - 1)
+    exact = _pg.logical_or(j == n - 1, _pg.take(xp, jj) == x)
+    value = _pg.where(exact, _pg.take(fp, jj), value)
+    value = _pg.where(j < 0, left, value)
+    value = _pg.where(j >= n, right, value)
+    return _pg.where(_pg.isnan(x), x, value)
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """The piecewise-linear interpolant of (xp, fp) at x (xp increasing; left and right outside
+    it, fp's ends by default; period for angles), in float64 or complex128 as NumPy's."""
+    x = _pg.asarray(x).astype(_np.float64)
+    xp, fp = _pg.asarray(xp), _pg.asarray(fp)
+    complex_fp = _np.issubdtype(fp.dtype, _np.complexfloating)
+    fp = fp.astype(_np.complex128 if complex_fp else _np.float64)
+    xp = xp.astype(_np.float64)
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if fp.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    if xp.shape[0] != fp.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        x, xp = x % period, xp % period
+        order = _pg.argsort(xp)
+        xp, fp = _pg.take(xp, order), _pg.take(fp, order)
+        xp = _pg.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
+        fp = _pg.concatenate((fp[-1:], fp, fp[0:1]))
+    if complex_fp:
+        lo = fp[0] if left is None else _pg.asarray(complex(left))
+        hi = fp[-1] if right is None else _pg.asarray(complex(right))
+        re = _interp_real(x, xp, _pg.real(fp), _pg.real(lo), _pg.real(hi))
+        im = _interp_real(x, xp, _pg.imag(fp), _pg.imag(lo), _pg.imag(hi))
+        out = _pg.empty(x.shape, dtype=_np.complex128, device=x.device)
+        out.real[...] = re
+        out.imag[...] = im
+        return out
+    lo = fp[0] if left is None else float(left)
+    hi = fp[-1] if right is None else float(right)
+    return _interp_real(x, xp, fp, lo, hi)
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
+    """p with its jumps larger than discont (period / 2 by default) along axis replaced by their
+    complement modulo period (phase unwrapping)."""
+    p = _pg.asarray(p)
+    nd = p.ndim
+    dd = _pg.diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = _np.result_type(dd.dtype, period)
+    if _np.issubdtype(dtype, _np.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    low = -high
+    ddmod = _pg.mod(dd - low, period) + low
+    if ambiguous:   # a jump of exactly half a period keeps its sign
+        ddmod = _pg.where(_pg.logical_and(ddmod == low, dd > 0), high, ddmod)
+    correction = _pg.where(_pg.abs(dd) < discont, 0, ddmod - dd)
+    up = _pg.asarray(p, dtype=dtype, copy=True)
+    tail = [slice(None)] * nd
+    tail[axis] = slice(1, None)
+    tail = tuple(tail)
+    up[tail] = p[tail] + _pg.cumsum(correction, axis=axis)
+    return up
+
+
+def _window(M, shape):
+    """The window of M points: shape(n, M - 1) at n = 1 - M, 3 - M, ..., M - 1 (NumPy's
+    expressions, in its order of operations)."""
+    M = float(_np.asarray(M, dtype=_np.float64))
+    if M < 1:
+        return _pg.empty(0, dtype=_np.float64)
+    if M == 1:
+        return _pg.ones(1, dtype=_np.float64)
+    n = _pg.arange(1 - M, M, 2, dtype=_np.float64)
+    return shape(n, M - 1)
+
+
+def bartlett(M):
+    """The Bartlett (triangular) window of M points."""
+    return _window(M, lambda n, d: _pg.where(n <= 0, 1 + n / d, 1 - n / d))
+
+
+def blackman(M):
+    """The Blackman window of M points."""
+    return _window(M, lambda n, d: 0.42 + 0.5 * _pg.cos(_np.pi * n / d) + 0.08 * _pg.cos(2.0 * _np.pi * n / d))
+
+
+def hamming(M):
+    """The Hamming window of M points."""
+    return _window(M, lambda n, d: 0.54 + 0.46 * _pg.cos(_np.pi * n / d))
+
+
+def hanning(M):
+    """The Hann window of M points."""
+    return _window(M, lambda n, d: 0.5 + 0.5 * _pg.cos(_np.pi * n / d))

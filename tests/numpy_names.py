@@ -1,0 +1,75 @@
+"""NumPy's public names against pygpu's (issue 19): what pygpu leaves out on purpose, with the
+reason, and what it does not have yet. tests/test_numpy_namespace.py checks both lists against
+the installed NumPy and pygpu; tools/numpy_coverage.py turns them into docs/numpy_coverage.md."""
+import numpy as np
+
+import pygpu
+
+# name -> why pygpu does not have it
+EXCLUDED = {}
+for _names, _why in (
+    ("core lib f2py ctypeslib testing typing test show_runtime get_include info",
+     "NumPy's own packaging, build and test tooling"),
+    ("char strings rec recarray record", "string and record arrays: pygpu arrays hold numbers"),
+    ("ma", "masked arrays: not a pygpu array type"),
+    ("matrix asmatrix bmat", "numpy.matrix, which NumPy itself discourages"),
+    ("memmap load save savez savez_compressed savetxt fromregex",
+     "files: read or write with NumPy on the host, then pygpu.asarray / pygpu.asnumpy"),
+    ("complex256 float128", "extended precision: no GPU computes in it"),
+    ("busday_count busday_offset busdaycalendar is_busday datetime_as_string datetime_data",
+     "dates and times: pygpu arrays hold numbers"),
+    ("array2string array_repr array_str format_float_positional format_float_scientific get_printoptions "
+     "set_printoptions printoptions base_repr binary_repr", "printing and number formatting happen on the host"),
+    ("errstate seterr geterr seterrcall geterrcall setbufsize getbufsize",
+     "floating-point error state and ufunc buffers: pygpu's kernels neither signal nor buffer (IEEE results)"),
+    ("nditer nested_iters flatiter ndenumerate broadcast",
+     "iterators over elements in host memory: index pygpu arrays, or iterate pygpu.asnumpy(x)"),
+    ("frompyfunc", "ufuncs of Python objects: use pygpu.vectorize, which compiles the function"),
+):
+    EXCLUDED.update(dict.fromkeys(_names.split(), _why))
+
+# not there yet (issue 19, and fft: issue 21); a name that lands must leave this list
+NOT_YET = set("""
+apply_along_axis apply_over_axes c_ r_ mgrid ogrid frexp ldexp histogram2d histogram_bin_edges histogramdd i0
+kaiser nanmedian nanpercentile nanquantile packbits unpackbits piecewise poly poly1d polyadd polyder polydiv polyfit
+polyint polymul polysub polyval roots polynomial emath fft
+""".split())
+
+LINALG_EXCLUDED = {"test": "NumPy's test tooling"}
+
+RANDOM_EXCLUDED = {"test": "NumPy's test tooling", "mtrand": "the legacy module's implementation module"}
+RANDOM_NOT_YET = set("""
+BitGenerator MT19937 PCG64 PCG64DXSM Philox SFC64 beta binomial bit_generator bytes chisquare dirichlet exponential
+f gamma geometric get_bit_generator gumbel hypergeometric laplace logistic lognormal logseries multinomial
+multivariate_normal negative_binomial noncentral_chisquare noncentral_f pareto poisson power random_integers rayleigh
+set_bit_generator standard_cauchy standard_exponential standard_gamma standard_t triangular vonmises wald weibull zipf
+""".split())
+
+GENERATOR_NOT_YET = set("""
+dirichlet f gumbel hypergeometric logseries multinomial multivariate_hypergeometric multivariate_normal
+negative_binomial noncentral_chisquare noncentral_f pareto power rayleigh standard_cauchy triangular vonmises wald
+weibull zipf
+""".split())
+
+NDARRAY_EXCLUDED = {"ctypes": "a ctypes view of host memory", "data": "a buffer of host memory",
+                    "flat": "an iterator over elements in host memory", "getfield": "record arrays",
+                    "setfield": "record arrays", "resize": "in-place reallocation with reference checks",
+                    "setflags": "flags are fixed by how the array was made", "byteswap": "byte order: pygpu "
+                    "arrays are in the machine's order"}
+NDARRAY_NOT_YET = {"view"}
+
+
+def public(obj):
+    return {n for n in dir(obj) if not n.startswith("_")}
+
+
+def namespaces():
+    """(title, NumPy's names, pygpu's names, excluded {name: why}, not yet {names}) per namespace."""
+    gen_np, gen_pg = np.random.Generator, type(pygpu.random.default_rng(0))
+    return [
+        ("numpy", public(np), public(pygpu), EXCLUDED, NOT_YET),
+        ("numpy.linalg", public(np.linalg), public(pygpu.linalg), LINALG_EXCLUDED, set()),
+        ("numpy.random", public(np.random), public(pygpu.random), RANDOM_EXCLUDED, RANDOM_NOT_YET),
+        ("numpy.random.Generator", public(gen_np), public(gen_pg), {}, GENERATOR_NOT_YET),
+        ("numpy.ndarray", public(np.ndarray), public(pygpu.ndarray), NDARRAY_EXCLUDED, NDARRAY_NOT_YET),
+    ]

@@ -1,0 +1,693 @@
+"""NumPy functions pygpu adds for issue 19 (pygpu/_numeric.py, pygpu/_index_tricks.py): each
+against NumPy over dtypes, shapes (empty and 0-d among them) and its bad inputs, and through
+NumPy's own name (__array_function__) staying on pygpu arrays."""
+import warnings
+
+import numpy as np
+import pytest
+
+import pygpu
+
+from conftest import assert_array_equal
+
+FLOATS = [np.float32, np.float64]
+NUMBERS = [np.bool_, np.int8, np.uint16, np.int64, np.float32, np.float64, np.complex64, np.complex128]
+
+
+def host(x):
+    if isinstance(x, tuple):
+        return tuple(host(v) for v in x)
+    return pygpu.asnumpy(x) if isinstance(x, pygpu.ndarray) else x
+
+
+def same(got, want):
+    got = host(got)
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    if isinstance(want, (bool, np.bool_)) or want is None:
+        assert got == want and type(got) is type(want)
+        return
+    want = np.asarray(want)
+    got = np.asarray(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert_array_equal(got, want)
+
+
+def special(dtype, shape=(3, 4), seed=0):
+    """Values with NaNs, infinities and signed zeros where the dtype has them."""
+    rng = np.random.default_rng(seed)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -50), min(info.max, 50), shape).astype(dtype)
+    x = rng.standard_normal(shape) * 3
+    flat = x.reshape(-1)
+    flat[::5] = np.nan
+    flat[1::7] = np.inf
+    flat[2::9] = -np.inf
+    flat[3::11] = -0.0
+    if np.issubdtype(dtype, np.complexfloating):
+        y = rng.standard_normal(shape)
+        y.reshape(-1)[::4] = np.nan
+        y.reshape(-1)[1::6] = -np.inf
+        with np.errstate(invalid="ignore"):   # inf * 1j
+            return (x + 1j * y).astype(dtype)
+    return x.astype(dtype)
+
+
+# ------------------------------------------------------------------ whole-array comparisons
+
+@pytest.mark.parametrize("dtype", NUMBERS)
+def test_allclose_array_equal_array_equiv(dtype):
+    a = special(dtype)
+    b = a.copy()
+    pa, pb = pygpu.asarray(a), pygpu.asarray(b)
+    for equal_nan in (False, True):
+        assert pygpu.array_equal(pa, pb, equal_nan=equal_nan) is np.array_equal(a, b, equal_nan=equal_nan)
+        if dtype != np.bool_:
+            assert pygpu.allclose(pa, pb, equal_nan=equal_nan) is np.allclose(a, b, equal_nan=equal_nan)
+    assert pygpu.array_equal(pa, pa[:2]) is False
+    assert pygpu.array_equiv(pa[:1], pa[:1].repeat(3, axis=0)) is np.array_equiv(a[:1], a[:1].repeat(3, axis=0))
+    assert pygpu.array_equiv(pa, pa[:, :2]) is False
+    assert np.array_equal(pa, pb, equal_nan=True) is np.array_equal(a, b, equal_nan=True)   # dispatched
+    if dtype in FLOATS:
+        c = b.copy()
+        c[0, 0] = 1e6
+        assert pygpu.allclose(pa, pygpu.asarray(c), equal_nan=True) is np.allclose(a, c, equal_nan=True)
+        assert pygpu.allclose(1.0, 1.0 + 1e-9) is True
+
+
+# ------------------------------------------------------------------ conversions
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.complex128])
+def test_contiguous_conversions(dtype):
+    a = special(dtype, (4, 6))
+    pa = pygpu.asarray(a)
+    for view, npview in ((pa, a), (pa[:, ::2], a[:, ::2]), (pa.T, a.T), (pa[0, 0], a[0, 0])):
+        for ours, theirs, flag in ((pygpu.ascontiguousarray, np.ascontiguousarray, "C_CONTIGUOUS"),
+                                   (pygpu.asfortranarray, np.asfortranarray, "F_CONTIGUOUS")):
+            got, want = ours(view), theirs(npview)
+            assert got.shape == want.shape and got.flags[flag]
+            same(got, want)
+    assert pygpu.ascontiguousarray(pa) is pa
+    same(pygpu.ascontiguousarray([1, 2], dtype=np.float32), np.ascontiguousarray([1, 2], dtype=np.float32))
+    same(pygpu.asanyarray([[1, 2]]), np.asanyarray([[1, 2]]))
+    c = pygpu.copy(pa)
+    assert c is not pa and not pygpu.may_share_memory(c, pa)
+    same(c, a)
+
+
+def test_asarray_chkfinite_and_require():
+    same(pygpu.asarray_chkfinite([1.0, 2.0]), np.asarray_chkfinite([1.0, 2.0]))
+    for bad in ([1.0, np.nan], [np.inf]):
+        with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+            pygpu.asarray_chkfinite(bad)
+    same(pygpu.asarray_chkfinite([1, 2]), np.asarray_chkfinite([1, 2]))
+    a = pygpu.arange(12.0).reshape(3, 4)
+    assert pygpu.require(a, requirements="C") is a
+    f = pygpu.require(a, np.float32, ["F", "W"])
+    assert f.flags["F_CONTIGUOUS"] and f.dtype == np.float32
+    owned = pygpu.require(a[1:], requirements=["OWNDATA"])
+    assert owned.base is None or owned.flags["OWNDATA"]
+    with pytest.raises(ValueError, match="both 'C' and 'F'"):
+        pygpu.require(a, requirements="CF")
+    with pytest.raises(KeyError):
+        pygpu.require(a, requirements=["Q"])
+
+
+# ------------------------------------------------------------------ type predicates
+
+@pytest.mark.parametrize("dtype", NUMBERS)
+def test_type_predicates(dtype):
+    a = special(dtype, (5,))
+    pa = pygpu.asarray(a)
+    same(pygpu.isreal(pa), np.isreal(a))
+    same(pygpu.iscomplex(pa), np.iscomplex(a))
+    assert pygpu.iscomplexobj(pa) == np.iscomplexobj(a) and pygpu.isrealobj(pa) == np.isrealobj(a)
+    same(pygpu.real_if_close(pa), np.real_if_close(a))
+    if not np.issubdtype(dtype, np.complexfloating):
+        same(pygpu.isposinf(pa), np.isposinf(a))
+        same(pygpu.isneginf(pa), np.isneginf(a))
+        out = pygpu.zeros(5, dtype=bool)
+        assert pygpu.isposinf(pa, out=out) is out
+    else:
+        with pytest.raises(TypeError, match="complex"):
+            pygpu.isneginf(pa)
+
+
+def test_scalar_iterable_and_fortran_predicates():
+    for v in (1, 2.5, 1j, np.float32(1), "s", b"b"):
+        assert pygpu.isscalar(v) == np.isscalar(v)
+    assert pygpu.isscalar(pygpu.asarray(1.0)) is False
+    assert pygpu.iterable([1]) and not pygpu.iterable(3) and not pygpu.iterable(pygpu.asarray(1.0))
+    a = pygpu.zeros((3, 4))
+    assert pygpu.isfortran(a.T) is True and pygpu.isfortran(a) is False
+    assert pygpu.isfortran(pygpu.zeros(3)) is False
+    same(pygpu.real_if_close(pygpu.asarray([2.1 + 4e-14j, 5.2 + 3e-15j])), np.real_if_close([2.1 + 4e-14j, 5.2 + 3e-15j]))
+    same(pygpu.real_if_close(pygpu.asarray([2.1 + 4e-13j])), np.real_if_close([2.1 + 4e-13j]))
+
+
+# ------------------------------------------------------------------ elementwise compositions
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint32, np.int64, np.float32, np.float64])
+def test_fix_and_sinc(dtype):
+    a = special(dtype, (3, 7))
+    pa = pygpu.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)   # numpy.fix, since NumPy 2.4
+        same(pygpu.fix(pa), np.fix(a))
+        same(np.fix(pa), np.fix(a))
+    if np.issubdtype(dtype, np.floating):
+        b = np.where(np.isfinite(a), a, 0.0).astype(dtype)
+        np.testing.assert_allclose(host(pygpu.sinc(pygpu.asarray(b))), np.sinc(b), rtol=2e-6, atol=1e-7)
+        assert pygpu.sinc(pygpu.asarray(b)).dtype == np.sinc(b).dtype
+    else:
+        np.testing.assert_allclose(host(pygpu.sinc(pa)), np.sinc(a), rtol=1e-12, atol=1e-15)
+        assert pygpu.sinc(pa).dtype == np.sinc(a).dtype
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex64, np.complex128])
+def test_nan_to_num(dtype):
+    a = special(dtype, (4, 5))
+    same(pygpu.nan_to_num(pygpu.asarray(a)), np.nan_to_num(a))
+    same(pygpu.nan_to_num(pygpu.asarray(a), nan=-1.0, posinf=9.0, neginf=-9.0),
+         np.nan_to_num(a, nan=-1.0, posinf=9.0, neginf=-9.0))
+    pa = pygpu.asarray(a)
+    before = host(pa).copy()
+    out = pygpu.nan_to_num(pa[::2], copy=False)
+    if np.issubdtype(dtype, np.inexact):
+        expected = before.copy()
+        expected[::2] = np.nan_to_num(before[::2])
+        same(pa, expected)     # in place, through the view
+        assert pygpu.may_share_memory(out, pa)
+    same(pygpu.nan_to_num(pygpu.asarray(1.0 * np.inf)), np.nan_to_num(np.inf))
+
+
+@pytest.mark.parametrize("dtypes", [(np.int64, np.int64), (np.float32, np.int8), (np.complex64, np.float32)])
+def test_float_power_and_divmod(dtypes):
+    rng = np.random.default_rng(3)
+    a = (rng.integers(1, 9, 40) * (1 if dtypes[0] != np.complex64 else 1 + 1j)).astype(dtypes[0])
+    b = rng.integers(-3, 4, 40).astype(dtypes[1])
+    got = pygpu.float_power(pygpu.asarray(a), pygpu.asarray(b))
+    want = np.float_power(a, b)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(host(got), want, rtol=1e-13)
+    if dtypes[0] != np.complex64:
+        b = np.where(b == 0, 2, b).astype(dtypes[1])
+        same(pygpu.divmod(pygpu.asarray(a), pygpu.asarray(b)), np.divmod(a, b))
+
+
+# ------------------------------------------------------------------ shapes and memory
+
+def test_broadcast_shapes_and_rollaxis():
+    assert pygpu.broadcast_shapes((3, 1), (1, 4), ()) == (3, 4)
+    with pytest.raises(ValueError):
+        pygpu.broadcast_shapes((3,), (4,))
+    a = np.zeros((2, 3, 4, 5))
+    pa = pygpu.asarray(a)
+    for axis in range(-4, 4):
+        for start in range(-4, 5):
+            assert pygpu.rollaxis(pa, axis, start).shape == np.rollaxis(a, axis, start).shape
+    with pytest.raises(np.exceptions.AxisError):
+        pygpu.rollaxis(pa, 4)
+    with pytest.raises(np.exceptions.AxisError):
+        pygpu.rollaxis(pa, 0, 6)
+
+
+def test_may_share_memory_and_shares_memory():
+    a = pygpu.arange(20.0)
+    assert pygpu.may_share_memory(a, a[3:5]) and pygpu.shares_memory(a, a[3:5])
+    assert not pygpu.may_share_memory(a[:10], a[10:])
+    assert pygpu.may_share_memory(a[::2], a[1::2]) and not pygpu.shares_memory(a[::2], a[1::2])
+    assert not pygpu.may_share_memory(a, a.copy())
+    assert np.may_share_memory(a, a[::-1])    # dispatched
+    if a.device == pygpu.Device("cpu"):
+        view = np.asarray(a)                   # the CPU device's buffer, zero-copy
+        assert pygpu.shares_memory(a, view) and pygpu.may_share_memory(view[2:], a[:4])
+        assert not pygpu.may_share_memory(a, np.arange(20.0))
+
+
+# ------------------------------------------------------------------ index helpers
+
+@pytest.mark.parametrize("n, k, m", [(0, 0, None), (1, 0, None), (4, 0, None), (4, 1, None), (4, -2, 6), (5, 3, 2),
+                                     (3, -5, None)])
+def test_triangle_and_diagonal_indices(n, k, m):
+    same(pygpu.tril_indices(n, k, m), np.tril_indices(n, k, m))
+    same(pygpu.triu_indices(n, k, m), np.triu_indices(n, k, m))
+    a = np.zeros((n, m if m is not None else n))
+    same(pygpu.tril_indices_from(pygpu.asarray(a), k), np.tril_indices_from(a, k))
+    same(pygpu.triu_indices_from(pygpu.asarray(a), k), np.triu_indices_from(a, k))
+    same(pygpu.diag_indices(n, 3), np.diag_indices(n, 3))
+    same(pygpu.mask_indices(n, pygpu.triu, k), np.mask_indices(n, np.triu, k))
+
+
+def test_index_helper_errors():
+    with pytest.raises(ValueError, match="2-d"):
+        pygpu.tril_indices_from(pygpu.zeros(3))
+    with pytest.raises(ValueError, match="equal length"):
+        pygpu.diag_indices_from(pygpu.zeros((2, 3)))
+    with pytest.raises(ValueError, match="at least 2-d"):
+        pygpu.diag_indices_from(pygpu.zeros(3))
+    with pytest.raises(TypeError):
+        pygpu.tril_indices(2.5)
+
+
+@pytest.mark.parametrize("shape, wrap", [((4, 4), False), ((7, 3), False), ((7, 3), True), ((3, 6), True),
+                                         ((3, 3, 3), False), ((0, 0), False)])
+@pytest.mark.parametrize("val", [5, [1, 2], np.arange(1, 30)])
+def test_fill_diagonal(shape, wrap, val):
+    a = np.zeros(shape, dtype=np.int32)
+    pa = pygpu.asarray(a)
+    assert pygpu.fill_diagonal(pa, val, wrap=wrap) is None
+    np.fill_diagonal(a, val, wrap=wrap)
+    same(pa, a)
+
+
+def test_putmask():
+    a = np.arange(12.0).reshape(3, 4)
+    mask = a % 3 == 1
+    for values in ([-1.0, -2.0], [7.0], np.arange(100.0)):
+        x, px = a.copy(), pygpu.asarray(a)
+        np.putmask(x, mask, values)
+        pygpu.putmask(px, pygpu.asarray(mask), values)
+        same(px, x)
+    with pytest.raises(ValueError, match="same size"):
+        pygpu.putmask(pygpu.zeros(3), pygpu.asarray([True, False]), 1.0)
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 1, 5), (4, 0, 2)])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_and_ravel_multi_index(shape, order):
+    size = int(np.prod(shape))
+    flat = np.arange(size, dtype=np.int64)[::-1]
+    same(pygpu.unravel_index(pygpu.asarray(flat), shape, order=order), np.unravel_index(flat, shape, order=order))
+    if size:
+        same(pygpu.unravel_index(size - 1, shape, order=order), np.unravel_index(size - 1, shape, order=order))
+        multi = np.unravel_index(flat, shape, order=order)
+        same(pygpu.ravel_multi_index(tuple(pygpu.asarray(m) for m in multi), shape, order=order),
+             np.ravel_multi_index(multi, shape, order=order))
+        with pytest.raises(ValueError, match="out of bounds"):
+            pygpu.unravel_index(size, shape)
+        with pytest.raises(ValueError, match="invalid entry"):
+            pygpu.ravel_multi_index(tuple(pygpu.asarray(m + 1 if k == 0 else m) for k, m in enumerate(multi)), shape)
+
+
+def test_ravel_multi_index_modes():
+    idx = (np.array([3, 6, 6]), np.array([4, 5, -1]))
+    for mode in ("wrap", "clip", ("clip", "wrap")):
+        same(pygpu.ravel_multi_index(tuple(pygpu.asarray(i) for i in idx), (7, 6), mode=mode),
+             np.ravel_multi_index(idx, (7, 6), mode=mode))
+    with pytest.raises(TypeError):
+        pygpu.unravel_index(pygpu.asarray([1.0]), (3,))
+
+
+def test_ix():
+    a = np.arange(30).reshape(5, 6)
+    rows, cols = [0, 3, 4], np.array([True, False, True, False, False, True])
+    got = pygpu.ix_(rows, pygpu.asarray(cols))
+    want = np.ix_(rows, cols)
+    same(got, want)
+    same(pygpu.asarray(a)[got], a[want])
+    same(pygpu.ix_([]), np.ix_([]))
+    with pytest.raises(ValueError, match="1 dimensional"):
+        pygpu.ix_([[1]])
+
+
+# ------------------------------------------------------------------ creation
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("N, increasing", [(None, False), (4, True), (0, False), (1, True)])
+def test_vander(dtype, N, increasing):
+    x = np.array([1, 2, 3, 5, -2], dtype=dtype)
+    same(pygpu.vander(pygpu.asarray(x), N, increasing), np.vander(x, N, increasing))
+
+
+def test_logspace_and_geomspace():
+    for args in ((0, 3, 4), (1, -2, 7, False), (2.0, 3.0, 5, True, 2.0)):
+        np.testing.assert_allclose(host(pygpu.logspace(*args)), np.logspace(*args), rtol=1e-14)
+    np.testing.assert_allclose(host(pygpu.logspace([0, 1], [2, 3], 4, base=[2.0, 10.0], axis=1)),
+                               np.logspace([0, 1], [2, 3], 4, base=[2.0, 10.0], axis=1), rtol=1e-14)
+    same(pygpu.logspace(0, 2, 3, dtype=np.int32), np.logspace(0, 2, 3, dtype=np.int32))
+    for args in ((1, 1000, 4), (-1000, -1, 4), (1j, 1000j, 4), (1, 256, 9, False)):
+        same(pygpu.geomspace(*args), np.geomspace(*args))
+    got = pygpu.geomspace(pygpu.asarray([1.0, -2.0]), pygpu.asarray([1000.0, -32.0]), 5, axis=1)
+    want = np.geomspace([1.0, -2.0], [1000.0, -32.0], 5, axis=1)
+    np.testing.assert_allclose(host(got), want, rtol=1e-14)
+    assert host(got)[:, 0].tolist() == [1.0, -2.0] and host(got)[:, -1].tolist() == [1000.0, -32.0]
+    with pytest.raises(ValueError, match="zero"):
+        pygpu.geomspace(pygpu.asarray(0.0), pygpu.asarray(1.0))
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("num", [0, 1, 2, 7])
+def test_linspace_of_arrays(num, endpoint):
+    start, stop = np.array([0.0, 1.0, 5.0]), np.array([[2.0, 1.0, -3.0], [1.0, 2.0, 3.0]])
+    for axis in (0, 1, -1):
+        want, wstep = np.linspace(start, stop, num, endpoint=endpoint, axis=axis, retstep=True)
+        got, gstep = pygpu.linspace(pygpu.asarray(start), pygpu.asarray(stop), num, endpoint=endpoint, axis=axis,
+                                    retstep=True)
+        same(got, want)
+        same(gstep, wstep)
+    same(pygpu.linspace([0, 1], 5, 3, dtype=np.int64), np.linspace([0, 1], 5, 3, dtype=np.int64))
+    with pytest.raises(ValueError, match="non-negative"):
+        pygpu.linspace([0.0], [1.0], -1)
+
+
+def test_block():
+    A, B = np.eye(2) * 2, np.eye(3) * 3
+    cases = [
+        [[A, np.zeros((2, 3))], [np.ones((3, 2)), B]],
+        [1, 2, 3],
+        [[1, 2], [3, 4]],
+        [np.arange(3), np.array([4, 5])],
+        [[[np.ones((1, 1, 2))], [np.zeros((1, 1, 2))]]],
+    ]
+    for case in cases:
+        pcase = [[pygpu.asarray(x) if isinstance(x, np.ndarray) else x for x in row] if isinstance(row, list) else
+                 (pygpu.asarray(row) if isinstance(row, np.ndarray) else row) for row in case]
+        same(pygpu.block(pcase), np.block(case))
+    same(pygpu.block(pygpu.asarray(A)), np.block(A))
+    with pytest.raises(ValueError, match="cannot be empty"):
+        pygpu.block([[1], []])
+    with pytest.raises(ValueError, match="depths are mismatched"):
+        pygpu.block([[1, 2], 3])
+    with pytest.raises(TypeError, match="tuple"):
+        pygpu.block((1, 2))
+
+
+def test_numpy_names_dispatch_to_pygpu():
+    a = pygpu.arange(12.0).reshape(3, 4)
+    for result in (np.nan_to_num(a), np.vander(a[0]), np.sinc(a),
+                   np.block([[a, a]]), np.tril_indices_from(a)[0], np.unravel_index(a.astype(np.int64), (4, 3))[0]):
+        assert isinstance(result, pygpu.ndarray)
+
+
+# ------------------------------------------------------------------ set routines
+
+SETS = [([1, 3, 4, 3, 9, 1], [3, 1, 2, 1, 7]), ([], [1, 2]), ([5.5, np.nan, 1.0], [1.0, 2.0]),
+        (np.arange(40) % 7, np.arange(0, 90, 3) % 11), ([[1, 2], [2, 8]], [[8], [0]])]
+
+
+@pytest.mark.parametrize("ar1, ar2", SETS)
+def test_set_routines(ar1, ar2):
+    a1, a2 = np.asarray(ar1), np.asarray(ar2)
+    if a1.size == 0:
+        a1 = a1.astype(a2.dtype)
+    p1, p2 = pygpu.asarray(a1), pygpu.asarray(a2)
+    same(pygpu.union1d(p1, p2), np.union1d(a1, a2))
+    same(pygpu.intersect1d(p1, p2), np.intersect1d(a1, a2))
+    same(pygpu.intersect1d(p1, p2, return_indices=True), np.intersect1d(a1, a2, return_indices=True))
+    same(pygpu.setdiff1d(p1, p2), np.setdiff1d(a1, a2))
+    same(pygpu.setxor1d(p1, p2), np.setxor1d(a1, a2))
+    u1, u2 = np.unique(a1), np.unique(a2)
+    same(pygpu.intersect1d(pygpu.asarray(u1), pygpu.asarray(u2), assume_unique=True, return_indices=True),
+         np.intersect1d(u1, u2, assume_unique=True, return_indices=True))
+    same(pygpu.setdiff1d(pygpu.asarray(u1[::-1]), pygpu.asarray(u2), assume_unique=True),
+         np.setdiff1d(u1[::-1], u2, assume_unique=True))
+    same(np.union1d(p1, p2), np.union1d(a1, a2))   # dispatched
+
+
+def test_ediff1d_and_sort_complex():
+    a = np.array([[1, 2, 4], [7, 0, -3]], dtype=np.int32)
+    pa = pygpu.asarray(a)
+    same(pygpu.ediff1d(pa), np.ediff1d(a))
+    same(pygpu.ediff1d(pa, to_begin=-99, to_end=[88, 99]), np.ediff1d(a, to_begin=-99, to_end=[88, 99]))
+    with pytest.raises(TypeError, match="same_kind"):
+        pygpu.ediff1d(pa, to_end=1.5)
+    for dtype in (np.int8, np.int64, np.float32, np.complex64):
+        x = (np.array([5, 3, 6, 2, 1]) + (1j * np.array([2, 1, 0, 3, 1]) if dtype == np.complex64 else 0)).astype(dtype)
+        same(pygpu.sort_complex(pygpu.asarray(x)), np.sort_complex(x))
+
+
+# ------------------------------------------------------------------ covariance and correlation
+
+@pytest.mark.parametrize("rowvar", [True, False])
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_cov_and_corrcoef(rowvar, dtype):
+    rng = np.random.default_rng(5)
+    m = (rng.standard_normal((4, 9)) * 3).astype(dtype) if dtype != np.int32 else rng.integers(-5, 5, (4, 9)).astype(dtype)
+    if dtype == np.complex128:
+        m = m + 1j * rng.standard_normal((4, 9))
+    y = rng.standard_normal((4, 9)) if rowvar else rng.standard_normal((4, 2))
+    pm, py = pygpu.asarray(m), pygpu.asarray(y)
+    tol = dict(rtol=1e-5, atol=1e-6) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    fw = rng.integers(1, 4, 9 if rowvar else 4)
+    aw = rng.random(9 if rowvar else 4)
+    for kwargs in ({}, {"bias": True}, {"ddof": 3}, {"fweights": fw}, {"aweights": aw}, {"fweights": fw, "aweights": aw, "ddof": 2}):
+        got, want = pygpu.cov(pm, rowvar=rowvar, **kwargs), np.cov(m, rowvar=rowvar, **kwargs)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(host(got), want, **tol)
+    np.testing.assert_allclose(host(pygpu.cov(pm, py, rowvar=rowvar)), np.cov(m, y, rowvar=rowvar), **tol)
+    np.testing.assert_allclose(host(pygpu.corrcoef(pm, rowvar=rowvar)), np.corrcoef(m, rowvar=rowvar), **tol)
+    assert pygpu.corrcoef(pm, rowvar=rowvar).dtype == np.corrcoef(m, rowvar=rowvar).dtype
+
+
+def test_cov_edge_cases():
+    same(pygpu.cov(pygpu.asarray([1.0, 2.0, 4.0])), np.cov([1.0, 2.0, 4.0]))          # one variable: 0-d
+    same(pygpu.corrcoef(pygpu.asarray([1.0, 2.0, 4.0])), np.corrcoef([1.0, 2.0, 4.0]))
+    assert pygpu.cov(pygpu.zeros((0, 3))).shape == (0, 0)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        pygpu.cov(pygpu.asarray([[1.0], [2.0]]))
+    with pytest.raises(ValueError, match="more than 2 dimensions"):
+        pygpu.cov(pygpu.zeros((2, 2, 2)))
+    with pytest.raises(ValueError, match="ddof must be integer"):
+        pygpu.cov(pygpu.zeros((2, 3)), ddof=1.5)
+    with pytest.raises(TypeError, match="fweights must be integer"):
+        pygpu.cov(pygpu.ones((2, 3)), fweights=[1.5, 1, 1])
+    with pytest.raises(ValueError, match="cannot be negative"):
+        pygpu.cov(pygpu.ones((2, 3)), aweights=[-1.0, 1, 1])
+    with pytest.raises(RuntimeError, match="incompatible numbers"):
+        pygpu.cov(pygpu.ones((2, 3)), fweights=[1, 1])
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.float64])
+def test_nancumsum_and_nancumprod(dtype):
+    a = special(dtype, (3, 5), seed=2)
+    if np.issubdtype(dtype, np.floating):
+        a = np.where(np.isinf(a), 1.5, a).astype(dtype)
+    pa = pygpu.asarray(a)
+    for axis in (None, 0, 1, -1):
+        np.testing.assert_allclose(host(pygpu.nancumsum(pa, axis=axis)), np.nancumsum(a, axis=axis), rtol=1e-6)
+        np.testing.assert_allclose(host(pygpu.nancumprod(pa, axis=axis)), np.nancumprod(a, axis=axis), rtol=1e-5)
+        assert pygpu.nancumsum(pa, axis=axis).dtype == np.nancumsum(a, axis=axis).dtype
+
+
+# ------------------------------------------------------------------ signals
+
+@pytest.mark.parametrize("n, m", [(1, 1), (7, 4), (7, 3), (4, 7), (3, 7), (5, 5), (6, 2), (300, 17)])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_correlate_and_convolve(n, m, mode):
+    rng = np.random.default_rng(n * 31 + m)
+    a, v = rng.standard_normal(n), rng.standard_normal(m)
+    for x, y in ((a, v), (a + 1j * rng.standard_normal(n), v - 0.5j)):
+        np.testing.assert_allclose(host(pygpu.correlate(pygpu.asarray(x), pygpu.asarray(y), mode)),
+                                   np.correlate(x, y, mode), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(host(pygpu.convolve(pygpu.asarray(x), pygpu.asarray(y), mode)),
+                                   np.convolve(x, y, mode), rtol=1e-12, atol=1e-12)
+    ia, iv = rng.integers(-9, 9, n), rng.integers(-9, 9, m)
+    same(pygpu.convolve(pygpu.asarray(ia), pygpu.asarray(iv), mode), np.convolve(ia, iv, mode))
+    same(pygpu.correlate(pygpu.asarray(ia), pygpu.asarray(iv), mode), np.correlate(ia, iv, mode))
+
+
+def test_correlate_and_convolve_errors():
+    with pytest.raises(ValueError, match="a cannot be empty"):
+        pygpu.convolve([], [1.0])
+    with pytest.raises(ValueError, match="v cannot be empty"):
+        pygpu.convolve([1.0], [])
+    with pytest.raises(ValueError, match="first array argument cannot be empty"):
+        pygpu.correlate([], [1.0])
+    with pytest.raises(ValueError, match="mode must be one of"):
+        pygpu.correlate([1.0], [2.0], "bad")
+    same(pygpu.convolve(3.0, [1.0, 2.0]), np.convolve(3.0, [1.0, 2.0]))
+
+
+def test_interp():
+    xp, fp = np.array([1.0, 2.0, 3.0, 3.0, 5.0]), np.array([3.0, 2.0, 0.0, 4.0, -1.0])
+    x = np.array([-1.0, 1.0, 1.5, 2.72, 3.0, 4.0, 5.0, 6.0, np.nan, np.inf, -np.inf])
+    px, pxp, pfp = pygpu.asarray(x), pygpu.asarray(xp), pygpu.asarray(fp)
+    same(pygpu.interp(px, pxp, pfp), np.interp(x, xp, fp))
+    same(pygpu.interp(px, pxp, pfp, left=-7.0, right=7.0), np.interp(x, xp, fp, left=-7.0, right=7.0))
+    cfp = fp + 1j * fp[::-1]
+    same(pygpu.interp(px, pxp, pygpu.asarray(cfp)), np.interp(x, xp, cfp))
+    same(pygpu.interp(2.5, pxp, pfp), np.interp(2.5, xp, fp))
+    ang = np.array([-180.0, -170.0, -185.0, 185.0, -10.0, -5.0, 0.0, 365.0])
+    xs = np.array([-190.0, -5.0, 5.0, 170.0, 540.0])
+    np.testing.assert_allclose(host(pygpu.interp(pygpu.asarray(xs), pygpu.asarray(ang), pygpu.asarray(np.arange(8.0)),
+                                                 period=360)), np.interp(xs, ang, np.arange(8.0), period=360))
+    same(pygpu.interp(px, pygpu.asarray([2.0]), pygpu.asarray([9.0])), np.interp(x, [2.0], [9.0]))
+    with pytest.raises(ValueError, match="same length"):
+        pygpu.interp(px, pxp, pfp[:3])
+    with pytest.raises(ValueError, match="empty"):
+        pygpu.interp(px, pygpu.asarray([]), pygpu.asarray([]))
+    with pytest.raises(ValueError, match="non-zero"):
+        pygpu.interp(px, pxp, pfp, period=0)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64])
+def test_unwrap(dtype):
+    rng = np.random.default_rng(8)
+    p = (np.cumsum(rng.standard_normal((3, 40)) * 2.5, axis=1)).astype(dtype) if dtype != np.int64 else \
+        np.cumsum(rng.integers(-7, 8, (3, 40)), axis=1)
+    pp = pygpu.asarray(p)
+    tol = dict(rtol=1e-5, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    for kwargs in ({}, {"axis": 0}, {"discont": 4.0}, {"period": 6}, {"period": 5, "discont": 1}):
+        got, want = pygpu.unwrap(pp, **kwargs), np.unwrap(p, **kwargs)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(host(got), want, **tol)
+
+
+@pytest.mark.parametrize("M", [-3, 0, 1, 2, 5, 12, 51.0])
+def test_windows(M):
+    for name in ("bartlett", "blackman", "hamming", "hanning"):
+        got, want = getattr(pygpu, name)(M), getattr(np, name)(M)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(host(got), want, rtol=1e-13, atol=1e-15)
+
+
+# ------------------------------------------------------------------ derivatives and integrals
+
+def test_gradient():
+    rng = np.random.default_rng(9)
+    f = rng.standard_normal((5, 7, 3))
+    pf = pygpu.asarray(f)
+    x = np.cumsum(rng.random(7)) + 1
+    for args, kwargs in (((), {}), ((2.0,), {}), ((0.5, pygpu.asarray(x), 3.0), {}), ((), {"axis": 1}),
+                         ((pygpu.asarray(x),), {"axis": -2, "edge_order": 2}), ((), {"edge_order": 2}),
+                         ((0.5, 2.0), {"axis": (0, 2)}), ((pygpu.arange(7),), {"axis": 1})):
+        np_args = tuple(host(a) for a in args)
+        got, want = pygpu.gradient(pf, *args, **kwargs), np.gradient(f, *np_args, **kwargs)
+        if isinstance(want, tuple):
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(host(g), w, rtol=1e-12, atol=1e-12)
+        else:
+            np.testing.assert_allclose(host(got), want, rtol=1e-12, atol=1e-12)
+    same(pygpu.gradient(pygpu.asarray([1, 2, 4, 7, 11, 16])), np.gradient([1, 2, 4, 7, 11, 16]))
+    with pytest.raises(ValueError, match="too small"):
+        pygpu.gradient(pygpu.asarray([1.0, 2.0]), edge_order=2)
+    with pytest.raises(ValueError, match="greater than 2"):
+        pygpu.gradient(pf, edge_order=3)
+    with pytest.raises(TypeError, match="invalid number of arguments"):
+        pygpu.gradient(pf, 1.0, 2.0)
+    with pytest.raises(ValueError, match="match the length"):
+        pygpu.gradient(pf, axis=1, *(pygpu.arange(6.0),))
+
+
+def test_trapezoid():
+    rng = np.random.default_rng(10)
+    y = rng.standard_normal((4, 6))
+    x = np.cumsum(rng.random(6))
+    py = pygpu.asarray(y)
+    for kwargs, pkw in (({}, {}), ({"dx": 0.5}, {"dx": 0.5}), ({"x": x}, {"x": pygpu.asarray(x)}),
+                        ({"axis": 0}, {"axis": 0}), ({"x": np.tile(x, (4, 1))}, {"x": pygpu.asarray(np.tile(x, (4, 1)))})):
+        np.testing.assert_allclose(host(pygpu.trapezoid(py, **pkw)), np.trapezoid(y, **kwargs), rtol=1e-12)
+    same(pygpu.trapezoid([1, 2, 3]), np.trapezoid([1, 2, 3]))
+
+
+# ------------------------------------------------------------------ creation, NEP 35, methods
+
+def test_array_ndmin_and_like():
+    p = pygpu.zeros(3)
+    for obj, ndmin in (([1, 2], 3), (5.0, 2), ([[1]], 1), ([], 2)):
+        got = np.array(obj, ndmin=ndmin, like=p)
+        assert isinstance(got, pygpu.ndarray)
+        same(got, np.array(obj, ndmin=ndmin))
+        same(pygpu.array(obj, ndmin=ndmin), np.array(obj, ndmin=ndmin))
+    x = pygpu.arange(4.0)
+    assert pygpu.array(x, copy=False) is x and not pygpu.may_share_memory(pygpu.array(x), x)
+    for name, args in (("asanyarray", ([1, 2],)), ("ascontiguousarray", ([[1, 2]],)), ("asfortranarray", ([[1, 2]],)),
+                       ("require", ([1.0], None, "C"))):
+        got = getattr(np, name)(*args, like=p)
+        assert isinstance(got, pygpu.ndarray), name
+        same(got, getattr(np, name)(*args))
+
+
+def test_creation_from_host_data_with_like(tmp_path):
+    p = pygpu.zeros(1)
+    same(np.fromfunction(lambda i, j: i * 10 + j, (3, 4), like=p), np.fromfunction(lambda i, j: i * 10 + j, (3, 4)))
+    same(np.fromfunction(lambda i: i, (3,), dtype=np.int32, like=p), np.fromfunction(lambda i: i, (3,), dtype=np.int32))
+    same(np.frombuffer(b"\x01\x02\x03\x04", np.uint16, like=p), np.frombuffer(b"\x01\x02\x03\x04", np.uint16))
+    same(np.fromiter(range(5), np.float32, like=p), np.fromiter(range(5), np.float32))
+    same(np.fromstring("1 2 3", dtype=np.int64, sep=" ", like=p), np.fromstring("1 2 3", dtype=np.int64, sep=" "))
+    path = tmp_path / "data.txt"
+    path.write_text("1 2\n3 4\n")
+    same(np.loadtxt(path, like=p), np.loadtxt(path))
+    same(np.genfromtxt(path, like=p), np.genfromtxt(path))
+    np.arange(6.0).tofile(tmp_path / "raw.bin")
+    same(np.fromfile(tmp_path / "raw.bin", like=p), np.arange(6.0))
+    with pytest.raises(TypeError, match="masked"):
+        pygpu.genfromtxt(path, usemask=True)
+
+
+def test_new_ndarray_methods():
+    import sys
+    a = np.array([[1.5, -2.25], [3.0, 0.5]])
+    pa = pygpu.asarray(a)
+    same(pa.dot(pa), a.dot(a))
+    same(pa.clip(0, 1), a.clip(0, 1))
+    same(pa.clip(max=1.0), a.clip(max=1.0))
+    same(pa.round(), a.round())
+    same(pa.round(1), a.round(1))
+    c = pygpu.asarray(a + 1j)
+    same(c.conj(), (a + 1j).conj())
+    same(c.conjugate(), (a + 1j).conjugate())
+    big = pygpu.zeros(10 ** 6)
+    assert sys.getsizeof(big) >= big.nbytes           # the data counts (Dask's memory accounting)
+    assert sys.getsizeof(big[1:]) < 1000               # a view does not own it
+
+
+# ------------------------------------------------------------------ integer and float bit functions
+
+@pytest.mark.parametrize("dtypes", [(np.int64, np.int64), (np.int32, np.int16), (np.uint8, np.uint8),
+                                    (np.uint64, np.uint32), (np.int8, np.uint8)])
+def test_gcd_lcm_bitwise_count(dtypes):
+    rng = np.random.default_rng(11)
+    lo = 0 if np.issubdtype(dtypes[0], np.unsignedinteger) else -60
+    a = rng.integers(lo, 60, 300).astype(dtypes[0])
+    b = rng.integers(0, 60, 300).astype(dtypes[1])
+    a[:3] = 0
+    b[1:4] = 0
+    pa, pb = pygpu.asarray(a), pygpu.asarray(b)
+    same(pygpu.gcd(pa, pb), np.gcd(a, b))
+    same(pygpu.lcm(pa, pb), np.lcm(a, b))
+    same(pygpu.bitwise_count(pa), np.bitwise_count(a))
+    same(np.gcd(pa, pb), np.gcd(a, b))     # NumPy's ufunc dispatches by name too
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        pygpu.gcd(pygpu.asarray([1.5]), pb)
+    same(pygpu.bitwise_count(pygpu.asarray([True, False])), np.bitwise_count(np.array([True, False])))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float16, np.float32, np.float64])
+def test_spacing_and_modf(dtype):
+    if np.issubdtype(dtype, np.integer):
+        x = np.array([-5, 0, 7, 100], dtype=dtype)
+    else:
+        info = np.finfo(dtype)
+        x = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -3.75, info.max, -info.max, info.tiny, info.smallest_subnormal,
+                      np.inf, -np.inf, np.nan, 1e3, -7.0], dtype=dtype)
+    px = pygpu.asarray(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = np.spacing(x)
+    same(pygpu.spacing(px), want)
+    same(pygpu.modf(px), np.modf(x))
+    with pytest.raises(TypeError, match="datetime64"):
+        pygpu.isnat(px)
+
+
+def test_host_methods(tmp_path):
+    import pickle
+    a = np.arange(12, dtype=np.int16).reshape(3, 4)
+    pa = pygpu.asarray(a)
+    assert pa.tobytes() == a.tobytes() and pa.T.tobytes() == a.T.tobytes() and pa.tobytes("F") == a.tobytes("F")
+    pa.tofile(tmp_path / "a.bin")
+    same(np.fromfile(tmp_path / "a.bin", dtype=np.int16), a.ravel())
+    back = pickle.loads(pa.dumps())
+    assert isinstance(back, pygpu.ndarray) and back.device == pa.device
+    same(back, a)
+    pa.dump(tmp_path / "a.pkl")
+    with open(tmp_path / "a.pkl", "rb") as f:
+        same(pickle.load(f), a)
