@@ -12,7 +12,7 @@ from . import _core
 
 __all__ = ["diag_indices", "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices",
            "triu_indices_from", "mask_indices", "fill_diagonal", "putmask", "unravel_index", "ravel_multi_index",
-           "ix_", "vander", "linspace", "logspace", "geomspace", "block"]
+           "ix_", "vander", "linspace", "logspace", "geomspace", "block", "mgrid", "ogrid", "r_", "c_"]
 
 
 def _index(value, what):
@@ -321,3 +321,118 @@ def block(arrays):
         return a.reshape((1,) * (ndim - a.ndim) + a.shape)
 
     return build(arrays, 0)
+
+
+# ------------------------------------------------------------------ mgrid, ogrid, r_, c_
+
+def _grid_axis(key):
+    """(start, step, count, numbers) of a slice of mgrid/ogrid: a complex step is a count of
+    points from start to stop, both included."""
+    start = 0 if key.start is None else key.start
+    step = 1 if key.step is None else key.step
+    if isinstance(step, (complex, _np.complexfloating)):
+        count = int(abs(step))
+        numbers = [start, key.stop, abs(step)]
+        step = (key.stop - start) / float(count - 1) if count != 1 else step.real
+        return start, step, count, numbers
+    count = int(_np.ceil((key.stop - start) / (step * 1.0)))
+    return start, step, max(count, 0), [start, key.stop, step]
+
+
+class _Grid:
+    """mgrid (dense) and ogrid (open) meshes: grid[0:5, 0:1:3j] as NumPy's nd_grid makes them."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            start, step, count, numbers = _grid_axis(key)
+            dtype = _np.result_type(*numbers)
+            if not isinstance(key.step, (complex, _np.complexfloating)):
+                return _pg.arange(start, key.stop, step, dtype=dtype)
+            return _pg.arange(count, dtype=dtype) * step + start
+        axes = [_grid_axis(k) for k in key]
+        dtype = _np.result_type(*[v for a in axes for v in a[3]])
+        counts = [a[2] for a in axes]
+        out = []
+        for k, (start, step, count, _) in enumerate(axes):
+            values = _pg.arange(count, dtype=dtype) * step + start
+            values = values.astype(dtype) if values.dtype != dtype else values
+            shape = [1] * len(axes)
+            shape[k] = count
+            values = values.reshape(shape)
+            out.append(values if self.sparse else _pg.broadcast_to(values, counts))
+        if self.sparse:
+            return tuple(out)
+        return _pg.stack(out)
+
+    def __len__(self):
+        return 0
+
+
+class _Concatenator:
+    """r_ and c_: arrays, sequences, scalars and slices (ranges: start:stop:step, or
+    start:stop:countj) joined along an axis; a first string 'axis[,ndmin[,trans1d]]' sets how."""
+
+    def __init__(self, axis, ndmin, trans1d):
+        self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
+
+    def __getitem__(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        parts, kinds = [], []
+        for k, item in enumerate(key):
+            if isinstance(item, str):
+                if k != 0:
+                    raise ValueError("special directives must be the first entry.")
+                if item in ("r", "c"):
+                    raise ValueError(f"the {item!r} directive makes a numpy.matrix: pygpu has none")
+                try:
+                    values = [int(v) for v in item.split(",")]
+                except ValueError:
+                    raise ValueError(f"unknown special directive {item!r}") from None
+                axis = values[0]
+                ndmin = values[1] if len(values) > 1 else ndmin
+                trans1d = values[2] if len(values) > 2 else trans1d
+                continue
+            if isinstance(item, slice):
+                start = 0 if item.start is None else item.start
+                step = 1 if item.step is None else item.step
+                if isinstance(step, (complex, _np.complexfloating)):
+                    part = linspace(start, item.stop, num=int(abs(step)))
+                else:
+                    part = _pg.arange(start, item.stop, step)
+                if ndmin > 1:
+                    part = _pg.array(part, copy=None, ndmin=ndmin)
+                    if trans1d != -1:
+                        part = part.swapaxes(-1, trans1d)
+                kinds.append(part.dtype)
+            elif type(item) in _np.ScalarType:
+                part = item
+                kinds.append(item)
+            else:
+                item_ndim = item.ndim if isinstance(item, _core.ndarray) else _np.ndim(item)
+                part = _pg.array(item, copy=None, ndmin=ndmin)
+                if trans1d != -1 and item_ndim < ndmin:
+                    k2, k1 = ndmin - item_ndim, trans1d
+                    if k1 < 0:
+                        k1 += k2 + 1
+                    order = list(range(ndmin))
+                    part = part.transpose(order[:k1] + order[k2:] + order[k1:k2])
+                kinds.append(part.dtype)
+            parts.append(part)
+        if not parts:
+            return _pg.array([])
+        dtype = _np.result_type(*kinds)
+        parts = [_pg.array(p, copy=None, ndmin=ndmin, dtype=dtype) for p in parts]
+        return _pg.concatenate(parts, axis=axis)
+
+    def __len__(self):
+        return 0
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)
+r_ = _Concatenator(0, 1, -1)
+c_ = _Concatenator(-1, 2, 0)

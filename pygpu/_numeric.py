@@ -11,7 +11,8 @@ from . import _core, _dispatch
 __all__ = ["allclose", "array_equal", "array_equiv", "asanyarray", "ascontiguousarray", "asfortranarray",
            "asarray_chkfinite", "require", "copy", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "isneginf",
            "isposinf", "isscalar", "iterable", "isfortran", "real_if_close", "fix", "sinc", "nan_to_num",
-           "float_power", "divmod", "gcd", "lcm", "bitwise_count", "spacing", "modf", "isnat", "broadcast_shapes",
+           "float_power", "divmod", "gcd", "lcm", "bitwise_count", "spacing", "modf", "isnat", "packbits", "unpackbits",
+           "broadcast_shapes",
            "rollaxis", "may_share_memory", "shares_memory"]
 
 
@@ -348,6 +349,55 @@ def modf(x):
     whole = _pg.trunc(x)
     fraction = _pg.copysign(_pg.where(_pg.isinf(x), 0, x - whole), x)
     return fraction, whole
+
+
+def _bit_weights(bitorder, device):
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    shifts = _pg.arange(8, dtype=_np.uint8, device=device)
+    return shifts[::-1] if bitorder == "big" else shifts
+
+
+def packbits(a, axis=None, bitorder="big"):
+    """The elements' truth values packed 8 to a uint8 along axis (the flattened array for None),
+    the last byte padded with zeros; bitorder 'big' puts the first in the high bit."""
+    a = _asarray(a)
+    if not (_np.issubdtype(a.dtype, _np.integer) or a.dtype == bool):
+        raise TypeError("Expected an input array of integer or boolean data type")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    bits = _pg.moveaxis(a != 0, axis, -1).astype(_np.uint8)
+    n = bits.shape[-1]
+    pad = (-n) % 8
+    if pad:
+        bits = _pg.concatenate([bits, _pg.zeros(bits.shape[:-1] + (pad,), dtype=_np.uint8, device=a.device)], axis=-1)
+    grouped = bits.reshape(bits.shape[:-1] + ((n + pad) // 8, 8))
+    packed = _pg.sum(grouped << _bit_weights(bitorder, a.device), axis=-1, dtype=_np.uint8)
+    return _pg.moveaxis(packed, -1, axis)
+
+
+def unpackbits(a, axis=None, count=None, bitorder="big"):
+    """The bits of a uint8 array as a uint8 array of 0s and 1s along axis (the flattened array
+    for None): 8 per byte, the first `count` of them (a negative count drops that many)."""
+    a = _asarray(a)
+    if a.dtype != _np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    moved = _pg.moveaxis(a, axis, -1)
+    bits = (moved[..., None] >> _bit_weights(bitorder, a.device)) & 1
+    bits = bits.reshape(moved.shape[:-1] + (moved.shape[-1] * 8,)).astype(_np.uint8)
+    if count is not None:
+        total = bits.shape[-1]
+        keep = count if count >= 0 else max(total + count, 0)
+        if keep <= total:
+            bits = bits[..., :keep]
+        else:
+            bits = _pg.concatenate([bits, _pg.zeros(bits.shape[:-1] + (keep - total,), dtype=_np.uint8,
+                                                     device=a.device)], axis=-1)
+    return _pg.moveaxis(bits, -1, axis)
 
 
 def isnat(x):

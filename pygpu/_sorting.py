@@ -152,11 +152,77 @@ def _outer_edges(a, range):  # noqa: A002
     return first, last
 
 
-def _bin_edges(a, bins, range):  # noqa: A002
-    """(host edges, uniform?) as numpy.histogram_bin_edges makes them, for int or array bins."""
+def _ptp(x):
+    lo, hi = _core._minmax(x)
+    return float(hi) - float(lo)
+
+
+def _width_fd(x):
+    """Freedman-Diaconis: twice the interquartile range over the cube root of the count."""
+    q1, q3 = (float(v) for v in percentile(x.astype(_np.float64), [25, 75]).get())
+    return 2.0 * (q3 - q1) * x.size ** (-1.0 / 3.0)
+
+
+def _width_sturges(x):
+    return _ptp(x) / (_np.log2(x.size) + 1.0)
+
+
+def _width_doane(x):
+    if x.size <= 2:
+        return 0.0
+    sg1 = _np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+    xf = x.astype(_np.float64)
+    sigma = float(_core.std(xf))
+    if sigma <= 0.0:
+        return 0.0
+    g1 = float(_core.mean(((xf - _core.mean(xf)) / sigma) ** 3))
+    return _ptp(x) / (1.0 + _np.log2(x.size) + _np.log2(1.0 + abs(g1) / sg1))
+
+
+def _width_auto(x):
+    fd, sturges = _width_fd(x), _width_sturges(x)
+    return min(fd, sturges) if fd else sturges
+
+
+# numpy.histogram_bin_edges' estimators of the bin width (of the data within range); 'stone'
+# minimises a cross-validation estimate over candidate counts, which pygpu does not do
+_BIN_WIDTHS = {
+    "sqrt": lambda x: _ptp(x) / _np.sqrt(x.size),
+    "sturges": _width_sturges,
+    "rice": lambda x: _ptp(x) / (2.0 * x.size ** (1.0 / 3.0)),
+    "scott": lambda x: (24.0 * _np.pi ** 0.5 / x.size) ** (1.0 / 3.0) * float(_core.std(x.astype(_np.float64))),
+    "fd": _width_fd,
+    "doane": _width_doane,
+    "auto": _width_auto,
+}
+
+
+def _estimated_bins(a, bins, range, weights):  # noqa: A002
+    """The number of equal bins the estimator `bins` gives a's data within range."""
+    if bins not in _BIN_WIDTHS:
+        known = ", ".join(sorted(_BIN_WIDTHS))
+        raise ValueError(f"{bins!r} is not a valid estimator for `bins` (pygpu has {known}; NumPy's 'stone' is "
+                         f"not supported)")
+    if weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+    first, last = _outer_edges(a, range)
+    if range is not None:
+        a = a[_core.logical_and(a >= first, a <= last)]
+    if a.size == 0:
+        return 1
+    width = _BIN_WIDTHS[bins](_core.ravel(a))
+    if not width:
+        return 1   # zero for some estimators (fd, when the interquartile range is 0)
+    if _np.issubdtype(a.dtype, _np.integer) and width < 1:
+        width = 1   # integers: no bin narrower than one
+    return int(_np.ceil((float(last) - float(first)) / width))
+
+
+def _bin_edges(a, bins, range, weights=None):  # noqa: A002
+    """(host edges, uniform?) as numpy.histogram_bin_edges makes them: for a number of bins,
+    their edges, or the name of an estimator of their width."""
     if isinstance(bins, str):
-        raise NotImplementedError(f"pygpu.histogram: the bin estimator {bins!r} is not supported; give the "
-                                  "number of bins or their edges")
+        bins = _estimated_bins(a, bins, range, weights)
     if _np.ndim(bins) == 0:
         try:
             n = _operator.index(bins)
@@ -186,7 +252,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         weights = _as(weights, a.device)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
-    edges, uniform = _bin_edges(a, bins, range)
+    edges, uniform = _bin_edges(a, bins, range, weights)
     host_edges = edges.astype(_np.float64)
     if weights is not None and weights.dtype.kind == "c":
         re, total = _core._histogram(a, host_edges, uniform, weights.real)

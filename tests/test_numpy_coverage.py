@@ -691,3 +691,159 @@ def test_host_methods(tmp_path):
     pa.dump(tmp_path / "a.pkl")
     with open(tmp_path / "a.pkl", "rb") as f:
         same(pickle.load(f), a)
+
+
+# ------------------------------------------------------------------ histograms
+
+@pytest.mark.parametrize("bins", ["auto", "fd", "doane", "scott", "rice", "sturges", "sqrt", 7, [0.0, 0.5, 2.0, 3.0]])
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_histogram_bin_edges_and_estimators(bins, dtype):
+    rng = np.random.default_rng(12)
+    a = (rng.standard_normal(1001) * 2).astype(dtype) if dtype != np.int32 else rng.integers(-5, 9, 1001).astype(dtype)
+    pa = pygpu.asarray(a)
+    np.testing.assert_allclose(host(pygpu.histogram_bin_edges(pa, bins)), np.histogram_bin_edges(a, bins), rtol=1e-12)
+    np.testing.assert_allclose(host(pygpu.histogram_bin_edges(pa, bins, range=(-1, 2))),
+                               np.histogram_bin_edges(a, bins, range=(-1, 2)), rtol=1e-12)
+    got, gedges = pygpu.histogram(pa, bins)
+    want, wedges = np.histogram(a, bins)
+    same(got, want)
+    np.testing.assert_allclose(host(gedges), wedges, rtol=1e-12)
+
+
+def test_bin_estimator_errors():
+    with pytest.raises(ValueError, match="not a valid estimator"):
+        pygpu.histogram_bin_edges(pygpu.arange(5.0), "stone")
+    with pytest.raises(TypeError, match="weighted data"):
+        pygpu.histogram(pygpu.arange(5.0), "auto", weights=pygpu.ones(5))
+    same(pygpu.histogram_bin_edges(pygpu.ones(4), "fd"), np.histogram_bin_edges(np.ones(4), "fd"))
+
+
+@pytest.mark.parametrize("bins", [5, (3, 4), [np.array([0.0, 0.2, 1.0]), 4], np.array([0.0, 0.3, 0.6, 1.0])])
+@pytest.mark.parametrize("density", [False, True])
+def test_histogram2d_and_dd(bins, density):
+    rng = np.random.default_rng(13)
+    x, y = rng.random(500), rng.random(500)
+    x[:3] = 1.0                            # on the last edge
+    w = rng.random(500)
+    for weights in (None, w):
+        pw = None if weights is None else pygpu.asarray(weights)
+        pbins = [pygpu.asarray(b) if isinstance(b, np.ndarray) else b for b in bins] if isinstance(bins, list) else \
+            (pygpu.asarray(bins) if isinstance(bins, np.ndarray) else bins)
+        got = pygpu.histogram2d(pygpu.asarray(x), pygpu.asarray(y), pbins, density=density, weights=pw)
+        want = np.histogram2d(x, y, bins, density=density, weights=weights)
+        for g, wnt in zip(got, want):
+            assert host(g).dtype == wnt.dtype
+            np.testing.assert_allclose(host(g), wnt, rtol=1e-12)
+    z = rng.random(500)
+    got = pygpu.histogramdd(pygpu.asarray(np.stack([x, y, z], axis=1)), bins=(2, 3, 4), range=[(0, 1), (0.2, 0.8), None])
+    want = np.histogramdd(np.stack([x, y, z], axis=1), bins=(2, 3, 4), range=[(0, 1), (0.2, 0.8), None])
+    same(got[0], want[0])
+    for g, wnt in zip(got[1], want[1]):
+        np.testing.assert_allclose(host(g), wnt, rtol=1e-12)
+    with pytest.raises(ValueError, match="dimension of bins"):
+        pygpu.histogramdd(pygpu.asarray(np.stack([x, y], axis=1)), bins=(2, 3, 4))
+
+
+# ------------------------------------------------------------------ grids, concatenators, functions of parts
+
+@pytest.mark.parametrize("key", [np.s_[0:5], np.s_[0:1:5j], np.s_[0:4, 0:3], np.s_[-1:1:3j, 0:5:2],
+                                 np.s_[0:2.5:0.5, 1:3], np.s_[3:0:-1, 0:2]])
+def test_mgrid_ogrid(key):
+    same(pygpu.mgrid[key], np.mgrid[key])
+    got, want = pygpu.ogrid[key], np.ogrid[key]
+    same(tuple(got) if isinstance(want, tuple) else got, tuple(want) if isinstance(want, tuple) else want)
+
+
+def test_r_and_c():
+    for key in (np.s_[1:4, 0, 4], np.s_[np.array([1, 2]), 0, [7, 8.5]], np.s_["0,2", [1, 2], [3, 4]],
+                np.s_["1,2,0", [1, 2], [3, 4]], np.s_[-1:1:5j, 2], np.s_[np.array([[1, 2]]), np.array([[3, 4]])]):
+        same(pygpu.r_[key], np.r_[key])
+    same(pygpu.c_[np.array([1, 2, 3]), np.array([4, 5, 6])], np.c_[np.array([1, 2, 3]), np.array([4, 5, 6])])
+    same(pygpu.c_[np.array([[1, 2, 3]]), 0, 0, np.array([[4, 5, 6]])], np.c_[np.array([[1, 2, 3]]), 0, 0, np.array([[4, 5, 6]])])
+    same(pygpu.r_[pygpu.arange(3), 7], np.r_[np.arange(3), 7])
+    with pytest.raises(ValueError, match="matrix"):
+        pygpu.r_["r", [1, 2]]
+    with pytest.raises(ValueError, match="first entry"):
+        pygpu.r_[[1], "0"]
+
+
+def test_apply_along_and_over_axes_and_piecewise():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    pa = pygpu.asarray(a)
+    for axis in (0, 1, 2, -1):
+        same(pygpu.apply_along_axis(lambda v: v * 2 + v[0], axis, pa), np.apply_along_axis(lambda v: v * 2 + v[0], axis, a))
+        same(pygpu.apply_along_axis(lambda v: v.sum(), axis, pa), np.apply_along_axis(lambda v: v.sum(), axis, a))
+        same(pygpu.apply_along_axis(pygpu.outer, axis, pa, pygpu.ones(2)),
+             np.apply_along_axis(np.outer, axis, a, np.ones(2)))
+    with pytest.raises(ValueError, match="iteration dimensions are 0"):
+        pygpu.apply_along_axis(lambda v: v, 1, pygpu.zeros((0, 3)))
+    same(pygpu.apply_over_axes(pygpu.sum, pa, [0, 2]), np.apply_over_axes(np.sum, a, [0, 2]))
+    x = np.linspace(-2.5, 2.5, 11)
+    px = pygpu.asarray(x)
+    same(pygpu.piecewise(px, [px < 0, px >= 0], [-1, 1]), np.piecewise(x, [x < 0, x >= 0], [-1, 1]))
+    same(pygpu.piecewise(px, [px < -1, px > 1], [lambda v: -v, lambda v: v * 2, 0.5]),
+         np.piecewise(x, [x < -1, x > 1], [lambda v: -v, lambda v: v * 2, 0.5]))
+    with pytest.raises(ValueError, match="functions are expected"):
+        pygpu.piecewise(px, [px < 0], [1, 2, 3])
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_packbits_unpackbits(axis, bitorder):
+    a = np.array([[2, 0, 0, 1, 1, 0, 3, 1, 1, 1], [0, 1, 1, 0, 0, 0, 0, 1, 0, 0]], dtype=np.int8)
+    packed = np.packbits(a, axis=axis, bitorder=bitorder)
+    same(pygpu.packbits(pygpu.asarray(a), axis=axis, bitorder=bitorder), packed)
+    for count in (None, 3, -2, 20):
+        same(pygpu.unpackbits(pygpu.asarray(packed), axis=axis, count=count, bitorder=bitorder),
+             np.unpackbits(packed, axis=axis, count=count, bitorder=bitorder))
+    with pytest.raises(TypeError, match="unsigned byte"):
+        pygpu.unpackbits(pygpu.asarray(a))
+    with pytest.raises(ValueError, match="'little' or 'big'"):
+        pygpu.packbits(pygpu.asarray(a), bitorder="middle")
+
+
+# ------------------------------------------------------------------ polynomials
+
+def test_polynomial_arithmetic_and_evaluation():
+    p, q = np.array([3.0, -2.0, 0.5, 4.0]), np.array([1.5, 2.0])
+    pp, pq = pygpu.asarray(p), pygpu.asarray(q)
+    x = np.linspace(-3, 3, 13)
+    np.testing.assert_allclose(host(pygpu.polyval(pp, pygpu.asarray(x))), np.polyval(p, x), rtol=1e-13)
+    same(pygpu.polyval([1, 2, 3], 2), np.polyval([1, 2, 3], 2))
+    for name in ("polyadd", "polysub", "polymul"):
+        np.testing.assert_allclose(host(getattr(pygpu, name)(pp, pq)), getattr(np, name)(p, q), rtol=1e-13)
+        np.testing.assert_allclose(host(getattr(pygpu, name)(pq, pp)), getattr(np, name)(q, p), rtol=1e-13)
+    for m in (0, 1, 2, 5):
+        same(pygpu.polyder(pp, m), np.polyder(p, m))
+    np.testing.assert_allclose(host(pygpu.polyint(pp)), np.polyint(p), rtol=1e-14)
+    np.testing.assert_allclose(host(pygpu.polyint(pp, 2, k=[1.0, -2.0])), np.polyint(p, 2, k=[1.0, -2.0]), rtol=1e-14)
+    got, want = pygpu.polydiv(pp, pq), np.polydiv(p, q)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(host(g), w, rtol=1e-13, atol=1e-13)
+
+
+def test_polyfit_roots_and_poly():
+    rng = np.random.default_rng(14)
+    x = np.linspace(0, 4, 30)
+    y = 2 * x ** 2 - x + 0.5 + rng.standard_normal(30) * 0.01
+    for deg in (1, 2, 4):
+        np.testing.assert_allclose(host(pygpu.polyfit(pygpu.asarray(x), pygpu.asarray(y), deg)), np.polyfit(x, y, deg),
+                                   rtol=1e-8, atol=1e-10)
+    w = rng.random(30) + 0.5
+    np.testing.assert_allclose(host(pygpu.polyfit(pygpu.asarray(x), pygpu.asarray(y), 2, w=pygpu.asarray(w))),
+                               np.polyfit(x, y, 2, w=w), rtol=1e-8)
+    y2 = np.stack([y, y[::-1]], axis=1)
+    np.testing.assert_allclose(host(pygpu.polyfit(pygpu.asarray(x), pygpu.asarray(y2), 2)), np.polyfit(x, y2, 2), rtol=1e-8)
+    c, v = pygpu.polyfit(pygpu.asarray(x), pygpu.asarray(y), 2, cov=True)
+    wc, wv = np.polyfit(x, y, 2, cov=True)
+    np.testing.assert_allclose(host(v), wv, rtol=1e-6, atol=1e-12)
+    with pytest.raises(TypeError, match="same length"):
+        pygpu.polyfit(pygpu.asarray(x), pygpu.asarray(y[:5]), 2)
+    for p in ([1, -6, 11, -6], [0, 0, 1, 0, -4, 0, 0], [1, 0, 1], [5]):
+        got, want = host(pygpu.roots(p)), np.roots(p)
+        assert got.dtype.kind == want.dtype.kind and got.shape == want.shape
+        np.testing.assert_allclose(np.sort_complex(got), np.sort_complex(want), rtol=1e-10, atol=1e-12)
+    for z in ([1, 2, 3], [1j, -1j, 2], np.array([[1.0, 2.0], [3.0, 4.0]])):
+        got, want = host(pygpu.poly(pygpu.asarray(z))), np.poly(z)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -1,0 +1,203 @@
+"""NumPy's classic polynomial functions on coefficient arrays, highest power first
+(numpy/lib/_polynomial_impl.py is the reference): evaluation by Horner's rule, arithmetic,
+derivatives and integrals, division, least-squares fits (pygpu.linalg.lstsq on the scaled
+Vandermonde matrix), and roots (eigenvalues of the companion matrix)."""
+import warnings
+
+import numpy as _np
+
+import pygpu as _pg
+
+__all__ = ["polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polydiv", "polyfit", "roots", "poly"]
+
+
+def _coeffs(p):
+    p = _pg.asarray(p)
+    return p.reshape(1) if p.ndim == 0 else p
+
+
+def polyval(p, x):
+    """p[0] * x**(n-1) + ... + p[n-1], element-wise in x (Horner's rule)."""
+    p = _pg.asarray(p)
+    x = _pg.asarray(x)
+    y = _pg.zeros_like(x)
+    for k in range(p.shape[0]):
+        y = y * x + p[k]
+    return y
+
+
+def _aligned(a1, a2):
+    a1, a2 = _coeffs(a1), _coeffs(a2)
+    diff = a2.shape[0] - a1.shape[0]
+    if diff > 0:
+        a1 = _pg.concatenate((_pg.zeros(diff, dtype=a1.dtype, device=a1.device), a1))
+    elif diff < 0:
+        a2 = _pg.concatenate((_pg.zeros(-diff, dtype=a2.dtype, device=a2.device), a2))
+    return a1, a2
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials."""
+    a1, a2 = _aligned(a1, a2)
+    return a1 + a2
+
+
+def polysub(a1, a2):
+    """The difference of two polynomials."""
+    a1, a2 = _aligned(a1, a2)
+    return a1 - a2
+
+
+def polymul(a1, a2):
+    """The product of two polynomials (the convolution of their coefficients)."""
+    return _pg.convolve(_coeffs(a1), _coeffs(a2))
+
+
+def polyder(p, m=1):
+    """The m-th derivative."""
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = _coeffs(p)
+    for _ in range(m):
+        n = p.shape[0] - 1
+        p = p[:-1] * _pg.arange(n, 0, -1, device=p.device)
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The m-th antiderivative, with integration constants k (zeros by default; one per
+    integration, the first integration's first)."""
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    k = [0] * m if k is None else (list(_np.atleast_1d(_pg.asnumpy(k) if isinstance(k, _pg.ndarray) else k)))
+    if len(k) == 1 and m > 1:
+        k = k * m
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    p = _coeffs(p)
+    for i in range(m):
+        n = p.shape[0]
+        p = _pg.concatenate((p.astype(_np.float64) / _pg.arange(n, 0, -1, device=p.device),
+                             _pg.asarray([k[i]], dtype=_np.float64, device=p.device)))
+    return p
+
+
+def polydiv(u, v):
+    """(quotient, remainder) of the polynomial division u / v."""
+    u, v = _coeffs(u) + 0.0, _coeffs(v) + 0.0
+    dtype = _pg.result_type(u, v)
+    m, n = u.shape[0] - 1, v.shape[0] - 1
+    scale = 1.0 / v[0]
+    q = _pg.zeros(max(m - n + 1, 1), dtype=dtype, device=u.device)
+    r = u.astype(dtype)
+    for k in range(m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] -= d * v
+    while r.shape[0] > 1 and _pg.allclose(r[0], 0, rtol=1e-14):
+        r = r[1:]
+    return q, r
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial of degree deg through (x, y) (y's columns fitted together):
+    its coefficients, highest power first; full=True adds (residuals, rank, singular values,
+    rcond), cov=True the coefficients' covariance."""
+    order = int(deg) + 1
+    x, y = _pg.asarray(x) + 0.0, _pg.asarray(y) + 0.0
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = x.shape[0] * _np.finfo(x.dtype).eps
+    lhs = _pg.vander(x, order)
+    rhs = y
+    if w is not None:
+        w = _pg.asarray(w, device=x.device) + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+    scale = _pg.sqrt((lhs * lhs).sum(axis=0))
+    lhs = lhs / scale
+    c, resids, rank, s = _pg.linalg.lstsq(lhs, rhs, rcond)
+    c = (c.T / scale).T
+    if int(rank) != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        vbase = _pg.linalg.inv(lhs.T @ lhs) / _pg.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if x.shape[0] <= order:
+                raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+            fac = resids / (x.shape[0] - order)
+        if y.ndim == 1:
+            return c, vbase * fac
+        return c, vbase[:, :, None] * fac
+    return c
+
+
+def roots(p):
+    """The roots of the polynomial with coefficients p (highest power first): the eigenvalues of
+    its companion matrix, and zeros for trailing zero coefficients."""
+    p = _pg.asarray(p)
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nonzero = _pg.nonzero(p)[0].get()
+    if nonzero.size == 0:
+        return _pg.asarray([], dtype=_np.float64, device=p.device)
+    trailing = p.shape[0] - int(nonzero[-1]) - 1
+    p = p[int(nonzero[0]):int(nonzero[-1]) + 1]
+    if not _np.issubdtype(p.dtype, _np.inexact):
+        p = p.astype(_np.float64)
+    n = p.shape[0]
+    if n > 1:
+        a = _pg.diag(_pg.ones(n - 2, dtype=p.dtype, device=p.device), -1)
+        a[0, :] = -p[1:] / p[0]
+        found = _pg.linalg.eigvals(a)
+        if not _np.issubdtype(p.dtype, _np.complexfloating) and _np.issubdtype(found.dtype, _np.complexfloating) \
+                and not bool(_pg.any(_pg.imag(found) != 0)):
+            found = _pg.real(found).copy()   # real roots of a real polynomial stay real, as NumPy's
+    else:
+        found = _pg.asarray([], dtype=p.dtype, device=p.device)
+    return _pg.concatenate((found, _pg.zeros(trailing, dtype=found.dtype, device=p.device)))
+
+
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with these roots (or of a square matrix's
+    characteristic polynomial); real when the roots come in conjugate pairs."""
+    z = _pg.asarray(seq_of_zeros)
+    if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
+        z = _pg.linalg.eigvals(z)
+    elif z.ndim == 1:
+        pass
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return _pg.asarray(1.0)
+    dtype = _np.result_type(z.dtype, _np.float64) if not _np.issubdtype(z.dtype, _np.inexact) else z.dtype
+    a = _pg.ones(1, dtype=dtype, device=z.device)
+    for k in range(z.shape[0]):
+        a = _pg.convolve(a, _pg.concatenate((_pg.ones(1, dtype=dtype, device=z.device), -z[k:k + 1].astype(dtype))),
+                         mode="full")
+    if _np.issubdtype(a.dtype, _np.complexfloating):
+        roots_ = z.astype(a.dtype)
+        pos = _pg.sort_complex(roots_[_pg.imag(roots_) > 0])
+        neg = _pg.sort_complex(_pg.conj(roots_[_pg.imag(roots_) < 0]))
+        if pos.shape == neg.shape and bool(_pg.all(pos == neg)):
+            a = _pg.real(a).copy()
+    return a
