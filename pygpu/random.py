@@ -26,6 +26,7 @@ from numpy.random import SeedSequence
 
 from . import _core
 from ._core import ndarray
+from ._random_composed import ComposedDistributions
 
 __all__ = [
     "Generator", "Philox4x32", "RandomState", "SeedSequence", "default_rng",
@@ -263,7 +264,7 @@ def _param(value, shape, dtype, dev):
 
 # ---------------------------------------------------------------------- Generator
 
-class Generator:
+class Generator(ComposedDistributions):
     """NumPy's Generator on a Philox4x32 stream; results are pygpu arrays on the current device
     (or `device=`). `size=None` gives a 0-d array where NumPy gives a Python scalar."""
 
@@ -794,7 +795,10 @@ class RandomState:
 
 
 _LEGACY_FORWARDED = {"beta", "binomial", "chisquare", "exponential", "gamma", "geometric", "laplace", "logistic",
-                     "lognormal", "poisson", "standard_exponential", "standard_gamma", "standard_t"}
+                     "lognormal", "poisson", "standard_exponential", "standard_gamma", "standard_t", "bytes",
+                     "standard_cauchy", "rayleigh", "pareto", "weibull", "power", "gumbel", "triangular", "wald", "f",
+                     "noncentral_chisquare", "noncentral_f", "negative_binomial", "dirichlet", "multivariate_normal",
+                     "multinomial", "logseries", "zipf", "vonmises"}
 
 # ---------------------------------------------------------------------- the global RandomState
 
@@ -876,3 +880,38 @@ def shuffle(x):
 
 def permutation(x, *, device=None):
     return get_random_state().permutation(x, device=device)
+
+
+def random_integers(low, high=None, size=None):
+    """Integers in [low, high] (NumPy's deprecated spelling of randint(low, high + 1))."""
+    if high is None:
+        high, low = low, 1
+    return get_random_state().randint(low, int(high) + 1, size)
+
+
+def get_bit_generator():
+    """The global RandomState's bit generator (a Philox4x32)."""
+    return get_random_state()._bit_generator
+
+
+def set_bit_generator(bitgen):
+    """Makes the global RandomState draw from bitgen (a Philox4x32)."""
+    if not isinstance(bitgen, Philox4x32):
+        raise TypeError(f"bitgen must be a pygpu.random.Philox4x32, not {type(bitgen).__name__}")
+    state = get_random_state()
+    state._bit_generator = bitgen
+    state._generator = Generator(bitgen)
+
+
+def _module_function(name):
+    def draw(*args, **kwargs):
+        return getattr(get_random_state(), name)(*args, **kwargs)
+    draw.__name__ = draw.__qualname__ = name
+    draw.__doc__ = f"The global RandomState's {name} (see Generator.{name})."
+    return draw
+
+
+# the module functions NumPy's np.random has for every distribution, on the global RandomState
+for _name in sorted(_LEGACY_FORWARDED):
+    globals()[_name] = _module_function(_name)
+del _name

@@ -1,0 +1,341 @@
+"""The Generator distributions pygpu composes from its kernels' draws (uniform, normal,
+exponential, gamma, chi-square, Poisson, binomial): by transformation (Cauchy, Rayleigh,
+Pareto, Weibull, power, Gumbel, triangular, Wald, F, noncentral chi-square and F, negative
+binomial, Dirichlet, multivariate normal, multinomial) or by rejection, redrawing the elements
+not yet accepted until none is left (logseries, Zipf, von Mises), with NumPy's algorithms and
+parameter checks. Each is a sequence of whole-array draws from the Generator's stream, so the
+numbers are the same on every device, as the rest of pygpu.random's."""
+import warnings
+
+import numpy as np
+
+import pygpu as _pg
+
+
+def _values(v, name, check, message):
+    """A parameter as a host array, checked as NumPy checks it (ValueError with its message)."""
+    a = np.asarray(v.get() if isinstance(v, _pg.ndarray) else v, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        bad = ~check(a) | np.isnan(a)
+    if np.any(bad):
+        raise ValueError(message.format(name=name))
+    return a
+
+
+def _positive(v, name):
+    return _values(v, name, lambda a: a > 0, "{name} <= 0")
+
+
+def _non_negative(v, name):
+    return _values(v, name, lambda a: a >= 0, "{name} < 0")
+
+
+def _shape_of(size, *params):
+    """The draw's shape: size, or the parameters' broadcast shape."""
+    if size is not None:
+        return (size,) if np.ndim(size) == 0 else tuple(size)
+    return np.broadcast_shapes(*[np.shape(p) for p in params])
+
+
+def _on(value, shape, device):
+    """A parameter broadcast to the draw's shape, on the device (a Python float stays one)."""
+    if np.ndim(value) == 0:
+        return float(value)
+    return _pg.asarray(np.broadcast_to(value, shape), device=device)
+
+
+class ComposedDistributions:
+    """Methods of pygpu.random.Generator (a mixin: self has the kernel-backed draws)."""
+
+    def _device_of(self, device):
+        return _pg.Device(device) if device is not None else None
+
+    def _uniform01(self, shape, device):
+        return self.random(shape, device=device)
+
+    # -- transformations of one draw
+
+    def standard_cauchy(self, size=None, *, device=None):
+        """The standard Cauchy distribution: a ratio of two standard normals."""
+        shape = _shape_of(size)
+        return self.standard_normal(shape, device=device) / self.standard_normal(shape, device=device)
+
+    def rayleigh(self, scale=1.0, size=None, *, device=None):
+        """scale * sqrt(2 E), E standard exponential."""
+        s = _non_negative(scale, "scale")
+        shape = _shape_of(size, s)
+        e = self.standard_exponential(shape, device=device)
+        return _on(s, shape, e.device) * _pg.sqrt(2.0 * e)
+
+    def pareto(self, a, size=None, *, device=None):
+        """The Pareto II (Lomax) distribution: expm1(E / a)."""
+        a = _positive(a, "a")
+        shape = _shape_of(size, a)
+        e = self.standard_exponential(shape, device=device)
+        return _pg.expm1(e / _on(a, shape, e.device))
+
+    def weibull(self, a, size=None, *, device=None):
+        """E ** (1 / a) (0 where a is 0)."""
+        a = _non_negative(a, "a")
+        shape = _shape_of(size, a)
+        e = self.standard_exponential(shape, device=device)
+        ad = _on(a, shape, e.device)
+        if isinstance(ad, float):
+            return e ** (1.0 / ad) if ad else _pg.zeros_like(e)
+        return _pg.where(ad == 0, 0.0, e ** (1.0 / _pg.where(ad == 0, 1.0, ad)))
+
+    def power(self, a, size=None, *, device=None):
+        """The power distribution on [0, 1] with exponent a - 1: (1 - exp(-E)) ** (1 / a)."""
+        a = _positive(a, "a")
+        shape = _shape_of(size, a)
+        e = self.standard_exponential(shape, device=device)
+        return (-_pg.expm1(-e)) ** (1.0 / _on(a, shape, e.device))
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None, *, device=None):
+        """loc - scale * log(E)."""
+        loc = np.asarray(loc.get() if isinstance(loc, _pg.ndarray) else loc, dtype=np.float64)
+        s = _non_negative(scale, "scale")
+        shape = _shape_of(size, loc, s)
+        e = self.standard_exponential(shape, device=device)
+        return _on(loc, shape, e.device) - _on(s, shape, e.device) * _pg.log(e)
+
+    def triangular(self, left, mode, right, size=None, *, device=None):
+        """The triangular distribution on [left, right] peaking at mode (by inversion)."""
+        lo, mo, hi = (np.asarray(v.get() if isinstance(v, _pg.ndarray) else v, dtype=np.float64)
+                      for v in (left, mode, right))
+        if np.any(lo > mo):
+            raise ValueError("left > mode")
+        if np.any(mo > hi):
+            raise ValueError("mode > right")
+        if np.any(lo == hi):
+            raise ValueError("left == right")
+        shape = _shape_of(size, lo, mo, hi)
+        u = self._uniform01(shape, device)
+        lo, mo, hi = (_on(v, shape, u.device) for v in (lo, mo, hi))
+        base = hi - lo
+        left_base = mo - lo
+        return _pg.where(u <= left_base / base, lo + _pg.sqrt(u * left_base * base),
+                         hi - _pg.sqrt((1.0 - u) * (hi - mo) * base))
+
+    def wald(self, mean, scale, size=None, *, device=None):
+        """The inverse Gaussian distribution (Michael, Schucany and Haas's transformation)."""
+        m, s = _positive(mean, "mean"), _positive(scale, "scale")
+        shape = _shape_of(size, m, s)
+        n = self.standard_normal(shape, device=device)
+        u = self._uniform01(shape, device)
+        m, s = _on(m, shape, n.device), _on(s, shape, n.device)
+        y = m * n * n
+        x = m + (m / (2.0 * s)) * (y - _pg.sqrt(4.0 * s * y + y * y))
+        return _pg.where(u <= m / (m + x), x, m * m / x)
+
+    def f(self, dfnum, dfden, size=None, *, device=None):
+        """Fisher's F: (chisquare(dfnum) / dfnum) / (chisquare(dfden) / dfden)."""
+        a, b = _positive(dfnum, "dfnum"), _positive(dfden, "dfden")
+        shape = _shape_of(size, a, b)
+        num = self.chisquare(a, shape, device=device)
+        den = self.chisquare(b, shape, device=device)
+        return (num * _on(b, shape, num.device)) / (den * _on(a, shape, num.device))
+
+    def noncentral_chisquare(self, df, nonc, size=None, *, device=None):
+        """The noncentral chi-square distribution (NumPy's three cases: nonc 0, df > 1, df <= 1)."""
+        df, nonc = _positive(df, "df"), _non_negative(nonc, "nonc")
+        shape = _shape_of(size, df, nonc)
+        dfb, ncb = np.broadcast_to(df, shape), np.broadcast_to(nonc, shape)
+        central = self.chisquare(dfb, shape, device=device)
+        big = self.chisquare(np.where(dfb > 1, dfb - 1, 1.0), shape, device=device)
+        n = self.normal(np.sqrt(ncb), 1.0, shape, device=device)
+        i = self.poisson(ncb / 2.0, shape, device=device)
+        small = self.chisquare(_pg.asarray(dfb, device=i.device) + 2.0 * i, shape, device=device)
+        d, c = _on(dfb, shape, n.device), _on(ncb, shape, n.device)
+        return _pg.where(c == 0, central, _pg.where(d > 1, big + n * n, small))
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, *, device=None):
+        """The noncentral F distribution."""
+        a, b, c = _positive(dfnum, "dfnum"), _positive(dfden, "dfden"), _non_negative(nonc, "nonc")
+        shape = _shape_of(size, a, b, c)
+        t = self.noncentral_chisquare(np.broadcast_to(a, shape), np.broadcast_to(c, shape), shape, device=device)
+        den = self.chisquare(np.broadcast_to(b, shape), shape, device=device)
+        return (t * _on(b, shape, t.device)) / (den * _on(a, shape, t.device))
+
+    def negative_binomial(self, n, p, size=None, *, device=None):
+        """Failures before the n-th success: poisson(gamma(n, (1 - p) / p)) (int64)."""
+        n = _positive(n, "n")
+        p = _values(p, "p", lambda a: (a > 0) & (a <= 1), "{name} <= 0, {name} > 1 or {name} is NaN")
+        shape = _shape_of(size, n, p)
+        nb, pb = np.broadcast_to(n, shape), np.broadcast_to(p, shape)
+        y = self.gamma(nb, (1.0 - pb) / pb, shape, device=device)
+        return self.poisson(y.get() if y.ndim else float(y), shape, device=device)
+
+    def dirichlet(self, alpha, size=None, *, device=None):
+        """Points on the simplex: standard_gamma(alpha) normalised along the last axis."""
+        alpha = np.asarray(alpha.get() if isinstance(alpha, _pg.ndarray) else alpha, dtype=np.float64)
+        if alpha.ndim != 1:
+            raise ValueError("alpha must be a one-dimensional array")
+        if np.any(np.isnan(alpha)) or np.any(alpha < 0):
+            raise ValueError("alpha < 0")
+        k = alpha.shape[0]
+        shape = (() if size is None else _shape_of(size)) + (k,)
+        g = self.standard_gamma(np.broadcast_to(alpha, shape), shape, device=device)
+        total = g.sum(axis=-1, keepdims=True)
+        return g / total
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd", device=None):
+        """mean + z @ A with A from cov ('svd', 'eigh' or 'cholesky' factorisation), z standard
+        normal of shape size + (n,)."""
+        if check_valid not in ("warn", "raise", "ignore"):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        if method not in ("svd", "eigh", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        dev = self._device_of(device)
+        mean = _pg.asarray(mean, device=dev) + 0.0
+        cov = _pg.asarray(cov, device=mean.device) + 0.0
+        if mean.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        n = mean.shape[0]
+        if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if cov.shape[0] != n:
+            raise ValueError("mean and cov must have same length")
+        shape = (() if size is None else _shape_of(size)) + (n,)
+        z = self.standard_normal(shape, device=mean.device)
+        if method == "cholesky":
+            a = _pg.linalg.cholesky(cov).T
+        else:
+            if method == "eigh":
+                s, u = _pg.linalg.eigh(cov)
+                psd = bool(_pg.all(s >= -tol))
+                a = (u * _pg.sqrt(_pg.abs(s))).T
+            else:
+                u, s, vh = _pg.linalg.svd(cov)
+                psd = _pg.allclose((vh.T * s) @ vh, cov, rtol=tol, atol=tol)
+                a = _pg.sqrt(s)[:, None] * vh
+            if not psd and check_valid != "ignore":
+                if check_valid == "warn":
+                    warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=2)
+                else:
+                    raise ValueError("covariance is not symmetric positive-semidefinite.")
+        return z @ a + mean
+
+    def multinomial(self, n, pvals, size=None, *, device=None):
+        """Counts of n draws among len(pvals) outcomes (int64), one binomial per outcome in turn."""
+        pvals = np.asarray(pvals.get() if isinstance(pvals, _pg.ndarray) else pvals, dtype=np.float64)
+        if pvals.ndim != 1:
+            raise ValueError("pvals must be a one-dimensional array")
+        if np.any(pvals < 0) or np.any(pvals > 1) or np.any(np.isnan(pvals)):
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if pvals[:-1].sum() > 1.0 + 1e-12:
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        n = np.asarray(n.get() if isinstance(n, _pg.ndarray) else n)
+        if np.any(n < 0):
+            raise ValueError("n < 0")
+        k = pvals.shape[0]
+        lead = _shape_of(size, n) if size is not None or n.ndim else ()
+        remaining = np.broadcast_to(n, lead).astype(np.int64)
+        out = []
+        rest, left = _pg.asarray(remaining, device=self._device_of(device)), 1.0
+        for j in range(k - 1):
+            p = min(max(pvals[j] / left, 0.0), 1.0) if left > 0 else 0.0
+            x = self.binomial(rest.get() if rest.ndim else int(rest), p, lead, device=device)
+            out.append(x)
+            rest = rest - x
+            left -= pvals[j]
+        out.append(rest)
+        return _pg.stack(out, axis=-1)
+
+    # -- rejection: redraw what was not accepted
+
+    def _reject(self, shape, device, propose):
+        """An array of shape filled by propose(count, index) -> (values, accepted) over the
+        elements still pending (their flat indices), until every one is accepted."""
+        total = int(np.prod(shape))
+        dev = self._device_of(device)
+        out = None
+        pending = _pg.arange(total, dtype=np.int64, device=dev)
+        while pending.shape[0]:
+            values, accepted = propose(pending.shape[0], pending)
+            if out is None:
+                out = _pg.empty(total, dtype=values.dtype, device=values.device)
+            out[pending[accepted]] = values[accepted]
+            pending = pending[~accepted]
+        if out is None:
+            out = _pg.empty(total, dtype=np.int64, device=dev)
+        return out.reshape(shape)
+
+    def logseries(self, p, size=None, *, device=None):
+        """The logarithmic series distribution (Kemp's algorithm), int64."""
+        p = _values(p, "p", lambda a: (a >= 0) & (a < 1), "{name} < 0, {name} >= 1 or {name} is NaN")
+        shape = _shape_of(size, p)
+        flat = np.broadcast_to(p, shape).reshape(-1)
+
+        def propose(count, index):
+            pp = _pg.take(_pg.asarray(flat, device=index.device), index)
+            v = self.random(count, device=index.device)
+            u = self.random(count, device=index.device)
+            q = -_pg.expm1(_pg.log1p(-pp) * u)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                k = _pg.floor(1.0 + _pg.log(v) / _pg.log(q))
+            tail = _pg.logical_and(v < pp, v <= q * q)
+            result = _pg.where(v >= pp, 1.0, _pg.where(tail, k, _pg.where(v >= q, 1.0, 2.0)))
+            ok = ~_pg.logical_and(tail, _pg.logical_or(k < 1, v == 0))
+            return result.astype(np.int64), ok
+
+        return self._reject(shape, device, propose)
+
+    def zipf(self, a, size=None, *, device=None):
+        """The Zipf distribution with exponent a > 1 (Devroye's rejection), int64."""
+        a = _values(a, "a", lambda x: x > 1, "{name} <= 1 or {name} is NaN")
+        shape = _shape_of(size, a)
+        flat = np.broadcast_to(a, shape).reshape(-1)
+        limit = float(np.iinfo(np.int64).max)
+
+        def propose(count, index):
+            am1 = _pg.take(_pg.asarray(flat, device=index.device), index) - 1.0
+            b = 2.0 ** am1
+            u = 1.0 - self.random(count, device=index.device)
+            v = self.random(count, device=index.device)
+            x = _pg.floor(u ** (-1.0 / am1))
+            inside = _pg.logical_and(x >= 1.0, x <= limit)
+            xs = _pg.where(inside, x, 1.0)
+            t = (1.0 + 1.0 / xs) ** am1
+            ok = _pg.logical_and(inside, v * xs * (t - 1.0) / (b - 1.0) <= t / b)
+            return _pg.where(ok, xs, 1.0).astype(np.int64), ok
+
+        return self._reject(shape, device, propose)
+
+    def vonmises(self, mu, kappa, size=None, *, device=None):
+        """The von Mises distribution on [-pi, pi] (Best and Fisher's rejection; uniform for
+        kappa < 1e-8, a wrapped normal for kappa > 1e6, as NumPy's)."""
+        mu = np.asarray(mu.get() if isinstance(mu, _pg.ndarray) else mu, dtype=np.float64)
+        kappa = _non_negative(kappa, "kappa")
+        shape = _shape_of(size, mu, kappa)
+        mus, kappas = np.broadcast_to(mu, shape).reshape(-1), np.broadcast_to(kappa, shape).reshape(-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = 1 + np.sqrt(1 + 4 * kappas * kappas)
+            rho = (r - np.sqrt(2 * r)) / (2 * kappas)
+            s_all = np.where(kappas < 1e-5, 1.0 / kappas + kappas, (1 + rho * rho) / (2 * rho))
+
+        def propose(count, index):
+            dev = index.device
+            k = _pg.take(_pg.asarray(kappas, device=dev), index)
+            m = _pg.take(_pg.asarray(mus, device=dev), index)
+            s = _pg.take(_pg.asarray(np.where(np.isfinite(s_all), s_all, 1.0), device=dev), index)
+            u = self.random(count, device=dev)
+            v = self.random(count, device=dev)
+            side = self.random(count, device=dev)
+            z = _pg.cos(np.pi * u)
+            w = (1 + s * z) / (s + z)
+            y = k * (s - w)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ok = _pg.logical_or(y * (2 - y) - v >= 0, _pg.log(y / v) + 1 - y >= 0)
+            angle = _pg.arccos(_pg.clip(w, -1.0, 1.0))
+            angle = _pg.where(side < 0.5, -angle, angle) + m
+            wrapped = _pg.fmod(_pg.abs(angle) + np.pi, 2 * np.pi) - np.pi
+            result = _pg.where(angle < 0, -wrapped, wrapped)
+            normal = m + _pg.sqrt(1.0 / _pg.where(k > 0, k, 1.0)) * self.standard_normal(count, device=dev)
+            normal = _pg.where(normal < -np.pi, normal + 2 * np.pi, _pg.where(normal > np.pi, normal - 2 * np.pi, normal))
+            flat_u = np.pi * (2 * u - 1)
+            result = _pg.where(k < 1e-8, flat_u, _pg.where(k > 1e6, normal, result))
+            ok = _pg.logical_or(ok, _pg.logical_or(k < 1e-8, k > 1e6))
+            return result, ok
+
+        return self._reject(shape, device, propose)
