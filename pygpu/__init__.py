@@ -47,6 +47,7 @@ from ._calculus import *  # noqa: F401,F403,E402  (gradient, trapezoid)
 from ._creation import *  # noqa: F401,F403,E402  (array with ndmin=, fromfunction, frombuffer, loadtxt, ...)
 from ._polynomial import *  # noqa: F401,F403,E402  (polyval, polyfit, roots, poly, polyadd, ...)
 from ._functional import *  # noqa: F401,F403,E402  (apply_along_axis, apply_over_axes, piecewise)
+from ._nanquantiles import *  # noqa: F401,F403,E402  (nanmedian, nanquantile, nanpercentile)
 from ._histograms import *  # noqa: F401,F403,E402  (histogram_bin_edges, histogram2d, histogramdd)
 from ._numpy_names import *  # noqa: F401,F403,E402  (NumPy's type objects and index helpers: intp, issubdtype, s_)
 from ._jit.raw import RawKernel, RawModule  # noqa: F401,E402

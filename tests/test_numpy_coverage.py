@@ -847,3 +847,67 @@ def test_polyfit_roots_and_poly():
         got, want = host(pygpu.poly(pygpu.asarray(z))), np.poly(z)
         assert got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+# ------------------------------------------------------------------ quantiles that skip NaNs
+
+METHODS = ["linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf", "averaged_inverted_cdf",
+           "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+           "normal_unbiased"]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_nanquantile_methods(method):
+    rng = np.random.default_rng(15)
+    a = rng.standard_normal((6, 9))
+    a[rng.random((6, 9)) < 0.3] = np.nan
+    a[2, :8] = np.nan                       # one valid value
+    pa = pygpu.asarray(a)
+    for q in (0.5, [0.0, 0.1, 0.5, 0.93, 1.0]):
+        for axis in (None, 0, 1, -1):
+            got = pygpu.nanquantile(pa, q, axis=axis, method=method)
+            want = np.nanquantile(a, q, axis=axis, method=method)
+            assert host(got).dtype == want.dtype and host(got).shape == want.shape
+            np.testing.assert_allclose(host(got), want, rtol=1e-12, atol=1e-12)
+
+
+def test_nanmedian_nanpercentile():
+    rng = np.random.default_rng(16)
+    a = rng.standard_normal((4, 7, 5)).astype(np.float32)
+    a[rng.random(a.shape) < 0.25] = np.nan
+    pa = pygpu.asarray(a)
+    for axis in (None, 0, 1, (0, 2), -1):
+        for keepdims in (False, True):
+            np.testing.assert_allclose(host(pygpu.nanmedian(pa, axis=axis, keepdims=keepdims)),
+                                       np.nanmedian(a, axis=axis, keepdims=keepdims), rtol=1e-6)
+            np.testing.assert_allclose(host(pygpu.nanpercentile(pa, [10, 90], axis=axis, keepdims=keepdims)),
+                                       np.nanpercentile(a, [10, 90], axis=axis, keepdims=keepdims), rtol=1e-5)
+    assert pygpu.nanmedian(pa).dtype == np.nanmedian(a).dtype
+    b = np.array([[np.nan, np.nan], [1.0, 2.0]])
+    with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+        got = pygpu.nanmedian(pygpu.asarray(b), axis=1)
+    with pytest.warns(RuntimeWarning):
+        want = np.nanmedian(b, axis=1)
+    same(got, want)
+    ints = np.arange(10)
+    same(pygpu.nanmedian(pygpu.asarray(ints)), np.nanmedian(ints))
+    same(pygpu.nanpercentile(pygpu.asarray(ints), 30), np.nanpercentile(ints, 30))
+    with pytest.raises(ValueError, match="range"):
+        pygpu.nanpercentile(pa, 101)
+
+
+def test_i0_and_kaiser():
+    x = np.concatenate([np.linspace(-40, 40, 2001), np.linspace(29.5, 30.5, 101), np.linspace(40, 700, 301), [0.0, -0.0]])
+    np.testing.assert_allclose(host(pygpu.i0(pygpu.asarray(x))), np.i0(x), rtol=5e-15)
+    x32 = np.linspace(-80, 80, 1001).astype(np.float32)
+    got = pygpu.i0(pygpu.asarray(x32))
+    assert got.dtype == np.i0(x32).dtype
+    np.testing.assert_allclose(host(got), np.i0(x32), rtol=2e-6)
+    assert pygpu.i0(pygpu.asarray([0, 1, 2])).dtype == np.i0(np.array([0, 1, 2])).dtype
+    np.testing.assert_allclose(host(pygpu.i0(pygpu.asarray([0, 1, 2]))), np.i0(np.array([0, 1, 2])), rtol=5e-15)
+    with pytest.raises(TypeError, match="complex"):
+        pygpu.i0(pygpu.asarray([1j]))
+    for M, beta in ((1, 5.0), (0, 3.0), (12, 14.0), (51, 0.0), (8, 8.6)):
+        got, want = pygpu.kaiser(M, beta), np.kaiser(M, beta)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(host(got), want, rtol=1e-13, atol=1e-15)

@@ -1,0 +1,86 @@
+"""nanmedian, nanquantile and nanpercentile: quantiles of the values that are not NaN, each slice
+with its own count. The slices are sorted on the device (NaNs last), the count of each is taken,
+and NumPy's quantile methods (pygpu._sorting's table) turn (count, q) into the indices of every
+slice at once, on the device; integer arrays have no NaNs and go to the plain quantile."""
+import warnings
+
+import numpy as _np
+
+import pygpu as _pg
+from ._sorting import (_QUANTILE_METHODS, _finish, _quantile, _quantile_args, _quantile_valid,
+                       _reduce_axes)
+
+__all__ = ["nanquantile", "nanpercentile", "nanmedian"]
+
+
+def _nan_quantile(a, q, axis, out, method, keepdims, weak_q):
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
+    if q.ndim > 1:
+        raise ValueError("q must be a scalar or 1d")
+    if a.dtype.kind != "f":
+        return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
+    # NumPy's result dtype: a Python float q keeps float32, an array of q's is float64
+    want = _np.nanquantile(_np.zeros(1, a.dtype), float(q) if weak_q else q, method=method).dtype
+    arr, ax, kept = _reduce_axes(a, axis)
+    arr = _pg.moveaxis(arr, ax, -1)
+    if arr.shape[-1] == 0:
+        return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
+    ordered = _pg.sort(arr, axis=-1)   # NaNs last
+    valid = _pg.count_nonzero(~_pg.isnan(arr), axis=-1)
+    n = valid.astype(_np.float64)[..., None]
+    qs = _pg.asarray(q.reshape(-1).astype(_np.float64), device=a.device)
+    get_index, fix_gamma = _QUANTILE_METHODS[method]
+    vidx = get_index(n, qs)
+    last = _pg.maximum(n - 1, 0)
+    if fix_gamma is None:
+        index = _pg.clip(vidx, 0, last).astype(_np.int64)
+        result = _pg.take_along_axis(ordered, index, axis=-1)
+    else:
+        floor = _pg.floor(vidx)
+        prev = _pg.where(vidx >= n - 1, last, _pg.where(vidx < 0, 0, floor))
+        nxt = _pg.where(vidx >= n - 1, last, _pg.where(vidx < 0, 0, floor + 1))
+        below = _pg.take_along_axis(ordered, _pg.clip(prev, 0, last).astype(_np.int64), axis=-1)
+        above = _pg.take_along_axis(ordered, _pg.clip(nxt, 0, last).astype(_np.int64), axis=-1)
+        t = _pg.asarray(fix_gamma(vidx - floor, vidx)) + _pg.zeros_like(vidx)
+        diff = above - below
+        result = _pg.where(t >= 0.5, above - diff * (1 - t), below + diff * t)
+    empty = valid == 0
+    if bool(_pg.any(empty)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        result = _pg.where(empty[..., None], _np.nan, result)
+    result = _pg.moveaxis(result.astype(want), -1, 0).reshape(q.shape + result.shape[:-1])
+    return _finish(result, out, keepdims, kept, lead=q.shape)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None):
+    """The q-th quantiles along axis of the values that are not NaN (NaN, with a RuntimeWarning,
+    for a slice of NaNs only); every method numpy.quantile has."""
+    if weights is not None:
+        raise NotImplementedError("pygpu.nanquantile: weights are not supported")
+    a, q, weak_q = _quantile_args(a, q)
+    q = _np.asanyarray(q)
+    if not _quantile_valid(q):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    return _nan_quantile(a, q, axis, out, method, keepdims, weak_q)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None):
+    """The q-th percentiles (0..100) along axis of the values that are not NaN."""
+    if weights is not None:
+        raise NotImplementedError("pygpu.nanpercentile: weights are not supported")
+    a, q, weak_q = _quantile_args(a, q)
+    q = _np.asanyarray(_np.true_divide(q, 100))
+    if not _quantile_valid(q):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    return _nan_quantile(a, q, axis, out, method, keepdims, weak_q)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The median along axis of the values that are not NaN."""
+    a = _pg.asarray(a)
+    if a.dtype.kind not in "f":
+        return _pg.median(a, axis=axis, out=out, keepdims=keepdims)
+    return _nan_quantile(a, _np.asanyarray(0.5), axis, out, "linear", keepdims, True)
