@@ -12,11 +12,13 @@ dispatch from three sources:
   3. explicit entries: `register(numpy_function, pygpu_function)` (or as a decorator,
      `@register(numpy.foo)`), from any module.
 
-A NumPy function with no entry raises TypeError naming it: pygpu never copies arrays to the host
-behind the user's back. ufuncs do not come here (they go through __array_ufunc__), except NumPy's
-ufuncs that are not elementwise (numpy.matmul, vecdot, matvec, vecmat): ndarray.__array_ufunc__
-passes those to array_ufunc below, which runs the pygpu function registered for the name with
-register_gufunc.
+A NumPy function with no entry runs NumPy's own implementation when every pygpu array among its
+arguments is on the CPU device: NumPy reads them through the buffer protocol, zero-copy, as
+np.asarray does, and the arrays it returns come back as pygpu arrays. With an array on a GPU it
+raises TypeError naming the function: pygpu never copies device arrays to the host behind the
+user's back. The same holds for NumPy's ufuncs pygpu lacks (np.frexp, np.ldexp, ...), which
+reach array_ufunc below through ndarray.__array_ufunc__, as do the ones pygpu implements in
+Python (registered with register_gufunc: numpy.matmul, vecdot, gcd, divmod, ...).
 """
 import importlib
 import types as _types
@@ -87,16 +89,50 @@ def _name(func):
     return f"{module}.{getattr(func, '__name__', repr(func))}"
 
 
+def _pygpu_arrays(obj, depth=0):
+    """The pygpu arrays among a call's arguments (inside lists, tuples and dicts too)."""
+    if isinstance(obj, _core.ndarray):
+        yield obj
+    elif depth < 3 and isinstance(obj, (list, tuple)):
+        for item in obj:
+            yield from _pygpu_arrays(item, depth + 1)
+    elif depth < 3 and isinstance(obj, dict):
+        for item in obj.values():
+            yield from _pygpu_arrays(item, depth + 1)
+
+
+def _all_on_cpu(args, kwargs):
+    return all(a.device.kind == "cpu" for a in _pygpu_arrays((args, kwargs)))
+
+
+def _to_pygpu(result):
+    """NumPy's results as pygpu arrays on the CPU device (numbers and other objects as they are)."""
+    if isinstance(result, _np.ndarray):
+        return _core.asarray(result)
+    if isinstance(result, tuple) and hasattr(result, "_fields"):
+        return type(result)(*[_to_pygpu(r) for r in result])
+    if isinstance(result, (tuple, list)):
+        return type(result)(_to_pygpu(r) for r in result)
+    return result
+
+
+def _not_implemented(what):
+    return TypeError(f"{what} is not implemented for pygpu arrays on a GPU; pygpu does not copy them to the host "
+                     "implicitly: call it on pygpu.asnumpy(x) to run NumPy's version")
+
+
 def array_function(self, func, types, args, kwargs):
     """ndarray.__array_function__: NumPy's func called with pygpu arrays among its arguments."""
     for t in types:
         if not issubclass(t, (_core.ndarray, _np.ndarray)):
             return NotImplemented   # another library's array: let it answer
     impl = implementation(func)
-    if impl is None:
-        raise TypeError(f"{_name(func)} is not implemented for pygpu arrays; pygpu does not copy them to the host "
-                        "implicitly: call it on pygpu.asnumpy(x) to run NumPy's version")
-    return impl(*args, **kwargs)
+    if impl is not None:
+        return impl(*args, **kwargs)
+    numpy_impl = getattr(func, "_implementation", None)
+    if numpy_impl is None or not _all_on_cpu(args, kwargs):
+        raise _not_implemented(_name(func))
+    return _to_pygpu(numpy_impl(*args, **kwargs))   # zero-copy views of CPU memory
 
 
 def register_gufunc(name, implementation):
@@ -109,6 +145,10 @@ def array_ufunc(ufunc, method, *inputs, **kwargs):
     """ndarray.__array_ufunc__ for the NumPy ufuncs pygpu's op table does not have."""
     impl = _gufuncs.get(getattr(ufunc, "__name__", None))
     if impl is None or method != "__call__":
+        if method == "__call__" and "out" not in kwargs and _all_on_cpu(inputs, kwargs) and \
+                all(isinstance(x, (_core.ndarray, _np.ndarray, int, float, complex, bool, _np.generic)) for x in inputs):
+            views = [_np.asarray(x) if isinstance(x, _core.ndarray) else x for x in inputs]
+            return _to_pygpu(ufunc(*views, **kwargs))   # NumPy's loop on zero-copy views of CPU memory
         return NotImplemented
     out = kwargs.get("out")
     if isinstance(out, tuple):

@@ -1,5 +1,6 @@
 """NumPy's functions on pygpu arrays (NEP 18 __array_function__): one table from NumPy's function
-to pygpu's, TypeError naming the function where pygpu has none, never a silent host copy."""
+to pygpu's; where pygpu has none, NumPy's own on zero-copy views for CPU arrays, TypeError naming
+the function for arrays on a GPU: never a silent copy between device and host."""
 import sys
 import types
 
@@ -57,17 +58,36 @@ def test_like_argument(device):
 
 
 def _unimplemented():
-    for f in (np.kron, np.polyval, np.einsum, np.histogram2d, np.cov, np.corrcoef):
+    for f in (np.array2string, np.array_repr, np.fft.rfftn):
         if _dispatch.implementation(f) is None:
             return f
     pytest.skip("every candidate function is implemented")
 
 
-def test_missing_function_raises_type_error_naming_it(device):
+def test_missing_function_on_a_gpu_raises_type_error_naming_it(device):
     f = _unimplemented()
     p = pygpu.ones((2, 2), device=device)
-    with pytest.raises(TypeError, match=f"numpy.{f.__name__} is not implemented for pygpu arrays"):
-        f(p, p)
+    if p.device.kind == "cpu":
+        pytest.skip("the CPU device runs NumPy's version (next test)")
+    with pytest.raises(TypeError, match=f"{f.__name__} is not implemented for pygpu arrays on a GPU"):
+        f(p)
+
+
+def test_missing_function_on_the_cpu_runs_numpys_on_zero_copy_views():
+    x = np.arange(8.0).reshape(2, 4)
+    p = pygpu.asarray(x, device="cpu")
+    got = np.fft.fft(p) if _dispatch.implementation(np.fft.fft) is None else pytest.skip("pygpu.fft exists")
+    assert isinstance(got, pygpu.ndarray) and got.device.kind == "cpu"
+    assert_array_equal(got, np.fft.fft(x))
+    assert np.array2string(p) == np.array2string(x)
+    # a function that writes into its argument writes into the pygpu array's memory
+    np.copyto(np.asarray(p), 5.0)
+    assert_array_equal(p, np.full((2, 4), 5.0))
+    mantissa, exponent = np.frexp(pygpu.asarray([3.0, 0.5, 10.0], device="cpu"))   # a ufunc pygpu lacks
+    assert isinstance(mantissa, pygpu.ndarray) and isinstance(exponent, pygpu.ndarray)
+    assert_array_equal(mantissa, np.frexp([3.0, 0.5, 10.0])[0])
+    assert_array_equal(exponent, np.frexp([3.0, 0.5, 10.0])[1])
+    assert_array_equal(np.ldexp(pygpu.asarray([0.75], device="cpu"), 3), np.ldexp([0.75], 3))
 
 
 def test_other_array_types_get_their_turn(device):
@@ -101,8 +121,11 @@ def test_register_and_submodule_tables(device, monkeypatch):
     monkeypatch.setattr(_dispatch, "_table", None)
     assert np.fft.fft(p) == "fake fft"
     assert np.fft.ifft(p) == "fake ifft"
-    with pytest.raises(TypeError, match="numpy.fft.rfft is not implemented"):
-        np.fft.rfft(p)
+    if p.device.kind != "cpu":
+        with pytest.raises(TypeError, match="numpy.fft.rfft is not implemented"):
+            np.fft.rfft(p)
+    else:   # the CPU device: NumPy's own, on a zero-copy view
+        assert_array_equal(np.fft.rfft(p), np.fft.rfft(np.arange(3)))
     monkeypatch.setattr(_dispatch, "_table", None)
 
 
@@ -112,3 +135,15 @@ def test_table_has_no_ufuncs_or_types():
         assert not isinstance(np_func, (type, np.ufunc)) and callable(pg_func)
     assert _dispatch.implementation(np.concatenate) is pygpu.concatenate
     assert _dispatch.implementation(np.sin) is None   # ufuncs take the __array_ufunc__ route
+
+
+def test_missing_function_on_a_fake_gpu_raises_type_error(mock_driver):
+    from conftest import run_mock
+    out = run_mock(mock_driver, """
+        d = pygpu.asarray(np.arange(4.0), device="cuda:0")
+        print(json.dumps({"function": error(lambda: np.array2string(d)),
+                          "ufunc": error(lambda: np.frexp(d))}))
+    """)
+    assert out["function"]["type"] == "TypeError"
+    assert "array2string is not implemented for pygpu arrays on a GPU" in out["function"]["msg"]
+    assert out["ufunc"]["type"] == "TypeError"
