@@ -28,7 +28,7 @@ import numpy as _np
 from . import _core
 
 # numpy namespace -> pygpu module name, mapped by function name
-_SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft"}
+_SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft", "numpy.emath": "pygpu.emath"}
 
 _explicit = {}
 _table = None
@@ -71,7 +71,10 @@ def _build():
             if e.name != pg_name:
                 raise
             continue
-        _by_name(importlib.import_module(np_name), pg_mod, table)
+        np_mod = _np
+        for part in np_name.split(".")[1:]:   # numpy.emath is an attribute of numpy, not a module path
+            np_mod = getattr(np_mod, part)
+        _by_name(np_mod, pg_mod, table)
     table.update(_explicit)
     return table
 

@@ -911,3 +911,23 @@ def test_i0_and_kaiser():
         got, want = pygpu.kaiser(M, beta), np.kaiser(M, beta)
         assert got.shape == want.shape
         np.testing.assert_allclose(host(got), want, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int64, np.float32, np.float64, np.complex128])
+def test_emath(dtype):
+    for values in ([4.0, 9.0, 0.25], [-4.0, 9.0, 0.5], [-0.5, 0.3, 2.0]):
+        x = np.array(values).astype(dtype) if np.issubdtype(dtype, np.inexact) else np.array([4, -9, 1]).astype(dtype)
+        px = pygpu.asarray(x)
+        for name in ("sqrt", "log", "log2", "log10", "arccos", "arcsin", "arctanh"):
+            with np.errstate(all="ignore"):
+                want = getattr(np.emath, name)(x)
+                got = getattr(pygpu.emath, name)(px)
+            assert host(got).dtype == want.dtype, name
+            np.testing.assert_allclose(host(got), want, rtol=2e-6 if dtype == np.float32 else 1e-13, atol=1e-7)
+        with np.errstate(all="ignore"):
+            np.testing.assert_allclose(host(pygpu.emath.logn(2, px)), np.emath.logn(2, x), rtol=1e-6, atol=1e-7)
+            np.testing.assert_allclose(host(pygpu.emath.power(px, -2)), np.emath.power(x, -2), rtol=1e-6)
+    with np.errstate(all="ignore"):
+        got = np.emath.sqrt(pygpu.asarray([-1.0, 4.0]))   # dispatched
+    assert isinstance(got, pygpu.ndarray)
+    np.testing.assert_allclose(host(got), [1j, 2.0])
