@@ -8,7 +8,8 @@ import numpy as _np
 
 import pygpu as _pg
 
-__all__ = ["polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polydiv", "polyfit", "roots", "poly"]
+__all__ = ["polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "polydiv", "polyfit", "roots", "poly",
+           "poly1d"]
 
 
 def _coeffs(p):
@@ -201,3 +202,143 @@ def poly(seq_of_zeros):
         if pos.shape == neg.shape and bool(_pg.all(pos == neg)):
             a = _pg.real(a).copy()
     return a
+
+
+class poly1d:
+    """A polynomial, as numpy.poly1d: poly1d([1, 2, 3]) is x**2 + 2x + 3 (or poly1d(roots, r=True)
+    the monic one with those roots). Its coefficients (highest power first) are a pygpu array on
+    their device; calling it evaluates it there; + - * / ** combine polynomials and numbers."""
+
+    __hash__ = None
+
+    def __init__(self, c_or_r, r=False, variable=None):
+        if isinstance(c_or_r, poly1d):
+            self._variable = c_or_r._variable if variable is None else variable
+            self._coeffs = c_or_r._coeffs
+            return
+        if r:
+            c_or_r = poly(c_or_r)
+        c = _pg.asarray(c_or_r)
+        if c.ndim > 1:
+            raise ValueError("Polynomial must be 1d only.")
+        c = c.reshape(-1)
+        nonzero = _pg.nonzero(c)[0]
+        c = c[int(nonzero[0]):] if nonzero.shape[0] else _pg.zeros(1, dtype=c.dtype, device=c.device)
+        self._coeffs = c
+        self._variable = "x" if variable is None else variable
+
+    @property
+    def coeffs(self):
+        """The coefficients, highest power first."""
+        return self._coeffs
+
+    c = coef = coefficients = coeffs
+
+    @property
+    def variable(self):
+        return self._variable
+
+    @property
+    def order(self):
+        """The degree."""
+        return self._coeffs.shape[0] - 1
+
+    o = order
+
+    @property
+    def roots(self):
+        return roots(self._coeffs)
+
+    r = roots
+
+    def __array__(self, dtype=None, copy=None):
+        return _np.asarray(self._coeffs.get(), dtype=dtype)
+
+    def __repr__(self):
+        return "poly1d(%s)" % _np.array2string(self._coeffs.get(), separator=", ")
+
+    def __str__(self):
+        return str(_np.poly1d(self._coeffs.get(), variable=self._variable))
+
+    def __len__(self):
+        return self.order
+
+    def __call__(self, val):
+        if isinstance(val, poly1d):
+            result = poly1d([0.0])
+            for c in self._coeffs.get():
+                result = result * val + c
+            return result
+        return polyval(self._coeffs, val)
+
+    def __neg__(self):
+        return poly1d(-self._coeffs)
+
+    def __pos__(self):
+        return self
+
+    @staticmethod
+    def _coefficients_of(other):
+        return other._coeffs if isinstance(other, poly1d) else _coeffs(other)
+
+    def __add__(self, other):
+        return poly1d(polyadd(self._coeffs, self._coefficients_of(other)))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return poly1d(polysub(self._coeffs, self._coefficients_of(other)))
+
+    def __rsub__(self, other):
+        return poly1d(polysub(self._coefficients_of(other), self._coeffs))
+
+    def __mul__(self, other):
+        if _np.isscalar(other):
+            return poly1d(self._coeffs * other)
+        return poly1d(polymul(self._coeffs, self._coefficients_of(other)))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if _np.isscalar(other):
+            return poly1d(self._coeffs / other)
+        return tuple(poly1d(p) for p in polydiv(self._coeffs, self._coefficients_of(other)))
+
+    def __rtruediv__(self, other):
+        return tuple(poly1d(p) for p in polydiv(self._coefficients_of(other), self._coeffs))
+
+    def __pow__(self, n):
+        if not _np.isscalar(n) or int(n) != n or n < 0:
+            raise ValueError("Power to non-negative integers only.")
+        result = poly1d([1])
+        for _ in range(int(n)):
+            result = result * self
+        return result
+
+    def __eq__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        return self._coeffs.shape == other._coeffs.shape and bool(_pg.all(self._coeffs == other._coeffs))
+
+    def __ne__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        return not self == other
+
+    def __getitem__(self, power):
+        """The coefficient of x**power (0 beyond the degree)."""
+        index = self.order - power
+        if power > self.order or power < 0:
+            return self._coeffs.dtype.type(0)
+        return self._coeffs[index]
+
+    def __iter__(self):
+        return iter(self._coeffs)
+
+    def integ(self, m=1, k=0):
+        """The m-th antiderivative (see polyint)."""
+        return poly1d(polyint(self._coeffs, m=m, k=k))
+
+    def deriv(self, m=1):
+        """The m-th derivative (see polyder)."""
+        return poly1d(polyder(self._coeffs, m=m))

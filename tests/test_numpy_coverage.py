@@ -931,3 +931,25 @@ def test_emath(dtype):
         got = np.emath.sqrt(pygpu.asarray([-1.0, 4.0]))   # dispatched
     assert isinstance(got, pygpu.ndarray)
     np.testing.assert_allclose(host(got), [1j, 2.0])
+
+
+def test_poly1d():
+    p, q = pygpu.poly1d([1.0, -3.0, 2.0]), np.poly1d([1.0, -3.0, 2.0])
+    x = np.linspace(-2, 3, 11)
+    np.testing.assert_allclose(host(p(pygpu.asarray(x))), q(x))
+    assert p.order == q.order and len(p) == len(q) and p.variable == "x"
+    np.testing.assert_allclose(np.sort(host(p.roots)), np.sort(q.roots))
+    for got, want in ((p + 1, q + 1), (2 * p, 2 * q), (p * p, q * q), (p - [1, 0], q - [1, 0]), (p ** 3, q ** 3),
+                      (p.deriv(), q.deriv()), (p.integ(k=2.0), q.integ(k=2.0)), (-p, -q), (p(pygpu.poly1d([1.0, 1.0])),
+                                                                                        q(np.poly1d([1.0, 1.0])))):
+        np.testing.assert_allclose(host(got.coeffs), want.coeffs)
+    quot, rem = p / pygpu.poly1d([1.0, -1.0])
+    wq, wr = q / np.poly1d([1.0, -1.0])
+    np.testing.assert_allclose(host(quot.coeffs), wq.coeffs)
+    np.testing.assert_allclose(host(rem.coeffs), wr.coeffs, atol=1e-14)
+    assert p == pygpu.poly1d([0.0, 1.0, -3.0, 2.0]) and p != pygpu.poly1d([1.0])
+    assert float(p[0]) == 2.0 and float(p[2]) == 1.0 and p[5] == 0
+    assert str(p) == str(q)
+    np.testing.assert_allclose(host(pygpu.poly1d([1, 2], r=True).coeffs), np.poly1d([1, 2], r=True).coeffs)
+    with pytest.raises(ValueError, match="non-negative integers"):
+        p ** -1
