@@ -49,7 +49,7 @@ NDARRAY_EXCLUDED = {"ctypes": "a ctypes view of host memory", "data": "a buffer 
                     "setfield": "record arrays", "resize": "in-place reallocation with reference checks",
                     "setflags": "flags are fixed by how the array was made", "byteswap": "byte order: pygpu "
                     "arrays are in the machine's order"}
-NDARRAY_NOT_YET = {"view"}
+NDARRAY_NOT_YET = set()
 
 
 def public(obj):

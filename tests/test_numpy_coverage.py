@@ -953,3 +953,32 @@ def test_poly1d():
     np.testing.assert_allclose(host(pygpu.poly1d([1, 2], r=True).coeffs), np.poly1d([1, 2], r=True).coeffs)
     with pytest.raises(ValueError, match="non-negative integers"):
         p ** -1
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint32, np.float32, np.int64, np.float64, np.complex128, None])
+def test_view_as_another_dtype(dtype):
+    a = np.arange(48, dtype=np.int32).reshape(3, 16)
+    pa = pygpu.asarray(a)
+    for pv, nv in ((pa, a), (pa[1:, :8], a[1:, :8]), (pa[::2], a[::2])):
+        got = pv.view(dtype) if dtype is not None else pv.view()
+        want = nv.view(dtype) if dtype is not None else nv.view()
+        same(got, want)
+        assert pygpu.shares_memory(got, pv)
+    v = pa.view(np.float32)
+    v[0, 0] = 1.0                              # a view: writes land in the original
+    assert int(pa[0, 0]) == np.array(1.0, np.float32).view(np.int32)
+
+
+def test_view_errors_and_contains():
+    pa = pygpu.asarray(np.arange(12, dtype=np.int32).reshape(3, 4))
+    with pytest.raises(ValueError, match="last axis must be contiguous"):
+        pa[:, ::2].view(np.int64)
+    with pytest.raises(ValueError, match="0d array"):
+        pa[0, 0].view(np.int16)
+    with pytest.raises(ValueError, match="divisor"):
+        pa[:, :3].copy().view(np.int64)
+    with pytest.raises(TypeError):
+        pa.view(np.dtype("U3"))
+    assert pa.view(pygpu.ndarray).shape == pa.shape
+    assert 5 in pa and 99 not in pa and 5.0 in pa
+    assert (pa[0] == 1).any() == (1 in pa[0])

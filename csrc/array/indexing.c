@@ -647,9 +647,26 @@ static PyMappingMethods array_as_mapping = {
     .mp_ass_subscript = array_ass_subscript,
 };
 
+/* value in a: (a == value).any(), as NumPy's ndarray.__contains__. */
+static int
+array_contains(PyObject *self, PyObject *value)
+{
+    PyObject *eq = PyObject_RichCompare(self, value, Py_EQ);
+    if (eq == NULL)
+        return -1;
+    PyObject *any = PyObject_CallMethod(eq, "any", NULL);
+    Py_DECREF(eq);
+    if (any == NULL)
+        return -1;
+    int truth = PyObject_IsTrue(any);
+    Py_DECREF(any);
+    return truth;
+}
+
 static PySequenceMethods array_as_sequence = {
     .sq_length = array_length,
     .sq_item = array_item,
+    .sq_contains = array_contains,
 };
 
 static PyNumberMethods array_as_number;

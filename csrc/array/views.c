@@ -930,6 +930,58 @@ py_diagonal(PyObject *m, PyObject *args, PyObject *kwds)
     return res;
 }
 
+/* ------------------------------------------------------------------ view(dtype) */
+
+/* a.view(dtype): the same bytes read as another dtype (NumPy's rules): the same itemsize keeps
+ * the shape and strides; another one rescales the last axis, which must be contiguous and hold
+ * a whole number of the new items. No dtype: a new view of the same elements. */
+static PyObject *
+array_view(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"dtype", "type", NULL};
+    PyObject *dtype = Py_None, *cls = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:view", kwlist, &dtype, &cls))
+        return NULL;
+    PgArray *a = (PgArray *)self;
+    if (cls != Py_None && cls != (PyObject *)Py_TYPE(self)) {
+        PyErr_SetString(PyExc_TypeError, "view(type=...): pygpu has one array type, pygpu.ndarray");
+        return NULL;
+    }
+    if (dtype == (PyObject *)Py_TYPE(self)) /* a.view(pygpu.ndarray), NumPy's spelling of a plain view */
+        dtype = Py_None;
+    int t = pg_type_from_object(dtype, a->type);
+    if (t < 0)
+        return NULL;
+    int64_t old_size = pg_type_info[a->type].itemsize, new_size = pg_type_info[t].itemsize;
+    int64_t shape[PG_MAXDIMS], strides[PG_MAXDIMS];
+    for (int d = 0; d < a->ndim; d++) {
+        shape[d] = a->shape[d];
+        strides[d] = a->strides[d];
+    }
+    if (new_size != old_size) {
+        if (a->ndim == 0) {
+            PyErr_SetString(PyExc_ValueError, "Changing the dtype of a 0d array is only supported if the itemsize is "
+                                              "unchanged");
+            return NULL;
+        }
+        int last = a->ndim - 1;
+        if (shape[last] != 1 && strides[last] != old_size) {
+            PyErr_SetString(PyExc_ValueError, "To change to a dtype of a different size, the last axis must be "
+                                              "contiguous");
+            return NULL;
+        }
+        int64_t bytes = shape[last] * old_size;
+        if (bytes % new_size != 0) {
+            PyErr_SetString(PyExc_ValueError, "When changing to a larger dtype, its size must be a divisor of the total "
+                                              "size in bytes of the last axis of the array.");
+            return NULL;
+        }
+        shape[last] = bytes / new_size;
+        strides[last] = new_size;
+    }
+    return (PyObject *)pg_array_view(a, a->data, t, a->ndim, shape, strides);
+}
+
 /* ------------------------------------------------------------------ tables */
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -1019,6 +1071,8 @@ PyMethodDef pg_array_methods_views[] = {
     {"squeeze", KW(array_squeeze), "squeeze(axis=None): a view without the given (or all) axes of length one."},
     {"ravel", KW(array_ravel), "ravel(order='C'): the elements as a 1-d array, a view when possible."},
     {"flatten", KW(array_flatten), "flatten(order='C'): a 1-d copy of the elements."},
+    {"view", KW(array_view),
+     "view(dtype=None): the same memory read as dtype (the last axis rescaled for another itemsize)."},
     {"diagonal", KW(array_diagonal),
      "diagonal(offset=0, axis1=0, axis2=1): a read-only view of the diagonal(s), as the last axis."},
     {"item", pg_array_item, METH_VARARGS, "item(*args): one element as a Python scalar (copied to the host)."},
