@@ -5,6 +5,7 @@ binomial, Dirichlet, multivariate normal, multinomial) or by rejection, redrawin
 not yet accepted until none is left (logseries, Zipf, von Mises), with NumPy's algorithms and
 parameter checks. Each is a sequence of whole-array draws from the Generator's stream, so the
 numbers are the same on every device, as the rest of pygpu.random's."""
+import math
 import warnings
 
 import numpy as np
@@ -339,3 +340,128 @@ class ComposedDistributions:
             return result, ok
 
         return self._reject(shape, device, propose)
+
+
+_LOG_FACTORIALS = np.array([math.lgamma(k + 1.0) for k in range(126)])
+
+
+def _log_factorial(k):
+    """log(k!) of a float array of integers: a table below 126, Stirling's series above (its
+    next term is below 1e-15 relative there)."""
+    table = _pg.take(_pg.asarray(_LOG_FACTORIALS, device=k.device), _pg.clip(k, 0, 125).astype(np.int64))
+    big = _pg.maximum(k, 126.0)
+    stirling = (big + 0.5) * _pg.log(big) - big + 0.5 * math.log(2 * math.pi) + 1.0 / (12.0 * big) \
+        - 1.0 / (360.0 * big ** 3)
+    return _pg.where(k < 126, table, stirling)
+
+
+def _hypergeometric_urn(self, good, bad, sample, device):
+    """Small samples (at most 10): draw the sample one item at a time from the urn."""
+    dev = good.device
+    left_good, total = good.astype(np.float64), (good + bad).astype(np.float64)
+    taken = _pg.zeros(good.shape, dtype=np.int64, device=dev)
+    for step in range(int(_pg.max(sample)) if sample.size else 0):
+        active = sample > step
+        u = self.random(good.shape, device=dev)
+        hit = _pg.logical_and(active, u * total < left_good)
+        taken = taken + hit.astype(np.int64)
+        left_good = left_good - hit.astype(np.float64)
+        total = total - active.astype(np.float64)
+    return taken
+
+
+def _hypergeometric_ratio(self, good, bad, sample, device):
+    """Larger samples: Stadlober's ratio-of-uniforms rejection (HRUA), on the smaller of the
+    two colours and the smaller of the sample and its complement, mapped back after."""
+    popsize = (good + bad).astype(np.float64)
+    small_sample = _pg.minimum(sample, good + bad - sample).astype(np.float64)
+    lo = _pg.minimum(good, bad).astype(np.float64)
+    hi = _pg.maximum(good, bad).astype(np.float64)
+    p, q = lo / popsize, hi / popsize
+    a = small_sample * p + 0.5
+    c = _pg.sqrt((popsize - small_sample) * small_sample * p * q / (popsize - 1) + 0.5)
+    h = 1.7155277699214135 * c + 0.8989161620588988   # 2 sqrt(2/e) and 3 - 2 sqrt(3/e)
+    mode = _pg.floor((small_sample + 1) * (lo + 1) / (popsize + 2))
+    g = _log_factorial(mode) + _log_factorial(lo - mode) + _log_factorial(small_sample - mode) + \
+        _log_factorial(hi - small_sample + mode)
+    bound = _pg.minimum(_pg.minimum(small_sample, lo) + 1, _pg.floor(a + 16 * c))
+    flat = [x.reshape(-1) for x in (a, h, g, bound, lo, hi, small_sample)]
+
+    def propose(count, index):
+        aa, hh, gg, bb, mn, mx, ss = (_pg.take(x, index) for x in flat)
+        u = self.random(count, device=index.device)
+        v = self.random(count, device=index.device)
+        x = aa + hh * (v - 0.5) / u
+        inside = _pg.logical_and(x >= 0.0, x < bb)
+        k = _pg.floor(_pg.where(inside, x, 0.0))
+        t = gg - (_log_factorial(k) + _log_factorial(mn - k) + _log_factorial(ss - k) + _log_factorial(mx - ss + k))
+        with np.errstate(divide="ignore"):
+            accept = _pg.logical_or(u * (4.0 - u) - 3.0 <= t,
+                                    _pg.logical_and(u * (u - t) < 1, 2.0 * _pg.log(u) <= t))
+        return k, _pg.logical_and(inside, accept)
+
+    k = self._reject(good.shape, device, propose)
+    k = _pg.where(good > bad, small_sample - k, k)
+    return _pg.where(small_sample < sample, good - k, k).astype(np.int64)
+
+
+def _hypergeometric(self, ngood, nbad, nsample, size, device):
+    good, bad, sample = (np.asarray(v.get() if isinstance(v, _pg.ndarray) else v) for v in (ngood, nbad, nsample))
+    for v, name in ((good, "ngood"), (bad, "nbad"), (sample, "nsample")):
+        if not np.issubdtype(v.dtype, np.integer) and not np.all(v == np.floor(v)):
+            raise TypeError(f"{name} must be an integer")
+    if np.any(good < 0):
+        raise ValueError("ngood < 0")
+    if np.any(bad < 0):
+        raise ValueError("nbad < 0")
+    if np.any(sample < 0):
+        raise ValueError("nsample < 0")
+    if np.any(good + bad < sample):
+        raise ValueError("ngood + nbad < nsample")
+    shape = _shape_of(size, good, bad, sample)
+    dev = self._device_of(device)
+    good, bad, sample = (_pg.asarray(np.broadcast_to(v, shape).astype(np.int64), device=dev) for v in (good, bad, sample))
+    small = _hypergeometric_urn(self, good, bad, _pg.where(sample <= 10, sample, 0), device)
+    if not bool(_pg.any(sample > 10)):
+        return small
+    large = _hypergeometric_ratio(self, good, bad, _pg.maximum(sample, 11), device)
+    return _pg.where(sample <= 10, small, large)
+
+
+def _hypergeometric_method(self, ngood, nbad, nsample, size=None, *, device=None):
+    """The number of good items in a sample of nsample drawn without replacement from ngood good
+    and nbad bad ones (int64): an urn draw for samples up to 10, Stadlober's HRUA beyond."""
+    return _hypergeometric(self, ngood, nbad, nsample, size, device)
+
+
+def _multivariate_hypergeometric_method(self, colors, nsample, size=None, method="marginals", *, device=None):
+    """How many of each colour a sample of nsample without replacement holds (int64, the
+    colours on the last axis): one hypergeometric draw per colour against the rest."""
+    if method not in ("marginals", "count"):
+        raise ValueError('method must be "count" or "marginals".')
+    colors = np.asarray(colors.get() if isinstance(colors, _pg.ndarray) else colors)
+    if colors.ndim != 1 or not np.issubdtype(colors.dtype, np.integer):
+        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
+    if np.any(colors < 0):
+        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
+    total = int(colors.sum())
+    if nsample < 0:
+        raise ValueError("nsample must be nonnegative.")
+    if nsample > total:
+        raise ValueError("nsample > sum(colors)")
+    lead = () if size is None else _shape_of(size)
+    remaining = np.full(lead, int(nsample), dtype=np.int64)
+    left = total
+    out = []
+    rest = _pg.asarray(remaining, device=self._device_of(device))
+    for k in range(colors.shape[0] - 1):
+        left -= int(colors[k])
+        x = _hypergeometric(self, int(colors[k]), left, rest, lead, device)
+        out.append(x)
+        rest = rest - x
+    out.append(rest)
+    return _pg.stack(out, axis=-1)
+
+
+ComposedDistributions.hypergeometric = _hypergeometric_method
+ComposedDistributions.multivariate_hypergeometric = _multivariate_hypergeometric_method

@@ -798,7 +798,7 @@ _LEGACY_FORWARDED = {"beta", "binomial", "chisquare", "exponential", "gamma", "g
                      "lognormal", "poisson", "standard_exponential", "standard_gamma", "standard_t", "bytes",
                      "standard_cauchy", "rayleigh", "pareto", "weibull", "power", "gumbel", "triangular", "wald", "f",
                      "noncentral_chisquare", "noncentral_f", "negative_binomial", "dirichlet", "multivariate_normal",
-                     "multinomial", "logseries", "zipf", "vonmises"}
+                     "multinomial", "logseries", "zipf", "vonmises", "hypergeometric"}
 
 # ---------------------------------------------------------------------- the global RandomState
 

@@ -40,9 +40,9 @@ RANDOM_EXCLUDED = {"test": "NumPy's test tooling", "mtrand": "the legacy module'
 RANDOM_EXCLUDED.update(dict.fromkeys(
     "BitGenerator MT19937 PCG64 PCG64DXSM Philox SFC64".split(),
     "NumPy's host bit generators: pygpu's stream is Philox4x32 (pygpu.random.Philox4x32), the same on every device"))
-RANDOM_NOT_YET = {"hypergeometric"}
+RANDOM_NOT_YET = set()
 
-GENERATOR_NOT_YET = {"hypergeometric", "multivariate_hypergeometric"}
+GENERATOR_NOT_YET = set()
 
 NDARRAY_EXCLUDED = {"ctypes": "a ctypes view of host memory", "data": "a buffer of host memory",
                     "flat": "an iterator over elements in host memory", "getfield": "record arrays",

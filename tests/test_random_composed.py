@@ -26,6 +26,8 @@ CASES = [
     ("noncentral_f", (3.0, 8.0, 2.0)), ("negative_binomial", (5, 0.3)), ("negative_binomial", (0.5, 0.9)),
     ("logseries", (0.6,)), ("logseries", (0.99,)), ("zipf", (2.5,)), ("zipf", (1.3,)), ("vonmises", (0.5, 2.0)),
     ("vonmises", (-2.0, 0.3)), ("vonmises", (1.0, 1e-9)), ("vonmises", (1.0, 5e6)),
+    ("hypergeometric", (15, 15, 10)), ("hypergeometric", (100, 200, 50)), ("hypergeometric", (5, 3000, 200)),
+    ("hypergeometric", (2000, 1500, 3000)), ("hypergeometric", (7, 3, 10)),
 ]
 
 
@@ -66,6 +68,18 @@ def test_multivariate_distributions():
     assert g.multinomial(10, [0.5, 0.5]).shape == (2,)
 
 
+def test_multivariate_hypergeometric():
+    g = pygpu.random.default_rng(9)
+    colors = [5, 10, 15]
+    x = pygpu.asnumpy(g.multivariate_hypergeometric(colors, 12, size=N // 3))
+    assert x.shape == (N // 3, 3) and x.dtype == np.int64 and (x.sum(axis=1) == 12).all()
+    assert (x <= np.array(colors)).all()
+    want = np.random.default_rng(10).multivariate_hypergeometric(colors, 12, size=N // 3)
+    for k in range(3):
+        assert ks_statistic(x[:, k], want[:, k]) < D_CRIT
+    assert g.multivariate_hypergeometric(colors, 0).tolist() == [0, 0, 0]
+
+
 def test_parameter_arrays_broadcast():
     g = pygpu.random.default_rng(5)
     a = np.array([[1.0], [2.0], [4.0]])
@@ -85,6 +99,8 @@ def test_parameter_arrays_broadcast():
     (lambda g: g.negative_binomial(1, 0.0), "p <= 0"), (lambda g: g.logseries(1.0), "p >= 1"),
     (lambda g: g.zipf(1.0), "a <= 1"), (lambda g: g.vonmises(0.0, -1.0), "kappa < 0"),
     (lambda g: g.dirichlet([1.0, -1.0]), "alpha < 0"), (lambda g: g.multinomial(5, [0.8, 0.8, 0.1]), "sum"),
+    (lambda g: g.hypergeometric(5, 5, 11), "ngood \\+ nbad < nsample"), (lambda g: g.hypergeometric(-1, 5, 1), "ngood < 0"),
+    (lambda g: g.multivariate_hypergeometric([2, 3], 6), "nsample > sum"),
 ])
 def test_bad_parameters_raise_numpys_errors(call, message):
     with pytest.raises(ValueError, match=message):
@@ -100,7 +116,8 @@ def test_legacy_module_functions():
                  "poisson", "standard_exponential", "standard_gamma", "standard_t", "standard_cauchy", "rayleigh",
                  "pareto", "weibull", "power", "gumbel", "triangular", "wald", "f", "noncentral_chisquare",
                  "noncentral_f", "negative_binomial", "dirichlet", "multivariate_normal", "multinomial", "logseries",
-                 "zipf", "vonmises", "bytes", "random_integers", "get_bit_generator", "set_bit_generator"):
+                 "zipf", "vonmises", "hypergeometric", "bytes", "random_integers", "get_bit_generator",
+                 "set_bit_generator"):
         assert callable(getattr(pygpu.random, name)), name
     r = pygpu.asnumpy(pygpu.random.random_integers(3, 5, size=2000))
     assert r.min() == 3 and r.max() == 5
