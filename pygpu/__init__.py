@@ -70,3 +70,7 @@ def asnumpy(a, stream=None, out=None):
         out[...] = a
         return out
     return numpy.asarray(a)
+
+
+from . import _dask_hook  # noqa: E402
+_dask_hook.install()   # pygpu arrays as Dask chunks once dask.array is imported (pygpu/dask.py)

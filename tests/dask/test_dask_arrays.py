@@ -1,0 +1,107 @@
+"""pygpu arrays as Dask chunks (pygpu/dask.py): Dask's array operations keep pygpu chunks and
+pygpu metas, without a call to register anything, and give NumPy's results; the `pygpu` array
+backend (dask.config.set({"array.backend": "pygpu"})). On the CPU device here; the same code on
+a GPU's device."""
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+import pygpu  # noqa: E402
+
+
+def check(x, expected, rtol=1e-12, atol=1e-12):
+    """x: a Dask array of pygpu chunks with a pygpu meta; its value equals expected."""
+    assert isinstance(x._meta, pygpu.ndarray), type(x._meta)
+    got = x.compute()
+    assert isinstance(got, pygpu.ndarray), type(got)
+    np.testing.assert_allclose(pygpu.asnumpy(got), expected, rtol=rtol, atol=atol)
+
+
+@pytest.fixture
+def data():
+    return np.random.default_rng(0).standard_normal((40, 40))
+
+
+def test_chunks_stay_pygpu_in_expressions(data):
+    p = pygpu.asarray(data)
+    x = da.from_array(p, chunks=(10, 20))
+    check(x + x.T - x.mean(axis=0), data + data.T - data.mean(axis=0))
+    check(x + p, data + data)                       # a Dask array and a pygpu array
+    check(np.sin(x) * 2 + 1, np.sin(data) * 2 + 1)
+    check(x @ x, data @ data, rtol=1e-10)
+    check(da.tensordot(x, x, axes=1), np.tensordot(data, data, axes=1), rtol=1e-10)
+    check(da.einsum("ij,jk->ik", x, x), np.einsum("ij,jk->ik", data, data), rtol=1e-10)
+    check(da.concatenate([x, x], axis=1).rechunk(15), np.concatenate([data, data], axis=1))
+    check(da.stack([x, x]), np.stack([data, data]))
+    check(x[::3, 5:17], data[::3, 5:17])
+    check(x[x[:, 0] > 0], data[data[:, 0] > 0])
+    check(x.cumsum(axis=1), data.cumsum(axis=1), rtol=1e-10)
+
+
+def test_reductions(data):
+    x = da.from_array(pygpu.asarray(data), chunks=(10, 20))
+    for name in ("sum", "mean", "std", "var", "max", "min", "prod"):
+        check(getattr(x, name)(axis=0), getattr(data, name)(axis=0), rtol=1e-9)
+        check(getattr(x, name)(), getattr(data, name)(), rtol=1e-9)
+    for name in ("argmin", "argmax"):
+        check(getattr(x, name)(), getattr(data, name)())
+        check(getattr(x, name)(axis=1), getattr(data, name)(axis=1))
+    check(da.nansum(x, axis=1), np.nansum(data, axis=1), rtol=1e-10)
+    # Dask merges per-chunk percentiles: the same approximation as with NumPy chunks
+    with_numpy = da.percentile(da.from_array(data, chunks=(10, 20)).ravel(), [10, 50, 90]).compute()
+    check(da.percentile(x.ravel(), [10, 50, 90]), with_numpy, rtol=1e-10)
+
+
+def test_linear_algebra_and_overlap(data):
+    tall = np.random.default_rng(1).standard_normal((400, 20))
+    x = da.from_array(pygpu.asarray(tall), chunks=(100, 20))
+    q, r = da.linalg.qr(x)
+    check(q @ r, tall, rtol=1e-9, atol=1e-9)
+    u, s, v = da.linalg.svd(x)
+    check(s, np.linalg.svd(tall, compute_uv=False), rtol=1e-9)
+    y = da.from_array(pygpu.asarray(data), chunks=(10, 20))
+    smooth = y.map_overlap(lambda b: (b[:-2, 1:-1] + b[2:, 1:-1] + b[1:-1, :-2] + b[1:-1, 2:]) / 4, depth=1,
+                           boundary="none", trim=False, dtype=y.dtype, meta=pygpu.empty((0, 0)))
+    assert isinstance(smooth.compute(), pygpu.ndarray)
+
+
+def test_backend_and_to_backend():
+    with dask.config.set({"array.backend": "pygpu"}):
+        check(da.ones((6, 6), chunks=3), np.ones((6, 6)))
+        check(da.zeros((5,), chunks=2), np.zeros(5))
+        check(da.full((3, 4), 7.5, chunks=2), np.full((3, 4), 7.5))
+        check(da.arange(10, chunks=3), np.arange(10))
+        r = da.random.default_rng(42).random((50, 50), chunks=25)
+        assert isinstance(r._meta, pygpu.ndarray)
+        values = pygpu.asnumpy(r.compute())
+        assert values.shape == (50, 50) and 0 <= values.min() and values.max() < 1
+        n = da.random.RandomState(3).normal(size=(30,), chunks=10)
+        assert isinstance(n.compute(), pygpu.ndarray)
+    x = da.from_array(np.arange(12.0).reshape(3, 4), chunks=2)
+    moved = x.to_backend("pygpu")
+    check(moved, np.arange(12.0).reshape(3, 4))
+    back = moved.to_backend("numpy")
+    assert isinstance(back._meta, np.ndarray) and isinstance(back.compute(), np.ndarray)
+
+
+def test_sizeof_counts_the_data():
+    from dask.sizeof import sizeof
+    assert sizeof(pygpu.zeros(10 ** 5)) == 8 * 10 ** 5
+    assert dask.base.tokenize(pygpu.zeros(3)) != dask.base.tokenize(pygpu.zeros(3))   # no data read
+
+
+def test_registration_needs_no_user_action(tmp_path):
+    import subprocess
+    import sys
+    import os
+    code = ("import pygpu, numpy as np\nimport dask.array as da\n"
+            "x = da.from_array(np.ones(4), chunks=2) + pygpu.ones(4)\n"
+            "print(type(x.compute()).__name__)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__))))
+    for first, second in (("pygpu", "dask.array"), ("dask.array", "pygpu")):
+        script = f"import {first}\nimport {second}\n" + code
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "ndarray", (first, out.stdout)
