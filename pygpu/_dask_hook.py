@@ -1,6 +1,7 @@
 """Registers pygpu with Dask without the user asking and without importing Dask: when dask.array
-is imported already, at once; otherwise right after its import (a finder on sys.meta_path that
-wraps that one module's loader, then leaves). pygpu.dask does the registering."""
+or distributed is imported already, at once; otherwise right after the first of them is (a
+finder on sys.meta_path that wraps that module's loader, then leaves). A distributed worker
+thus reads pygpu chunks whichever module it imported first. pygpu.dask does the registering."""
 import importlib.abc
 import importlib.util
 import sys
@@ -13,11 +14,15 @@ def _register():
         pass   # a Dask too old or without its array extra: nothing to register with
 
 
+_TRIGGERS = ("dask.array", "distributed")
+
+
 class _AfterDaskArray(importlib.abc.MetaPathFinder):
-    """Finds dask.array with the other finders, and runs _register after it is executed."""
+    """Finds dask.array (or distributed) with the other finders, and runs _register after it is
+    executed."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != "dask.array":
+        if name not in _TRIGGERS:
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
@@ -42,7 +47,7 @@ class _AfterDaskArray(importlib.abc.MetaPathFinder):
 
 
 def install():
-    if "dask.array" in sys.modules:
+    if any(name in sys.modules for name in _TRIGGERS):
         _register()
     elif not any(isinstance(f, _AfterDaskArray) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterDaskArray())

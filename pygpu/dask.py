@@ -121,6 +121,10 @@ class PygpuBackendEntrypoint(ArrayBackendEntrypoint):
 
 _register()
 pygpu._core._add_methods({"__dask_tokenize__": _tokenize})
+try:
+    from . import _distributed  # noqa: F401  (dask.distributed's serializers, when it is installed)
+except ImportError:
+    pass
 # the backend under its name at once (the entry point finds the same class: for checkouts that
 # are on sys.path without installed metadata, and so that the first lookup costs nothing)
 array_creation_dispatch.register_backend("pygpu", PygpuBackendEntrypoint())

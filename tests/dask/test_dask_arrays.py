@@ -105,3 +105,26 @@ def test_registration_needs_no_user_action(tmp_path):
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == "ndarray", (first, out.stdout)
+
+
+def test_distributed_serialization_and_a_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    from distributed.protocol import deserialize, serialize
+    x = pygpu.arange(12.0).reshape(3, 4)
+    for v in (x, x.T, x[:, ::2], pygpu.zeros((0, 3)), pygpu.asarray(np.float32(3.0))):
+        header, frames = serialize(v, serializers=("dask",))
+        assert header["serializer"] == "dask" and len(frames) == 1
+        back = deserialize(header, frames)
+        assert isinstance(back, pygpu.ndarray)
+        np.testing.assert_array_equal(pygpu.asnumpy(back), pygpu.asnumpy(v))
+    data = np.random.default_rng(2).standard_normal((400, 30))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        y = da.from_array(pygpu.asarray(data), chunks=(100, 30))
+        total = client.compute((y + 1).sum(axis=0)).result()
+        assert isinstance(total, pygpu.ndarray)
+        np.testing.assert_allclose(pygpu.asnumpy(total), (data + 1).sum(axis=0), rtol=1e-12)
+        s = client.compute(da.linalg.svd(y)[1]).result()
+        np.testing.assert_allclose(pygpu.asnumpy(s), np.linalg.svd(data, compute_uv=False), rtol=1e-9)
+        on_worker = client.submit(lambda a: type(a).__name__ + ":" + a.device.kind, pygpu.asarray(data[:4])).result()
+        assert on_worker == "ndarray:cpu"
