@@ -7,8 +7,7 @@ import warnings
 import numpy as _np
 
 import pygpu as _pg
-from ._sorting import (_QUANTILE_METHODS, _finish, _quantile, _quantile_args, _quantile_valid,
-                       _reduce_axes)
+from ._sorting import _QUANTILE_METHODS, _checked_quantiles, _finish, _quantile, _reduce_axes
 
 __all__ = ["nanquantile", "nanpercentile", "nanmedian"]
 
@@ -57,24 +56,14 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 weights=None):
     """The q-th quantiles along axis of the values that are not NaN (NaN, with a RuntimeWarning,
     for a slice of NaNs only); every method numpy.quantile has."""
-    if weights is not None:
-        raise NotImplementedError("pygpu.nanquantile: weights are not supported")
-    a, q, weak_q = _quantile_args(a, q)
-    q = _np.asanyarray(q)
-    if not _quantile_valid(q):
-        raise ValueError("Quantiles must be in the range [0, 1]")
+    a, q, weak_q = _checked_quantiles(a, q, weights, "nanquantile", False)
     return _nan_quantile(a, q, axis, out, method, keepdims, weak_q)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None):
     """The q-th percentiles (0..100) along axis of the values that are not NaN."""
-    if weights is not None:
-        raise NotImplementedError("pygpu.nanpercentile: weights are not supported")
-    a, q, weak_q = _quantile_args(a, q)
-    q = _np.asanyarray(_np.true_divide(q, 100))
-    if not _quantile_valid(q):
-        raise ValueError("Percentiles must be in the range [0, 100]")
+    a, q, weak_q = _checked_quantiles(a, q, weights, "nanpercentile", True)
     return _nan_quantile(a, q, axis, out, method, keepdims, weak_q)
 
 

@@ -464,27 +464,30 @@ def _quantile_valid(q):
     return q.size == 0 or bool(_np.all((q >= 0) & (q <= 1)))
 
 
+def _checked_quantiles(a, q, weights, name, percent):
+    """(a, q as fractions in [0, 1], weak_q) for quantile, percentile and their nan- forms,
+    checked as NumPy checks them."""
+    if weights is not None:
+        raise NotImplementedError(f"pygpu.{name}: weights are not supported")
+    a, q, weak_q = _quantile_args(a, q)
+    q = _np.asanyarray(_np.true_divide(q, 100) if percent else q)
+    if not _quantile_valid(q):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else
+                         "Quantiles must be in the range [0, 1]")
+    return a, q, weak_q
+
+
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None):
     """numpy.quantile (every method of NumPy's but weights): the q-th quantiles along axis."""
-    if weights is not None:
-        raise NotImplementedError("pygpu.quantile: weights are not supported")
-    a, q, weak_q = _quantile_args(a, q)
-    q = _np.asanyarray(q)
-    if not _quantile_valid(q):
-        raise ValueError("Quantiles must be in the range [0, 1]")
+    a, q, weak_q = _checked_quantiles(a, q, weights, "quantile", False)
     return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None):
     """numpy.percentile: the q-th percentiles (0..100) along axis."""
-    if weights is not None:
-        raise NotImplementedError("pygpu.percentile: weights are not supported")
-    a, q, weak_q = _quantile_args(a, q)
-    q = _np.asanyarray(_np.true_divide(q, 100))
-    if not _quantile_valid(q):
-        raise ValueError("Percentiles must be in the range [0, 100]")
+    a, q, weak_q = _checked_quantiles(a, q, weights, "percentile", True)
     return _quantile(a, q, axis, out, method, keepdims, weak_q, "Percentiles")
 
 
