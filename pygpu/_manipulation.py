@@ -13,7 +13,7 @@ from . import _core
 from ._core import ndarray as _ndarray
 
 __all__ = [
-    "concat", "hstack", "vstack", "dstack", "column_stack", "split", "array_split", "hsplit", "vsplit",
+    "concat", "hstack", "vstack", "row_stack", "dstack", "column_stack", "split", "array_split", "hsplit", "vsplit",
     "dsplit", "unstack", "tile", "repeat", "flip", "fliplr", "flipud", "roll", "rot90", "tri", "tril",
     "triu", "diag", "diagflat", "trace", "meshgrid", "indices", "atleast_1d", "atleast_2d", "atleast_3d",
     "append", "insert", "delete", "copyto", "resize", "trim_zeros", "shape", "ndim", "size",
@@ -122,6 +122,9 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     tup = _arrays_for_stack(tup)
     arrs = _as_tuple(_atleast(tup, 2, _device_of(tup)))
     return _core.concatenate(arrs, 0, dtype=dtype, casting=casting)
+
+
+row_stack = vstack   # NumPy's older name for vstack (deprecated in NumPy 2.0, gone in 2.5)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
