@@ -178,6 +178,8 @@ class BuildExt(build_ext):
         if relink or stale or not os.path.exists(target) or any(os.path.getmtime(o) > os.path.getmtime(target)
                                                                 for o in objects):
             os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+            if os.path.exists(target):
+                os.remove(target)   # the compiler skips a link whose output is newer than its objects
             self.compiler.link_shared_object(
                 objects, target, libraries=self.get_libraries(ext), library_dirs=ext.library_dirs,
                 runtime_library_dirs=ext.runtime_library_dirs, extra_postargs=ext.extra_link_args + strip,
