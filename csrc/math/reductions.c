@@ -187,7 +187,8 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
             return NULL;
         }
         argv[0] = self;
-        memcpy(argv + 1, args, sizeof(PyObject *) * (size_t)(nargs + nkw));
+        if (nargs + nkw > 0) /* a call with no arguments may pass args == NULL */
+            memcpy(argv + 1, args, sizeof(PyObject *) * (size_t)(nargs + nkw));
         args = argv;
         nargs++;
     }
