@@ -3,6 +3,8 @@ built from pygpu's own operations so that they run on the array's device (numpy/
 numpy/lib/_type_check_impl.py, _function_base_impl.py and friends are the reference for what
 each returns). The result dtypes follow NumPy's, asked of NumPy on an empty array where a rule
 has exceptions."""
+import functools
+
 import numpy as _np
 
 import pygpu as _pg
@@ -286,7 +288,11 @@ def _bit_count_of(n):
     return count
 
 
-_kernels = {}
+@functools.cache
+def _compiled(function):
+    """function compiled once into an elementwise loop (pygpu.vectorize, dtypes as called)."""
+    return _pg.vectorize(function)
+
 
 
 def _integer_kernel(name, function, *xs):
@@ -298,10 +304,7 @@ def _integer_kernel(name, function, *xs):
             raise TypeError(f"ufunc '{name}' not supported for the input types ({x.dtype}), and the inputs could not "
                             f"be safely coerced to any supported types according to the casting rule ''safe''")
     dtype = _np.result_type(*[x.dtype for x in xs])
-    kernel = _kernels.get(name)
-    if kernel is None:
-        kernel = _kernels[name] = _pg.vectorize(function)
-    return kernel(*[x.astype(dtype) for x in xs]), dtype
+    return _compiled(function)(*[x.astype(dtype) for x in xs]), dtype
 
 
 def gcd(x1, x2):

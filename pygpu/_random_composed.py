@@ -342,6 +342,42 @@ class ComposedDistributions:
         return self._reject(shape, device, propose)
 
 
+    # -- hypergeometric (helpers below the class)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None, *, device=None):
+        """The number of good items in a sample of nsample drawn without replacement from ngood good
+        and nbad bad ones (int64): an urn draw for samples up to 10, Stadlober's HRUA beyond."""
+        return _hypergeometric(self, ngood, nbad, nsample, size, device)
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals", *, device=None):
+        """How many of each colour a sample of nsample without replacement holds (int64, the
+        colours on the last axis): one hypergeometric draw per colour against the rest."""
+        if method not in ("marginals", "count"):
+            raise ValueError('method must be "count" or "marginals".')
+        colors = np.asarray(colors.get() if isinstance(colors, _pg.ndarray) else colors)
+        if colors.ndim != 1 or not np.issubdtype(colors.dtype, np.integer):
+            raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
+        if np.any(colors < 0):
+            raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
+        total = int(colors.sum())
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > total:
+            raise ValueError("nsample > sum(colors)")
+        lead = () if size is None else _shape_of(size)
+        remaining = np.full(lead, int(nsample), dtype=np.int64)
+        left = total
+        out = []
+        rest = _pg.asarray(remaining, device=self._device_of(device))
+        for k in range(colors.shape[0] - 1):
+            left -= int(colors[k])
+            x = _hypergeometric(self, int(colors[k]), left, rest, lead, device)
+            out.append(x)
+            rest = rest - x
+        out.append(rest)
+        return _pg.stack(out, axis=-1)
+
+
 _LOG_FACTORIALS = np.array([math.lgamma(k + 1.0) for k in range(126)])
 
 
@@ -426,42 +462,3 @@ def _hypergeometric(self, ngood, nbad, nsample, size, device):
         return small
     large = _hypergeometric_ratio(self, good, bad, _pg.maximum(sample, 11), device)
     return _pg.where(sample <= 10, small, large)
-
-
-def _hypergeometric_method(self, ngood, nbad, nsample, size=None, *, device=None):
-    """The number of good items in a sample of nsample drawn without replacement from ngood good
-    and nbad bad ones (int64): an urn draw for samples up to 10, Stadlober's HRUA beyond."""
-    return _hypergeometric(self, ngood, nbad, nsample, size, device)
-
-
-def _multivariate_hypergeometric_method(self, colors, nsample, size=None, method="marginals", *, device=None):
-    """How many of each colour a sample of nsample without replacement holds (int64, the
-    colours on the last axis): one hypergeometric draw per colour against the rest."""
-    if method not in ("marginals", "count"):
-        raise ValueError('method must be "count" or "marginals".')
-    colors = np.asarray(colors.get() if isinstance(colors, _pg.ndarray) else colors)
-    if colors.ndim != 1 or not np.issubdtype(colors.dtype, np.integer):
-        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
-    if np.any(colors < 0):
-        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
-    total = int(colors.sum())
-    if nsample < 0:
-        raise ValueError("nsample must be nonnegative.")
-    if nsample > total:
-        raise ValueError("nsample > sum(colors)")
-    lead = () if size is None else _shape_of(size)
-    remaining = np.full(lead, int(nsample), dtype=np.int64)
-    left = total
-    out = []
-    rest = _pg.asarray(remaining, device=self._device_of(device))
-    for k in range(colors.shape[0] - 1):
-        left -= int(colors[k])
-        x = _hypergeometric(self, int(colors[k]), left, rest, lead, device)
-        out.append(x)
-        rest = rest - x
-    out.append(rest)
-    return _pg.stack(out, axis=-1)
-
-
-ComposedDistributions.hypergeometric = _hypergeometric_method
-ComposedDistributions.multivariate_hypergeometric = _multivariate_hypergeometric_method

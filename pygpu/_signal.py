@@ -7,6 +7,7 @@ import math
 import numpy as _np
 
 import pygpu as _pg
+from ._numeric import _compiled
 
 __all__ = ["correlate", "convolve", "interp", "unwrap", "bartlett", "blackman", "hamming", "hanning", "kaiser", "i0"]
 
@@ -222,18 +223,13 @@ def _i0_of(x):
     return math.exp(x) / math.sqrt(2.0 * math.pi * x) * total
 
 
-_i0_kernel = []
-
-
 def i0(x):
     """The modified Bessel function of the first kind, order 0, element-wise (one compiled
     elementwise loop; float32 stays float32, other real types give float64)."""
     x = _pg.asarray(x)
     if _np.issubdtype(x.dtype, _np.complexfloating):
         raise TypeError("i0 not supported for complex values")
-    if not _i0_kernel:
-        _i0_kernel.append(_pg.vectorize(_i0_of))
-    result = _i0_kernel[0](x.astype(_np.float64))
+    result = _compiled(_i0_of)(x.astype(_np.float64))
     return result.astype(_np.float32) if x.dtype == _np.float32 else result
 
 
