@@ -378,17 +378,35 @@ _counter = [0]
 _loaded = []
 
 
-def _load(source, glob, tag):
+def _load(source, glob, tag, with_source=True):
     """The functions source defines, exec'd into glob with the source in linecache (pygpu reads
-    the source of the functions it compiles)."""
+    the source of the functions it compiles) or, with_source False, without it (pygpu rebuilds
+    them from their bytecode: _compiler/decompile.py)."""
     _counter[0] += 1
     filename = f"<fuzz-{tag}-{_counter[0]}>"
+    if not with_source:
+        code = compile(source, filename + "-bytecode", "exec")
+        # CPython folds constant expressions (3037000499 ** 3) into ints past int64, where the
+        # source's int64 arithmetic wraps: such a function is compared with its source only
+        if not any(_big_int_constant(c) for c in code.co_consts):
+            exec(code, glob)
+            return glob
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     _loaded.append(filename)
     while len(_loaded) > 64:  # compiled by now: a long run keeps linecache small
         linecache.cache.pop(_loaded.pop(0), None)
     exec(compile(source, filename, "exec"), glob)
     return glob
+
+
+def _big_int_constant(value):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return not -2 ** 63 <= value < 2 ** 63
+    if isinstance(value, tuple):
+        return any(_big_int_constant(v) for v in value)
+    if hasattr(value, "co_consts"):
+        return any(_big_int_constant(v) for v in value.co_consts)
+    return False
 
 
 def _reference_functions(source):
@@ -913,11 +931,13 @@ def test_vectorize(case, data):
     else:
         size = data.draw(st.sampled_from(VEC_SIZES) if data.draw(st.integers(0, 2)) else st.sampled_from(VEC_SMALL), "size")
     seed = data.draw(st.integers(0, 2 ** 32 - 1), "seed")
-    _running("vectorize", case["source"], f"size {size}, layout {layout}, eager {eager}")
-    glob = _load(case["source"], {"math": math}, "vec")
+    with_source = data.draw(st.integers(0, 3), "without source: 0") > 0
+    _running("vectorize", case["source"], f"size {size}, layout {layout}, eager {eager}, source {with_source}")
+    glob = _load(case["source"], {"math": math}, "vec", with_source)
     ref = _reference_functions(case["source"])["f"]
     sig = f"{case['out_dt'].name}({', '.join(d.name for d in case['dtypes'])})"
-    with _pygpu_call("vectorize", case["source"], f"\n{sig if eager else 'lazy vectorize'}, size {size}, layout {layout}, "
+    with _pygpu_call("vectorize", case["source"], f"\n{sig if eager else 'lazy vectorize'}, source {with_source}, "
+                                                 f"size {size}, layout {layout}, "
                                                  f"Python scalars {case['scalar']}, pool {case['pool']}"):
         if eager:
             uf = pygpu.vectorize([sig])(glob["f"])
@@ -955,6 +975,7 @@ def test_cuda_jit(data):
     layout = data.draw(st.sampled_from(["contig", "contig", "strided", "numpy"]), "layout")
     tpb = data.draw(st.sampled_from([1, 32, 64, 128, 256]), "threads per block")
     seed = data.draw(st.integers(0, 2 ** 32 - 1), "seed")
+    with_source = data.draw(st.integers(0, 3), "without source: 0") > 0
     source, params, calls = "import math\n", [], []
     for j, case in enumerate(cases):
         source += "\n" + case["source"].replace("def f(", f"def f{j}(", 1)
@@ -967,8 +988,8 @@ def test_cuda_jit(data):
     source += f"\n\ndef kernel({', '.join(params)}):\n    i = cuda.grid(1)\n    if i < out0.shape[0]:\n" + "\n".join(calls) + "\n"
     note(source)
     _running("cuda.jit", source, f"size {size}, layout {layout}")
-    glob = _load(source, {"math": math, "cuda": cuda}, "jit")
-    with _pygpu_call("cuda.jit", source, f"\nsize {size}, layout {layout}, {tpb} threads per block, "
+    glob = _load(source, {"math": math, "cuda": cuda}, "jit", with_source)
+    with _pygpu_call("cuda.jit", source, f"\nsource {with_source}, size {size}, layout {layout}, {tpb} threads per block, "
                                          f"pools {[c['pool'] for c in cases]}"):
         for j in range(nfun):
             glob[f"f{j}"] = cuda.jit(device=True)(glob[f"f{j}"])

@@ -1,9 +1,10 @@
 """pygpu's compiler of Python functions: one front end, emitters on top of it.
 
 Front end (frontend.py, source.py, types.py, optable.py): a function's source (its `ast`, found
-with `inspect`; `def` functions in files and notebooks, and lambdas) is checked against the
-supported subset and typed for given argument types with Numba's rules, giving the typed IR below.
-A straight-line function without source is traced instead (trace.py), which gives the same IR.
+with `inspect`; `def` functions in files and notebooks, and lambdas; for a function without
+source, its bytecode rebuilt as an `ast` by decompile.py) is checked against the supported subset
+and typed for given argument types with Numba's rules, giving the typed IR below. A straight-line
+function whose bytecode has no rebuilt form is traced instead (trace.py), which gives the same IR.
 Anything outside the subset raises pygpu.CompileError naming the construct, file and line.
 
 Emitters: vm.py turns the IR into a program of the vectorize VM (csrc/kernels/vm.h), run by

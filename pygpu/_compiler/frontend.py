@@ -18,11 +18,16 @@ import numpy as np
 from . import assignment, ir, optable, rules
 from . import types as T
 from .errors import compile_error
-from .source import source_of
+from .source import source_of, why_no_source
 
 
 class NoSource(Exception):
-    """The function has no Python source (the tracer takes over)."""
+    """The function has no Python source and no bytecode pygpu can rebuild it from (the tracer
+    takes over); str(): why."""
+
+    def __init__(self, fn):
+        super().__init__(why_no_source(fn) or "it has no Python source")
+        self.fn = fn
 
 
 class _Unknown(Exception):
@@ -829,8 +834,8 @@ class FunctionCompiler:
         if callee is None:
             try:
                 compiler = FunctionCompiler(fn, [a.type for a in args], None, self.context, self.cache, self.stack)
-            except NoSource:
-                raise self.error(f"{text}() has no Python source to compile", node) from None
+            except NoSource as e:
+                raise self.error(f"{text}() cannot be compiled: {e}", node) from None
             callee = self.cache[key] = compiler.compile()
         return ir.Call(callee, [self.cast(a, p.type) for a, p in zip(args, callee.params)], callee.return_type)
 

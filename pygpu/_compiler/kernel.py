@@ -930,8 +930,8 @@ class KernelCompiler(FunctionCompiler):
                 try:
                     compiler = KernelCompiler(fn, [a.type for a in args], "device", self.context, self.cache,
                                               self.stack, self.dynamic_shared, functions)
-                except NoSource:
-                    raise self.error(f"{text}() has no Python source to compile", node) from None
+                except NoSource as e:
+                    raise self.error(f"{text}() cannot be compiled: {e}", node) from None
                 compiler.key = key
                 callee = self.cache[key] = compiler.compile()
             param_types, ret = [p.type for p in callee.params], callee.return_type

@@ -1,9 +1,12 @@
 """A function's source as an AST: `def` functions in files and notebooks, and lambdas (found in
-their line by their argument names and, when several match, by their bytecode)."""
+their line by their argument names and, when several match, by their bytecode); for a function
+without source (exec of a string, a code generator, `python -c`), its bytecode decompiled."""
 import ast
 import inspect
 import linecache
 import textwrap
+
+from .decompile import DecompileError, decompile
 
 
 class Source:
@@ -75,10 +78,35 @@ def _parse_block(lines):
 
 
 def source_of(fn):
-    """The Source of fn, or None when Python has no source for it (exec, the REPL, C)."""
+    """The Source of fn: parsed from its file, else rebuilt from its bytecode. None when neither
+    works (no code object, or bytecode outside what decompile.py rebuilds: then why_no_source(fn)
+    says what stopped it)."""
     code = getattr(fn, "__code__", None)
     if code is None:
         return None
+    found = _parsed_source(fn, code)
+    if found is not None:
+        return found
+    try:
+        node = decompile(fn)
+    except DecompileError:
+        return None
+    return Source(node, code.co_filename, 0)
+
+
+def why_no_source(fn):
+    """Why fn has no source pygpu can compile: the construct its bytecode has that the
+    decompiler does not rebuild, with its line."""
+    if getattr(fn, "__code__", None) is None:
+        return f"{getattr(fn, '__name__', fn)!r} is not a Python function"
+    try:
+        decompile(fn)
+    except DecompileError as e:
+        return f"it has no Python source, and its bytecode has {e} (line {e.line}), which pygpu cannot rebuild"
+    return None
+
+
+def _parsed_source(fn, code):
     filename = code.co_filename
     tree = None
     if fn.__name__ != "<lambda>":

@@ -17,6 +17,7 @@ from .. import _core
 from .._compiler import cemit, kir, numba_types
 from .._compiler import types as T
 from .._compiler.kernel import KernelCompiler
+from .._compiler.errors import compile_error
 from .._compiler.frontend import NoSource
 from . import signature as S
 from .module import SourceModule
@@ -246,9 +247,9 @@ class Dispatcher(_core._Kernel):
         if spec is None:
             try:
                 spec = Specialization(self, arg_types)
-            except NoSource:
-                raise TypeError("cuda.jit needs the Python source of %s() (define it in a file or a notebook cell)"
-                                % self.__name__) from None
+            except NoSource as e:
+                code = self.py_func.__code__
+                raise compile_error("cuda.jit cannot compile %s(): %s" % (self.__name__, e), code.co_filename) from None
             self._specs[arg_types] = spec
         return spec
 
