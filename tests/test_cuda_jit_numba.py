@@ -658,9 +658,9 @@ def test_fp16_misuse_is_a_compile_error():
 
     @cuda.jit
     def half_atomic(a):
-        cuda.atomic.add(a, 0, 1.0)
+        cuda.atomic.and_(a, 0, 1.0)
 
-    with pytest.raises(pygpu.CompileError):
+    with pytest.raises(pygpu.CompileError, match="and_.. works on arrays of int32"):
         half_atomic[1, 1](np.zeros(2, np.float16))
 
 
@@ -724,9 +724,11 @@ def test_views_that_cannot_be_are_compile_errors():
         while a[1:][0] < 3:
             a[1] += 1
 
-    for k in (wider, imag_of_real, view_in_while):
+    for k in (imag_of_real, view_in_while):
         with pytest.raises(pygpu.CompileError):
             k[1, 1](np.zeros(4, np.int32))
+    with pytest.raises(pygpu.CompileError, match="C-contiguous"):   # wider: only along a contiguous axis
+        wider[1, 1](np.zeros(8, np.int32)[::2])
 
 
 # ------------------------------------------------------------------ device functions returning tuples
@@ -1041,6 +1043,111 @@ def test_recursion_the_compiler_cannot_type_is_a_compile_error():
         k2[1, 1](np.zeros(1))
 
 
+# ------------------------------------------------------------------ types and functions as values
+
+@cuda.jit(device=True)
+def staged(a, i, dt):
+    s = cuda.local.array(3, dt)       # a dtype given as an argument, used as one
+    s[0] = a[i]
+    return dt(s[0] * 2)               # and called as a cast
+
+
+TILE = (2, 3)
+
+
+@cuda.jit
+def types_as_values(a, out, cast):
+    i = cuda.grid(1)
+    if i < a.size:
+        t = cuda.local.array(TILE, float64)   # a global tuple as a shape
+        t[1, 2] = staged(a, i, np.float32) + staged(a, i, np.int32)
+        out[i] = t[TILE[0] - 1, TILE[1] - 1] + cast(a[i])
+
+
+def test_types_as_values_and_tuple_globals_as_shapes():
+    a = np.array([0.3, 1.7, -2.6, 4.5])
+    out = np.zeros(4)
+    types_as_values[1, 32](a, out, np.uint8)
+    want = [np.float32(np.float32(x) * 2) + np.int32(np.int32(x) * 2) + float(np.array(x).astype(np.uint8))
+            for x in a]
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    out2 = np.zeros(4)
+    types_as_values[1, 32](a, out2, int32)             # pygpu.cuda.types (or Numba's) as an argument
+    np.testing.assert_allclose(out2 - out, [np.int32(x) - float(np.array(x).astype(np.uint8)) for x in a], rtol=1e-6)
+
+
+@cuda.jit
+def apply_each(a, f, op):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = f(a[i])
+        op(a, 0, 1.0)
+
+
+@cuda.jit(device=True)
+def halve(x):
+    return x / 2
+
+
+def test_functions_as_kernel_arguments():
+    """A device function, math.* or a cuda.atomic.* given as a kernel argument is compiled in, as
+    Numba does: one specialisation per function, each launch given its own."""
+    a = np.arange(1.0, 6.0)
+    got = a.copy()
+    apply_each[1, 32](got, halve, cuda.atomic.add)
+    want = a / 2
+    want[0] += 5
+    np.testing.assert_allclose(got, want)
+    got = a.copy()
+    apply_each[1, 32](got, math.sqrt, cuda.atomic.sub)
+    want = np.sqrt(a)
+    want[0] -= 5
+    np.testing.assert_allclose(got, want)
+    assert len(apply_each.signatures) == 2
+
+
+@cuda.jit
+def wider_views(a, out, b):
+    v = a.view(np.int64)                 # two int32 per int64, along the C-contiguous last axis
+    i = cuda.grid(1)
+    if i < v.shape[0]:
+        out[i] = v[i]
+    w = b.view(np.float64)
+    if i < w.shape[0] and w.shape[1] == 1:
+        w[i, 0] = 1.5
+
+
+def test_views_to_wider_dtypes():
+    a = np.arange(10, dtype=np.int32)
+    out = np.zeros(5, np.int64)
+    b = np.zeros((2, 6), np.uint16)      # 6 uint16 = 12 bytes a row: one float64, 4 bytes left out
+    wider_views[1, 32](a, out, b)
+    assert_array_equal(out, a.view(np.int64))
+    want = np.zeros((2, 6), np.uint16)
+    want[:, :4] = np.full((2, 1), 1.5).view(np.uint16)
+    assert_array_equal(b, want)           # each row's float64 written, its last 4 bytes untouched
+
+
+@cuda.jit
+def half_atomics(h, hm, old):
+    i = cuda.grid(1)
+    if i < 64:
+        old[i] = cuda.atomic.add(h, 0, 0.5)
+        cuda.atomic.max(hm, 0, np.float16(i) / 8)
+        cuda.atomic.min(hm, 1, -np.float16(i))
+        cuda.atomic.sub(h, 1, 1)
+
+
+def test_float16_atomics():
+    h = np.zeros(2, np.float16)
+    hm = np.zeros(2, np.float16)
+    old = np.zeros(64, np.float32)
+    half_atomics[2, 32](h, hm, old)
+    assert h[0] == 32 and h[1] == -64
+    assert hm[0] == np.float16(63 / 8) and hm[1] == -63
+    assert sorted(old) == [k * 0.5 for k in range(64)]   # every old value once: each add atomic
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1078,7 +1185,11 @@ def test_new_constructs_compile_with_nvrtc():
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),
-                                  np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_)))):
+                                  np.zeros((4, 11), np.float16), np.zeros((4, 3), np.bool_))),
+                     (types_as_values, (np.zeros(4), np.zeros(4), np.uint8)),
+                     (apply_each, (np.zeros(4), halve, cuda.atomic.add)),
+                     (wider_views, (np.zeros(4, np.int32), np.zeros(2, np.int64), np.zeros((2, 4), np.uint16))),
+                     (half_atomics, (np.zeros(2, np.float16), np.zeros(2, np.float16), np.zeros(64, np.float32)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")

@@ -185,7 +185,7 @@ merge_params(PgFunction *fn, PyObject *signature)
             int agrees = size < 0 || p.size < 0 || size == p.size;
             /* an array passed by value is a struct to the backend; the signature says what it holds */
             int array = (kind == PG_PARAM_ARRAY || kind == PG_PARAM_TUPLE) && p.kind == PG_CPU_PARAM_OTHER;
-            if ((p.kind == PG_PARAM_UNKNOWN || array) && agrees) {
+            if ((p.kind == PG_PARAM_UNKNOWN || array || kind == PG_PARAM_BOUND) && agrees) {
                 p.kind = kind;
                 p.type = type;
             }

@@ -60,6 +60,10 @@ typedef struct {
 #define PG_PARAM_TUPLE_ELEMENT(t) ((t) & 0xff)
 #define PG_PARAM_TUPLE_LENGTH(t) (((t) >> 8) & 0xff)
 
+/* A parameter bound when the kernel was compiled (a function or a type given as an argument,
+ * which cuda.jit compiles in as a constant): the launch passes one zero byte in its place. */
+#define PG_PARAM_BOUND 18
+
 extern PyTypeObject PgModule_Type, PgFunction_Type, PgKernel_Type, PgLauncher_Type;
 #define PgFunction_Check(o) (Py_TYPE(o) == &PgFunction_Type)
 

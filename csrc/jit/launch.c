@@ -514,6 +514,8 @@ pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
         return pack_array_arg(pk, i, pp, arg);
     if (kind == PG_PARAM_TUPLE)
         return pack_tuple(pk, i, pp, arg);
+    if (kind == PG_PARAM_BOUND) /* compiled into the kernel: the parameter is an unused byte */
+        return pack_slot(pk, i, 1) == NULL ? -1 : 0;
     if (PgArray_Check(arg)) {
         if (kind != PG_CPU_PARAM_POINTER && kind != PG_PARAM_UNKNOWN)
             return arg_error(pk, i, pp, arg, NULL);

@@ -300,6 +300,31 @@ template <class T> PG_JIT_FN T pg_atomic_cas(T *p, T compare, T v)
     typedef typename pg_bits_t<sizeof(T)>::type B;
     return pg_bitcast<T>(atomicCAS((B *)p, pg_bitcast<B>(compare), pg_bitcast<B>(v)));
 }
+
+/* float16 elements (pg_half: the bits): a CAS loop on the 16-bit word (CUDA's 16-bit atomicCAS,
+ * sm_70 on), the operation done in float and rounded to float16, which rounds as half arithmetic
+ * does (float carries more than twice half's digits); the old value, as a float */
+template <class F> PG_JIT_FN float pg_atomic_update_half(pg_half *p, F f)
+{
+    unsigned short *q = (unsigned short *)p;
+    unsigned short old = *(volatile unsigned short *)q, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(q, assumed, (unsigned short)pg_float_to_half(f(pg_half_to_float((pg_half)assumed))));
+    } while (old != assumed);
+    return pg_half_to_float((pg_half)old);
+}
+PG_JIT_FN float pg_atomic_add_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float o) { return o + v; }); }
+PG_JIT_FN float pg_atomic_sub_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float o) { return o - v; }); }
+PG_JIT_FN float pg_atomic_max_half(pg_half *p, float v)
+{
+    return pg_atomic_update_half(p, [v](float o) { return (v > o || o != o) ? v : o; });
+}
+PG_JIT_FN float pg_atomic_min_half(pg_half *p, float v)
+{
+    return pg_atomic_update_half(p, [v](float o) { return (v < o || o != o) ? v : o; });
+}
+PG_JIT_FN float pg_atomic_exch_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float) { return v; }); }
 #undef PG_ULL
 
 #endif

@@ -368,6 +368,9 @@ class Emitter:
         if parts[0] == "atomic":
             op = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}.get(
                 parts[1], parts[1])
+            if e.args[0].type == T.FLOAT16 or e.type == T.FLOAT16:   # computed in float, stored as half bits
+                return "pg_atomic_%s_half(&%s)" % (op, ", ".join([self.element(e.args[0])] +
+                                                                 ["(float)(%s)" % x for x in a[1:]]))
             values = ["(%s)(%s)" % (_STORED[e.type], x) for x in a[1:]]   # exactly the element's type
             return "pg_atomic_%s(&%s)" % (op, ", ".join([a[0]] + values))
         raise TypeError("cannot emit intrinsic %s" % n)
@@ -547,9 +550,9 @@ class Emitter:
             offset, factor = s.part
             if offset:
                 out.append("%s%s += %d;" % (q, ptr, offset))
-            if factor:
+            if factor:    # a.view(narrower): each element split; a.view(wider): -factor joined
                 last = s.var.type.ndim - 1
-                out.append("%s%s.shape[%d] *= %d;" % (q, v, last, factor))
+                out.append("%s%s.shape[%d] %s= %d;" % (q, v, last, "*" if factor > 0 else "/", abs(factor)))
                 out.append("%s%s.strides[%d] = %d;" % (q, v, last, s.var.type.dtype.itemsize))
         out.append("%s%s.data = (%s *)%s;" % (q, v, _STORED[s.var.type.dtype], ptr))
         return out + ["%s}" % p]

@@ -38,10 +38,10 @@ class TupleValue:
 
 
 class FunctionArg:
-    """A function passed to a device function: a device function, a cuda.* intrinsic
-    (cuda.atomic.add), an operator, math or NumPy function. Bound while compiling, as Numba binds
-    dispatcher arguments: the callee is compiled once per function it is given, and calls it
-    as it would call that function by its global name."""
+    """A function passed to a device function or a kernel: a device function, a cuda.* intrinsic
+    (cuda.atomic.add), an operator, math or NumPy function; or a type (np.float32, a dtype,
+    Numba's uint32). Bound while compiling, as Numba binds dispatcher arguments: the callee is
+    compiled once per object it is given, and uses it as it would by its global name."""
     type = None
 
     def __init__(self, obj):
@@ -54,6 +54,15 @@ class FunctionArg:
         except TypeError:
             return ("id", id(self.obj))
 
+    def __eq__(self, other):
+        return isinstance(other, FunctionArg) and type(self.key()) is type(other.key()) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __str__(self):
+        return getattr(self.obj, "__name__", None) or str(self.obj)
+
 
 _DIM3 = ("threadIdx", "blockIdx", "blockDim", "gridDim")
 _SYNC_REDUCE = {"syncthreads_count": T.INT32, "syncthreads_and": T.INT32, "syncthreads_or": T.INT32}
@@ -63,15 +72,15 @@ _VOTES = {"all_sync": T.BOOL, "any_sync": T.BOOL, "eq_sync": T.BOOL, "ballot_syn
 _ATOMIC_ARGS = {"add": 3, "sub": 3, "max": 3, "min": 3, "nanmax": 3, "nanmin": 3, "and_": 3, "or_": 3, "xor": 3,
                 "exch": 3, "inc": 3, "dec": 3, "cas": 4, "compare_and_swap": 3}
 _ATOMIC_TYPES = {
-    "add": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
-    "sub": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
-    "max": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
-    "min": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
-    "nanmax": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
-    "nanmin": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "add": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
+    "sub": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
+    "max": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
+    "min": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
+    "nanmax": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
+    "nanmin": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
     "and_": (T.INT32, T.UINT32, T.INT64, T.UINT64), "or_": (T.INT32, T.UINT32, T.INT64, T.UINT64),
     "xor": (T.INT32, T.UINT32, T.INT64, T.UINT64),
-    "exch": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT32, T.FLOAT64),
+    "exch": (T.INT32, T.UINT32, T.INT64, T.UINT64, T.FLOAT16, T.FLOAT32, T.FLOAT64),
     "inc": (T.UINT32, T.UINT64), "dec": (T.UINT32, T.UINT64),
     "cas": (T.INT32, T.UINT32, T.INT64, T.UINT64), "compare_and_swap": (T.INT32, T.UINT32, T.INT64, T.UINT64),
 }
@@ -716,9 +725,16 @@ class KernelCompiler(FunctionCompiler):
             elif new.itemsize < old.itemsize and base.type.layout == "C" and nd >= 1:
                 t = kir.ArrayType(new, nd, "C", base.type.space)
                 part = (0, old.itemsize // new.itemsize)
+            elif new.itemsize > old.itemsize and base.type.layout == "C" and nd >= 1:
+                # NumPy's rule: the last dimension's bytes hold whole new elements (a remainder
+                # that does not fill one is left out of the view rather than read past the end;
+                # then the rows are no longer C-contiguous, so a 2-d or more view keeps strides)
+                t = kir.ArrayType(new, nd, "C" if nd == 1 else "A", base.type.space)
+                part = (0, -(new.itemsize // old.itemsize))
             else:
-                raise self.error(f"view({new}) of a {old} array: a dtype of the same size, or a smaller one on a "
-                                 f"C-contiguous array, in {self.context}", node)
+                raise self.error(f"view({new}) of a {old} array: a dtype of the same size, or another one on a "
+                                 f"C-contiguous array (declared float32[:, ::1], or a C-contiguous argument), "
+                                 f"in {self.context}", node)
         var = self.assign_type(name, t)
         return kir.ViewAssign(var, base, items, self.src.line(s), part)
 
@@ -815,7 +831,11 @@ class KernelCompiler(FunctionCompiler):
         if not isinstance(node, (ast.Name, ast.Attribute)):
             return None
         obj = self.resolve_object(node)
-        if obj is _NOT_FOUND or isinstance(obj, type) or T.is_type_object(obj) or not callable(obj):
+        if obj is _NOT_FOUND:
+            return None
+        if isinstance(obj, np.dtype) or T.is_type_object(obj) or (isinstance(obj, type) and T.parse_type(obj)):
+            return FunctionArg(obj)   # a type as a value: fill(a, np.float32) -> cuda.shared.array(4, dt)
+        if isinstance(obj, type) or not callable(obj):
             return None
         name = kernel_name_of(obj)
         if name is not None and _is_intrinsic_value(name):
@@ -978,6 +998,15 @@ class KernelCompiler(FunctionCompiler):
         if missing:
             raise self.error(f"{text}() missing argument '{missing[0]}'", node)
         return got
+
+    def value(self, v, node, text):
+        """A global or closure value: a number, or a tuple of them (SHAPE = (16, 16) as a shape or
+        an index; a namedtuple keeps its field names)."""
+        if isinstance(v, tuple):
+            fields = getattr(type(v), "_fields", None)
+            return TupleValue([self.value(x, node, f"{text}[{k}]") for k, x in enumerate(v)],
+                              fields if isinstance(fields, tuple) and len(fields) == len(v) else None)
+        return super().value(v, node, text)
 
     def _dtype(self, node, text):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -1207,7 +1236,8 @@ class KernelCompiler(FunctionCompiler):
         elem = kir.Element(arr, indices, t, self.src.line(node))
         values = [self._scalar(self.expr(got[k]), node) for k in names[n - (2 if op in ("cas", "compare_and_swap")
                                                                           else 1):]]
-        return kir.Intrinsic("atomic." + op, [elem] + [self.cast(v, t) for v in values], t)
+        # a float16 element: the value rounded to float16, the old value returned as its float32
+        return kir.Intrinsic("atomic." + op, [elem] + [rules.to_dtype(v, t) for v in values], T.compute_type(t))
 
 
 def _is_device_function(obj):

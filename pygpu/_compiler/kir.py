@@ -170,8 +170,9 @@ class ArrayDecl(ir.Node):
 
 class ViewAssign(ir.Node):
     """var = base[items], then, with `part` (byte offset, factor), the data moved by the offset
-    and, with a factor, the last dimension split into that many elements each (a.real, a.imag,
-    a.view(dtype): the var's dtype is the new one)."""
+    and, with a factor, the last dimension split into that many elements each, or with a
+    negative one, -factor elements joined into one (a.real, a.imag, a.view(dtype): the var's
+    dtype is the new one)."""
     __slots__ = ("var", "base", "items", "line", "part")
 
     def __init__(self, var, base, items, line, part=None):

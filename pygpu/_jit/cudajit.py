@@ -16,7 +16,8 @@ import numpy as np
 from .. import _core
 from .._compiler import cemit, kir, numba_types
 from .._compiler import types as T
-from .._compiler.kernel import KernelCompiler
+from .._compiler import ir
+from .._compiler.kernel import FunctionArg, KernelCompiler
 from .._compiler.errors import compile_error
 from .._compiler.frontend import NoSource
 from . import signature as S
@@ -26,6 +27,7 @@ __all__ = ["jit", "Dispatcher", "DeviceFunction", "typeof", "parse_kernel_signat
 
 _PARAM_ARRAY = 16                 # jit/kernel.h PG_PARAM_ARRAY
 _PARAM_TUPLE = 17                 # jit/kernel.h PG_PARAM_TUPLE
+_PARAM_BOUND = 18                 # jit/kernel.h PG_PARAM_BOUND
 _SCALAR_KIND = {"b": S.PARAM_BOOL, "i": S.PARAM_INT, "u": S.PARAM_UINT, "f": S.PARAM_FLOAT}
 
 
@@ -47,9 +49,22 @@ def typeof(value, what="argument"):
         if hasattr(value, "__cuda_array_interface__") or hasattr(value, "__dlpack__"):
             a = _core.asarray(value)
             return typeof(a, what)
+        if _bindable(value):
+            return FunctionArg(value)
         raise TypeError("%s is a %s: kernels take arrays (pygpu, NumPy, CUDA array interface, DLPack) and numbers"
                         % (what, type(value).__name__))
     return t
+
+
+def _bindable(value):
+    """A function (device function, cuda.atomic.add, math.sin, operator.add, a ufunc) or a type
+    (np.float32, a dtype, Numba's uint32) given as a kernel argument: compiled into the kernel
+    as a constant, as Numba does, one specialisation per object."""
+    if isinstance(value, np.dtype) or T.is_type_object(value):
+        return True
+    if isinstance(value, type):
+        return T.parse_type(value) is not None
+    return callable(value) and not isinstance(value, Dispatcher)
 
 
 def _tuple_type(value, what):
@@ -78,6 +93,8 @@ def _tuple_type(value, what):
 
 def _param(t):
     """(kind, type, size) of a parameter, as the C launch checks arguments."""
+    if isinstance(t, FunctionArg):
+        return (_PARAM_BOUND, -1, 1)
     if kir.is_tuple(t):
         return (_PARAM_TUPLE, S.TYPE_CODES[t.dtype] | (t.n << 8), t.n * t.dtype.itemsize)
     if kir.is_array(t):
@@ -158,8 +175,12 @@ class Specialization:
         self.dispatcher = dispatcher
         self.arg_types = tuple(arg_types)
         py = dispatcher.py_func
-        compiler = KernelCompiler(py, list(arg_types), "kernel", "cuda.jit")
+        bound = {k: t.obj for k, t in enumerate(arg_types) if isinstance(t, FunctionArg)}
+        compiler = KernelCompiler(py, [t for t in arg_types if not isinstance(t, FunctionArg)], "kernel", "cuda.jit",
+                                  functions=bound)
         self.ir = compiler.compile()
+        for k in sorted(bound):   # an unused byte where the launch passes a bound argument
+            self.ir.params.insert(k, ir.Var("pg_bound%d" % k, T.INT8))
         self.raises = compiler.cache.get("$raises", [])   # [(exception class, text, line)] by site
         self.cname = cemit.kernel_cname(py.__name__)
         filename = py.__code__.co_filename
