@@ -1148,6 +1148,123 @@ def test_float16_atomics():
     assert sorted(old) == [k * 0.5 for k in range(64)]   # every old value once: each add atomic
 
 
+# ------------------------------------------------------------------ records (structured dtypes)
+
+PARTICLE = np.dtype([("x", np.float32), ("n", np.int32), ("w", np.float64), ("h", np.float16), ("alive", np.bool_),
+                     ("z", np.complex64)])
+PACKED = np.dtype([("tag", np.int8), ("v", np.float64), ("k", np.int16)])           # fields off their alignment
+ALIGNED = np.dtype([("tag", np.int8), ("v", np.float64), ("k", np.int16)], align=True)
+
+
+@cuda.jit
+def update_particles(r, out):
+    i = cuda.grid(1)
+    if i < r.shape[0]:
+        p = r[i]                          # a reference into the array, as Numba's records
+        p.x = p.n * 2.5
+        r[i]["w"] += 1.5
+        p.h = i / 4
+        p.alive = i % 2 == 0
+        p.z = complex(i, -i)
+        out[i] = r[i].x + p["w"]
+
+
+TABLE = np.array([(1, 0.5, 3), (2, 1.5, 4)], dtype=PACKED)
+
+
+@cuda.jit
+def record_layouts(r, s, grid):
+    i = cuda.grid(1)
+    if i < r.size:
+        tmp = cuda.local.array(2, PACKED)
+        tmp[1].v = r[i].tag * 0.5
+        r[i].v = tmp[1].v
+        r[i].k += 7
+        table = cuda.const.array_like(TABLE)
+        s[i].v = r[i].v + s[i].tag + table[i % 2].v
+        s[i].k = r[i].k + table[i % 2].k
+    if i < grid.shape[0] * grid.shape[1]:
+        g = grid[i // grid.shape[1], i % grid.shape[1]]
+        g.n = i
+
+
+def _particles():
+    a = np.zeros(5, PARTICLE)
+    a["n"] = np.arange(5)
+    a["w"] = 10
+    return a
+
+
+def test_records_read_and_written_by_field():
+    a = _particles()
+    out = np.zeros(5)
+    update_particles[1, 32](a, out)
+    np.testing.assert_array_equal(a["x"], np.arange(5) * 2.5)
+    np.testing.assert_array_equal(a["w"], 11.5)
+    np.testing.assert_array_equal(a["h"], np.float16(np.arange(5) / 4))
+    np.testing.assert_array_equal(a["alive"], np.arange(5) % 2 == 0)
+    np.testing.assert_array_equal(a["z"], np.arange(5) - 1j * np.arange(5))
+    np.testing.assert_array_equal(out, np.arange(5) * 2.5 + 11.5)
+
+
+def test_records_of_any_layout_local_arrays_and_two_dimensions():
+    r = np.zeros(4, PACKED)
+    r["tag"] = [1, 2, 3, 4]
+    s = np.zeros(4, ALIGNED)
+    s["tag"] = [10, 20, 30, 40]
+    grid = np.zeros((3, 4), PARTICLE)
+    record_layouts[1, 32](r, s, grid)
+    np.testing.assert_array_equal(r["v"], [0.5, 1.0, 1.5, 2.0])
+    np.testing.assert_array_equal(r["k"], 7)
+    np.testing.assert_array_equal(s["v"], r["v"] + s["tag"] + TABLE["v"][np.arange(4) % 2])
+    np.testing.assert_array_equal(s["k"], 7 + TABLE["k"][np.arange(4) % 2])
+    np.testing.assert_array_equal(grid["n"], np.arange(12).reshape(3, 4))
+    assert "pg_field_get" in record_layouts.inspect_source()     # PACKED's fields, read bytewise
+
+
+def test_device_record_arrays():
+    a = _particles()
+    d = cuda.to_device(a)
+    assert d.shape == (5,) and d.dtype == PARTICLE and len(d) == 5
+    out = cuda.device_array(5)
+    update_particles[1, 32](d, out)
+    h = d.copy_to_host()
+    assert h.dtype == PARTICLE
+    np.testing.assert_array_equal(h["x"], np.arange(5) * 2.5)
+    np.testing.assert_array_equal(d["w"].get(), 11.5)              # a field: a pygpu array over the records
+    assert d[2]["n"] == 2 and d[1:3].shape == (2,)
+    e = cuda.device_array_like(a)
+    np.testing.assert_array_equal(e.copy_to_host()["n"], 0)
+    cuda.to_device(a, to=e)
+    into = np.zeros(5, PARTICLE)
+    e.copy_to_host(into)
+    np.testing.assert_array_equal(into, a)
+
+
+def test_record_misuse_is_a_compile_error():
+    @cuda.jit
+    def whole(r, s):
+        r[0] = s[0]
+
+    @cuda.jit
+    def missing(r):
+        r[0].nope = 1
+
+    @cuda.jit
+    def as_number(r, out):
+        out[0] = r[0] + 1
+
+    with pytest.raises(pygpu.CompileError, match="assign its fields"):
+        whole[1, 1](_particles(), _particles())
+    with pytest.raises(pygpu.CompileError, match="no field 'nope'"):
+        missing[1, 1](_particles())
+    with pytest.raises(pygpu.CompileError, match="a record is not a number"):
+        as_number[1, 1](_particles(), np.zeros(1))
+    nested = np.dtype([("p", PACKED), ("q", np.int32)])
+    with pytest.raises(TypeError, match="field 'p'"):
+        missing[1, 1](np.zeros(2, nested))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1189,7 +1306,9 @@ def test_new_constructs_compile_with_nvrtc():
                      (types_as_values, (np.zeros(4), np.zeros(4), np.uint8)),
                      (apply_each, (np.zeros(4), halve, cuda.atomic.add)),
                      (wider_views, (np.zeros(4, np.int32), np.zeros(2, np.int64), np.zeros((2, 4), np.uint16))),
-                     (half_atomics, (np.zeros(2, np.float16), np.zeros(2, np.float16), np.zeros(64, np.float32)))):
+                     (half_atomics, (np.zeros(2, np.float16), np.zeros(2, np.float16), np.zeros(64, np.float32))),
+                     (update_particles, (np.zeros(4, PARTICLE), np.zeros(4))),
+                     (record_layouts, (np.zeros(4, PACKED), np.zeros(4, ALIGNED), np.zeros((2, 2), PARTICLE)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")

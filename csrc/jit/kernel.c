@@ -184,7 +184,8 @@ merge_params(PgFunction *fn, PyObject *signature)
             }
             int agrees = size < 0 || p.size < 0 || size == p.size;
             /* an array passed by value is a struct to the backend; the signature says what it holds */
-            int array = (kind == PG_PARAM_ARRAY || kind == PG_PARAM_TUPLE) && p.kind == PG_CPU_PARAM_OTHER;
+            int array = (kind == PG_PARAM_ARRAY || kind == PG_PARAM_TUPLE || kind == PG_PARAM_RECORDS) &&
+                        p.kind == PG_CPU_PARAM_OTHER;
             if ((p.kind == PG_PARAM_UNKNOWN || array || kind == PG_PARAM_BOUND) && agrees) {
                 p.kind = kind;
                 p.type = type;
@@ -469,7 +470,8 @@ arg_key(PyObject *arg, unsigned char *k)
         int t = pg_type_from_descr(PyArray_DESCR(np));
         if (t < 0) {
             PyErr_Clear();
-            t = 0xff;  /* a dtype pygpu lacks: _specialize says so */
+            k[0] = '?';  /* a dtype pygpu lacks (records: their fields tell them apart): _specialize */
+            return 0;
         }
         k[0] = 'N';
         k[1] = (unsigned char)t;

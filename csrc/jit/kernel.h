@@ -64,6 +64,15 @@ typedef struct {
  * which cuda.jit compiles in as a constant): the launch passes one zero byte in its place. */
 #define PG_PARAM_BOUND 18
 
+/* An array of records (cuda.jit's structured dtypes), passed by value as {data, shape, strides}
+ * of its ndim dimensions. On the host it is a uint8 array of ndim + 1 dimensions whose last one
+ * holds a record's bytes (contiguous): a NumPy structured array is viewed so (and copied there
+ * and back), a device record array gives its bytes by `_pygpu_record_bytes`. */
+#define PG_PARAM_RECORDS 19
+#define PG_PARAM_RECORDS_TYPE(ndim, itemsize) ((ndim) | ((itemsize) << 8))
+#define PG_PARAM_RECORDS_NDIM(t) ((t) & 0xff)
+#define PG_PARAM_RECORDS_ITEMSIZE(t) ((t) >> 8)
+
 extern PyTypeObject PgModule_Type, PgFunction_Type, PgKernel_Type, PgLauncher_Type;
 #define PgFunction_Check(o) (Py_TYPE(o) == &PgFunction_Type)
 

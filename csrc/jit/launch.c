@@ -211,6 +211,11 @@ param_text(const PgParamInfo *p, char *buf, size_t size)
         snprintf(buf, size, "a tuple of %d %s", PG_PARAM_TUPLE_LENGTH(p->type), t < PG_NTYPES ? pg_type_info[t].name : "?");
         return;
     }
+    if (p->kind == PG_PARAM_RECORDS) {
+        snprintf(buf, size, "a %d-d array of %d-byte records", PG_PARAM_RECORDS_NDIM(p->type),
+                 PG_PARAM_RECORDS_ITEMSIZE(p->type));
+        return;
+    }
     if (p->kind == PG_PARAM_ARRAY) {
         int t = PG_PARAM_ARRAY_ELEMENT(p->type);
         snprintf(buf, size, "a %d-d %sarray of %s", PG_PARAM_ARRAY_NDIM(p->type),
@@ -484,6 +489,107 @@ pack_array_arg(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
     return pack_array(pk, i, p, imported);
 }
 
+/* The bytes of a NumPy structured array as a uint8 array with one more dimension (the record's
+ * bytes), sharing its memory; NULL with an exception when the records are not whole in memory. */
+static PyArrayObject *
+record_bytes_view(PyArrayObject *np)
+{
+    int nd = PyArray_NDIM(np);
+    npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    if (nd + 1 > NPY_MAXDIMS) {
+        PyErr_SetString(PyExc_ValueError, "too many dimensions for an array of records");
+        return NULL;
+    }
+    for (int d = 0; d < nd; d++) {
+        dims[d] = PyArray_DIM(np, d);
+        strides[d] = PyArray_STRIDE(np, d);
+    }
+    dims[nd] = PyArray_ITEMSIZE(np);
+    strides[nd] = 1;
+    PyArray_Descr *u8 = PyArray_DescrFromType(NPY_UINT8);
+    if (u8 == NULL)
+        return NULL;
+    int flags = PyArray_ISWRITEABLE(np) ? NPY_ARRAY_WRITEABLE : 0;
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, u8, nd + 1, dims, strides, PyArray_DATA(np), flags, NULL);
+    if (view == NULL)
+        return NULL;
+    if (PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef((PyObject *)np)) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return (PyArrayObject *)view;
+}
+
+/* An array of records (PG_PARAM_RECORDS): a device record array's bytes, or a NumPy structured
+ * array's (copied there and back), packed as {data, shape, strides} of the records. */
+static int
+pack_records(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
+{
+    int ndim = PG_PARAM_RECORDS_NDIM(p->type), itemsize = PG_PARAM_RECORDS_ITEMSIZE(p->type);
+    PgArray *a = NULL;
+    int rc = -1;
+    if (PyArray_Check(arg)) {
+        PyArrayObject *np = (PyArrayObject *)arg;
+        if (!PyDataType_HASFIELDS(PyArray_DESCR(np)) || PyArray_ITEMSIZE(np) != itemsize)
+            return arg_error(pk, i, p, arg, "pass an array of the records the kernel was compiled for");
+        PyArrayObject *view = record_bytes_view(np);
+        if (view == NULL)
+            return -1;
+        a = pg_array_from_numpy(view, pk->dev, -1);
+        if (a == NULL || pack_temp(pk, a, PyArray_ISWRITEABLE(view) ? (PyObject *)view : NULL) < 0) {
+            Py_DECREF(view);
+            Py_XDECREF(a);
+            return -1;
+        }
+        Py_DECREF(view);
+        Py_INCREF(a); /* the temp holds one reference; this function releases its own below */
+    } else {
+        PyObject *bytes = PyObject_GetAttrString(arg, "_pygpu_record_bytes");
+        if (bytes == NULL) {
+            PyErr_Clear();
+            return arg_error(pk, i, p, arg, "pass a NumPy structured array or cuda.to_device() of one");
+        }
+        if (!PgArray_Check(bytes)) {
+            Py_DECREF(bytes);
+            return arg_error(pk, i, p, arg, "its _pygpu_record_bytes is not a pygpu array");
+        }
+        a = (PgArray *)bytes;
+    }
+    if (a->device != pk->dev) {
+        PyErr_Format(PyExc_ValueError, "kernel %U() runs on %R, but argument %zd is on %R", pk->fn->name,
+                     (PyObject *)pk->dev, i + 1, (PyObject *)a->device);
+        goto done;
+    }
+    if (a->type != PG_UINT8 || a->ndim != ndim + 1 || a->shape[ndim] != itemsize || a->strides[ndim] != 1) {
+        arg_error(pk, i, p, arg, "records of another size or dimensions");
+        goto done;
+    }
+    int n = ndim > 0 ? ndim : 1;
+    size_t bytes = sizeof(void *) + 2 * sizeof(int64_t) * (size_t)n;
+    if (p->size >= 0 && (size_t)p->size != bytes) {
+        arg_error(pk, i, p, arg, "the kernel's array parameter has another size");
+        goto done;
+    }
+    char *slot = pack_slot(pk, i, bytes);
+    if (slot == NULL)
+        goto done;
+    void *ptr = a->data;
+    memcpy(slot, &ptr, sizeof ptr);
+    if (ndim > 0) {
+        memcpy(slot + sizeof ptr, a->shape, sizeof(int64_t) * (size_t)ndim);
+        memcpy(slot + sizeof ptr + sizeof(int64_t) * (size_t)n, a->strides, sizeof(int64_t) * (size_t)ndim);
+    }
+    PgBlock *b = a->block;
+    if (b == NULL && a->base != NULL && PgArray_Check(a->base))
+        b = ((PgArray *)a->base)->block;
+    if (b != NULL)
+        pg_block_use(b, pk->stream);
+    rc = 0;
+done:
+    Py_DECREF(a);
+    return rc;
+}
+
 /* A tuple of numbers for a PgTup<T, n> parameter: each converted to T, side by side. */
 static int
 pack_tuple(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
@@ -514,6 +620,8 @@ pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
         return pack_array_arg(pk, i, pp, arg);
     if (kind == PG_PARAM_TUPLE)
         return pack_tuple(pk, i, pp, arg);
+    if (kind == PG_PARAM_RECORDS)
+        return pack_records(pk, i, pp, arg);
     if (kind == PG_PARAM_BOUND) /* compiled into the kernel: the parameter is an unused byte */
         return pack_slot(pk, i, 1) == NULL ? -1 : 0;
     if (PgArray_Check(arg)) {

@@ -211,6 +211,25 @@ PG_JIT_FN int64_t pg_slice_len(int64_t *start, int64_t stop, int64_t step, int64
     return s > e ? (s - e - step - 1) / (-step) : 0;
 }
 
+/* ------------------------------------------------------------------ records (structured dtypes)
+ * A record is its bytes, aligned to the largest power of two dividing its size (up to 16); a field
+ * whose offset that alignment allows is read and written in place, any other bytewise. */
+template <int N, int A> struct pg_rec {
+    alignas(A) unsigned char b[N];
+};
+template <class F> PG_JIT_FN F pg_field_get(const unsigned char *p)
+{
+    F v;
+    for (unsigned k = 0; k < sizeof(F); k++)
+        ((unsigned char *)&v)[k] = p[k];
+    return v;
+}
+template <class F> PG_JIT_FN void pg_field_set(unsigned char *p, F v)
+{
+    for (unsigned k = 0; k < sizeof(F); k++)
+        p[k] = ((const unsigned char *)&v)[k];
+}
+
 /* ------------------------------------------------------------------ atomics (Numba's) */
 template <int S> struct pg_bits_t;
 template <> struct pg_bits_t<4> { typedef unsigned int type; };

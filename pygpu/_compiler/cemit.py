@@ -68,13 +68,28 @@ def struct_definition(t):
     return "struct %s { %s };" % (struct_name(t), fields)
 
 
+def stored(dtype):
+    """The C type of an array element of dtype: the number's storage, or a record's bytes
+    (pg_rec<itemsize, alignment>, jit_prelude.h)."""
+    if dtype.names is not None:
+        return "pg_rec<%d, %d>" % (dtype.itemsize, _record_alignment(dtype))
+    return _STORED[dtype]
+
+
+def _record_alignment(dtype):
+    """The alignment pygpu gives records of dtype: the largest power of two that divides the
+    itemsize, up to 16 (so that an array of them has no gaps)."""
+    n = dtype.itemsize
+    return min(16, n & -n) if n else 1
+
+
 def ctype(t):
     if kir.is_struct(t):
         return struct_name(t)
     if kir.is_tuple(t):
         return "PgTup<%s, %d>" % (_CTYPES[t.dtype], t.n)
     if kir.is_array(t):
-        return "PgArr<%s, %d, %s>" % (_STORED[t.dtype], t.ndim, "true" if t.layout == "C" else "false")
+        return "PgArr<%s, %d, %s>" % (stored(t.dtype), t.ndim, "true" if t.layout == "C" else "false")
     if t is kir.VOID:
         return "void"
     return _CTYPES[t]
@@ -197,11 +212,26 @@ class Emitter:
             return "%s(%s)" % (name, ", ".join(self.expr(a) for a in e.args))
         if isinstance(e, kir.Element):
             return "pg_half_to_float(%s)" % self.element(e) if _half(e) else self.element(e)
+        if isinstance(e, kir.Field):
+            place, aligned = self.field_place(e)
+            value = place if aligned else "pg_field_get<%s>(%s)" % (_STORED[e.dtype], place)
+            return "pg_half_to_float(%s)" % value if e.dtype == T.FLOAT16 else value
         if isinstance(e, kir.ArrayAttr):
             return "%s.%s[%d]" % (self.expr(e.array), e.attr, e.dim)
         if isinstance(e, kir.Intrinsic):
             return self.intrinsic(e)
         raise TypeError("cannot emit %r" % (e,))
+
+    def field_place(self, f):
+        """(C of a record's field, aligned): the field itself (an lvalue) when its offset and the
+        record's alignment allow a load of its type there, else the address of its bytes (read
+        and written bytewise: pg_field_get/pg_field_set)."""
+        record = f.element.array.type.dtype
+        align = f.dtype.alignment
+        bytes_at = "((unsigned char *)&%s + %d)" % (self.element(f.element), f.offset)
+        if f.offset % align == 0 and _record_alignment(record) % align == 0:
+            return "(*(%s *)%s)" % (_STORED[f.dtype], bytes_at), True
+        return bytes_at, False
 
     def element(self, e):
         """a[i, j]: pg_at (Python's wraparound, checked where PG_JIT_CHECK), without the wraparound
@@ -387,6 +417,14 @@ class Emitter:
         """The C of an assignment, store or expression statement (without indentation)."""
         if isinstance(s, ir.Assign):
             return "%s = %s;" % (self.name_of(s.target), self.expr(s.value))
+        if isinstance(s, kir.Store) and isinstance(s.target, kir.Field):
+            place, aligned = self.field_place(s.target)
+            value = self.expr(s.value)
+            if s.target.dtype == T.FLOAT16:
+                value = "pg_float_to_half(%s)" % value
+            if aligned:
+                return "%s = %s;" % (place, value)
+            return "pg_field_set<%s>(%s, %s);" % (_STORED[s.target.dtype], place, value)
         if isinstance(s, kir.Store):
             if _half(s.target):   # float16 elements hold the bits of the value rounded to float16
                 return "%s = pg_float_to_half(%s);" % (self.element(s.target), self.expr(s.value))
@@ -485,7 +523,7 @@ class Emitter:
     def array_decl(self, s, ind):
         p = "    " * ind
         t = s.var.type
-        el = _STORED[t.dtype]
+        el = stored(t.dtype)
         name = self.name_of(s.var)
         self.counter += 1
         storage = "pg_%s%d" % (s.space, self.counter)
@@ -504,6 +542,9 @@ class Emitter:
             flat = s.values.reshape(-1)
             if t.dtype == T.FLOAT16:   # the bits: a float literal would convert to the integer type
                 values = ", ".join("0x%04x" % v for v in flat.astype(np.float16).view(np.uint16)) or "0"
+            elif kir.is_record(t.dtype):   # each record's bytes
+                raw = np.ascontiguousarray(flat).view(np.uint8).reshape(len(flat), t.dtype.itemsize)
+                values = ", ".join("{{%s}}" % ", ".join(str(b) for b in row) for row in raw) or "{{0}}"
             else:
                 values = ", ".join(const(v, T.compute_type(t.dtype)) for v in flat) or "0"
             self.file_scope.append("__constant__ %s %s[%d] = {%s};" % (el, storage, max(size, 1), values))
@@ -554,7 +595,7 @@ class Emitter:
                 last = s.var.type.ndim - 1
                 out.append("%s%s.shape[%d] %s= %d;" % (q, v, last, "*" if factor > 0 else "/", abs(factor)))
                 out.append("%s%s.strides[%d] = %d;" % (q, v, last, s.var.type.dtype.itemsize))
-        out.append("%s%s.data = (%s *)%s;" % (q, v, _STORED[s.var.type.dtype], ptr))
+        out.append("%s%s.data = (%s *)%s;" % (q, v, stored(s.var.type.dtype), ptr))
         return out + ["%s}" % p]
 
     # -------------------------------------------------------------- functions

@@ -37,6 +37,16 @@ class TupleValue:
         self.names = tuple(names) if names is not None else None
 
 
+class RecordRef:
+    """A record of an array of records (r[i], or a name bound to one: rec = r[i]), known while
+    compiling (never a C value): its fields are read and written in place (r[i].x, rec['y'] = v),
+    as Numba's records are references into their array."""
+    type = None
+
+    def __init__(self, element):
+        self.element = element   # a kir.Element whose type is None: the record's place
+
+
 class FunctionArg:
     """A function passed to a device function or a kernel: a device function, a cuda.* intrinsic
     (cuda.atomic.add), an operator, math or NumPy function; or a type (np.float32, a dtype,
@@ -171,6 +181,7 @@ class KernelCompiler(FunctionCompiler):
             self.vars = {}
             self.weak = set()
             self.tuples = {n: _param_items(v) for n, v in tuple_params.items()}
+            self.records = {}    # names bound to records (rec = r[i]): RecordRef over hidden index locals
             self.decl_count = 0
             body = self.block(_strip_docstring(self.node.body))
             if not self.changed:
@@ -238,6 +249,8 @@ class KernelCompiler(FunctionCompiler):
     def _scalar(self, e, node, what="a number"):
         if isinstance(e, TupleValue):
             raise self.error(f"a tuple is not {what} here in {self.context}", node)
+        if isinstance(e, RecordRef):
+            raise self.error(f"a record is not {what} here in {self.context} (use its fields: r[i].x)", node)
         if kir.is_array(e.type):
             raise self.error(f"an array is not {what} here in {self.context} (index it: a[i])", node)
         if e.type is kir.VOID:
@@ -300,8 +313,13 @@ class KernelCompiler(FunctionCompiler):
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             value = self.call(s.value, statement=True)
             return [kir.ExprStmt(value, line)]
-        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
-            target = self.element(s.target)
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, (ast.Subscript, ast.Attribute)):
+            target = self.field_target(s.target)
+            if target is None and isinstance(s.target, ast.Attribute):
+                return super().stmt(s)
+            target = target or self.element(s.target)
+            if isinstance(target, RecordRef):
+                raise self.error(f"a record cannot be assigned as a whole in {self.context}: assign its fields", s)
             value = self.binop(s.op, target, self._scalar(self.expr(s.value), s.value), s)
             return [kir.Store(target, self.cast(value, target.type), line)]
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in self.tuples:
@@ -422,8 +440,16 @@ class KernelCompiler(FunctionCompiler):
         if len(targets) != 1:
             raise self.unsupported("chained assignments (a = b = ...)", s)
         target = targets[0]
+        field = self.field_target(target) if isinstance(target, (ast.Subscript, ast.Attribute)) else None
+        if field is not None:
+            value = self._scalar(self.expr(value_node), value_node)
+            if T.is_complex(value.type) and not T.is_complex(field.type):
+                raise self.error(f"a complex value cannot be stored into a field of {field.dtype}", s)
+            return [kir.Store(field, self.cast(value, field.type), line)]
         if isinstance(target, ast.Subscript):
             elem = self.element(target)
+            if isinstance(elem, RecordRef):
+                raise self.error(f"a record cannot be assigned as a whole in {self.context}: assign its fields", s)
             value = self._scalar(self.expr(value_node), value_node)
             if T.is_complex(value.type) and not T.is_complex(elem.type):
                 raise self.error(f"a complex value cannot be stored into an array of {elem.type}", s)
@@ -446,6 +472,8 @@ class KernelCompiler(FunctionCompiler):
             if self._is_view(value_node):
                 return [self.view_assign(target.id, value_node, s)]
             value = self.call(value_node) if isinstance(value_node, ast.Call) else self.expr(value_node)
+            if isinstance(value, RecordRef):
+                return self.bind_record(target.id, value, s)
             if isinstance(value, TupleValue):
                 # a tuple in a local: one local per item
                 out, items = [], []
@@ -492,6 +520,8 @@ class KernelCompiler(FunctionCompiler):
         if isinstance(node, ast.Name):
             if node.id in self.tuples:
                 return self.tuples[node.id]
+            if node.id in self.records:
+                return self.records[node.id]
             return super().expr(node)
         if isinstance(node, ast.Attribute):
             obj = self.resolve_object(node)
@@ -501,6 +531,8 @@ class KernelCompiler(FunctionCompiler):
                     return self.intrinsic_value(name, node)
                 return self.value(obj, node, ast.unparse(node))
             base = self.expr(node.value)
+            if isinstance(base, RecordRef):
+                return self.field(base, node.attr, node)
             if isinstance(base, TupleValue):
                 if base.names is not None:
                     if node.attr in base.names:
@@ -517,6 +549,8 @@ class KernelCompiler(FunctionCompiler):
             return TupleValue([self.expr(e) for e in node.elts])
         if isinstance(node, ast.Subscript):
             base = self.expr(node.value)
+            if isinstance(base, RecordRef):
+                return self.field(base, self._field_name(node), node)
             if isinstance(base, TupleValue):
                 i = self.constant_int(node.slice, "a tuple index")
                 if not -len(base.items) <= i < len(base.items):
@@ -624,8 +658,64 @@ class KernelCompiler(FunctionCompiler):
             self._scalar(e, node, "an index")
             if not (T.is_int(e.type) or T.is_bool(e.type)):
                 raise self.error(f"array indices must be integers, not {e.type}", node)
+        if kir.is_record(base.type.dtype):
+            return RecordRef(kir.Element(base, indices, None, self.src.line(node)))
         # a float16 element is a float32 value (read widened, stored rounded: cemit.py)
         return kir.Element(base, indices, T.compute_type(base.type.dtype), self.src.line(node))
+
+    # -------------------------------------------------------------- records (structured dtypes)
+
+    def field(self, ref, name, node):
+        """The Field `name` of a record."""
+        dt = ref.element.array.type.dtype
+        if name not in dt.names:
+            raise self.error(f"the record has no field '{name}' (it has {', '.join(dt.names)})", node)
+        fdt, offset = dt.fields[name][:2]
+        if fdt not in T.NUMBER:
+            raise self.error(f"field '{name}' is a {fdt}: fields of numbers are supported in {self.context} "
+                             f"(not nested records or subarrays)", node)
+        return kir.Field(ref.element, name, offset, fdt, self.src.line(node))
+
+    def _field_name(self, node):
+        s = node.slice
+        if isinstance(s, ast.Constant) and isinstance(s.value, str):
+            return s.value
+        obj = self.resolve_object(s) if isinstance(s, (ast.Name, ast.Attribute)) else _NOT_FOUND
+        if isinstance(obj, str):
+            return obj
+        raise self.error(f"a record is indexed by a field name (r[i]['x']) in {self.context}", node)
+
+    def field_target(self, target):
+        """The Field a store target names (r[i].x, r[i]['x'], rec.x), or None when it is no field."""
+        base_node = target.value
+        if not isinstance(base_node, (ast.Name, ast.Subscript)):
+            return None
+        if isinstance(base_node, ast.Name) and base_node.id not in self.records:
+            return None
+        if isinstance(base_node, ast.Subscript):
+            arr = self.expr(base_node.value)
+            if isinstance(arr, TupleValue) or not kir.is_array(arr.type) or not kir.is_record(arr.type.dtype):
+                return None
+        base = self.expr(base_node)
+        if not isinstance(base, RecordRef):
+            return None
+        name = target.attr if isinstance(target, ast.Attribute) else self._field_name(target)
+        return self.field(base, name, target)
+
+    def bind_record(self, name, ref, s):
+        """rec = r[i]: the name stands for that record from here on (its indices in hidden locals,
+        so that a later change of i does not move it)."""
+        line = self.src.line(s)
+        out, loads = [], []
+        for k, e in enumerate(ref.element.indices):
+            var = self.assign_type(f"{name}$rec{k}", T.INT64)
+            out.append(ir.Assign(var, self.cast(e, T.INT64), line))
+            loads.append(ir.Load(var))
+        old = self.records.get(name)
+        if old is not None and old.element.array.type != ref.element.array.type:
+            raise self.error(f"'{name}' holds records of two kinds of array in {self.context}", s)
+        self.records[name] = RecordRef(kir.Element(ref.element.array, loads, None, ref.element.line))
+        return out
 
     def _is_dtype_view(self, node):
         """a.view(dtype) of an array a."""
@@ -1008,12 +1098,18 @@ class KernelCompiler(FunctionCompiler):
                               fields if isinstance(fields, tuple) and len(fields) == len(v) else None)
         return super().value(v, node, text)
 
-    def _dtype(self, node, text):
+    def _dtype(self, node, text, records=False):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             t = T.parse_type(node.value)
         else:
             obj = self.resolve_object(node)
             t = T.parse_type(obj) if obj is not _NOT_FOUND else None
+            if t is None and records and isinstance(obj, np.dtype) and kir.is_record(obj):
+                for name in obj.names:
+                    if obj.fields[name][0] not in T.NUMBER:
+                        raise self.error(f"{text}(): field '{name}' is a {obj.fields[name][0]}: records of numbers "
+                                         f"are supported", node)
+                return obj
         if t is None:
             raise self.error(f"{text}(): dtype must be a number type (float32, np.int64, 'f8', ...)", node)
         return t
@@ -1079,7 +1175,7 @@ class KernelCompiler(FunctionCompiler):
         if parts[0] in ("shared", "local") and parts[1:] == ["array"]:
             got = self._args(node, ["shape", "dtype", "alignment"], 2, text)
             shape = self._shape(got["shape"], text)
-            dtype = self._dtype(got["dtype"], text)
+            dtype = self._dtype(got["dtype"], text, records=True)
             alignment = None
             if "alignment" in got and not (isinstance(got["alignment"], ast.Constant)
                                            and got["alignment"].value is None):
@@ -1099,8 +1195,10 @@ class KernelCompiler(FunctionCompiler):
         if name == "const.array_like":
             got = self._args(node, ["ndarray"], 1, text)
             obj = self.resolve_object(got["ndarray"])
-            if not isinstance(obj, np.ndarray) or obj.dtype not in T.NUMBER or obj.dtype == T.FLOAT16:
-                raise self.error(f"{text}() takes a global NumPy array of numbers", node)
+            records = isinstance(obj, np.ndarray) and kir.is_record(obj.dtype) and all(
+                obj.dtype.fields[n][0] in T.NUMBER for n in obj.dtype.names)
+            if not isinstance(obj, np.ndarray) or not (records or obj.dtype in T.NUMBER) or obj.dtype == T.FLOAT16:
+                raise self.error(f"{text}() takes a global NumPy array of numbers or of records of numbers", node)
             t = kir.ArrayType(obj.dtype, obj.ndim, "C", "const")
             self.decl_count += 1
             var = ir.Var(f"$const{self.decl_count}", t)

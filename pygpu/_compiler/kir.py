@@ -15,6 +15,8 @@ Statements:
 
 Expressions:
     Element(array, indices, type, line)  array[i, j, ...] (one index per dimension)
+    Field(element, name, offset, dtype)  r[i].x: a field of a record (an Element of an array
+                                         of a structured dtype, whose type is None)
     ArrayAttr(array, attr, dim, type)    array.shape[dim] / array.strides[dim] (int64)
     Intrinsic(name, args, type)          Numba's CUDA names: 'threadIdx.x', 'grid.x',
                                          'syncthreads', 'atomic.add' (args[0] an Element), ...
@@ -54,6 +56,9 @@ class ArrayType:
         dims = [":"] * self.ndim
         if self.layout == "C" and dims:
             dims[-1] = "::1"
+        if self.dtype.names is not None:
+            return "Record(%s)[%s]" % (", ".join("%s: %s" % (n, self.dtype.fields[n][0]) for n in self.dtype.names),
+                                       ", ".join(dims))
         return "%s[%s]" % (self.dtype, ", ".join(dims))
 
     __repr__ = __str__
@@ -191,6 +196,26 @@ class Element(ir.Node):
         self.indices = indices
         self.type = type
         self.line = line
+
+
+class Field(ir.Node):
+    """A field of a record: element.array[element.indices] is a record (a structured dtype), the
+    field `name` at byte `offset` of dtype `dtype`; type: its computed type (float16 as float32).
+    Read as a value, or the target of a Store."""
+    __slots__ = ("element", "name", "offset", "dtype", "type", "line")
+
+    def __init__(self, element, name, offset, dtype, line):
+        self.element = element
+        self.name = name
+        self.offset = offset
+        self.dtype = np.dtype(dtype)
+        self.type = T.compute_type(self.dtype)
+        self.line = line
+
+
+def is_record(dtype):
+    """A structured dtype (an array of records)."""
+    return dtype.names is not None
 
 
 class ArrayAttr(ir.Node):

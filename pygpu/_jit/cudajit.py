@@ -28,6 +28,7 @@ __all__ = ["jit", "Dispatcher", "DeviceFunction", "typeof", "parse_kernel_signat
 _PARAM_ARRAY = 16                 # jit/kernel.h PG_PARAM_ARRAY
 _PARAM_TUPLE = 17                 # jit/kernel.h PG_PARAM_TUPLE
 _PARAM_BOUND = 18                 # jit/kernel.h PG_PARAM_BOUND
+_PARAM_RECORDS = 19               # jit/kernel.h PG_PARAM_RECORDS
 _SCALAR_KIND = {"b": S.PARAM_BOOL, "i": S.PARAM_INT, "u": S.PARAM_UINT, "f": S.PARAM_FLOAT}
 
 
@@ -38,6 +39,10 @@ def typeof(value, what="argument"):
     if isinstance(value, _core.ndarray):
         layout = "C" if value.flags["C_CONTIGUOUS"] else "A"
         return kir.ArrayType(value.dtype, value.ndim, layout)
+    if isinstance(value, np.ndarray) and kir.is_record(value.dtype):
+        return _record_array_type(value.dtype, value.ndim, what)
+    if getattr(value, "_pygpu_record_bytes", None) is not None:   # cuda.to_device() of records
+        return _record_array_type(value.dtype, value.ndim, what)
     if isinstance(value, np.ndarray):
         if value.dtype not in T.NUMBER:
             raise TypeError("%s: arrays of %s are not supported in kernels" % (what, value.dtype))
@@ -54,6 +59,15 @@ def typeof(value, what="argument"):
         raise TypeError("%s is a %s: kernels take arrays (pygpu, NumPy, CUDA array interface, DLPack) and numbers"
                         % (what, type(value).__name__))
     return t
+
+
+def _record_array_type(dtype, ndim, what):
+    """An array of records: fields of numbers (read and written as r[i].x in kernels)."""
+    for name in dtype.names:
+        if dtype.fields[name][0] not in T.NUMBER:
+            raise TypeError("%s: field %r of the records is a %s: kernels take records of numbers"
+                            % (what, name, dtype.fields[name][0]))
+    return kir.ArrayType(dtype, ndim, "A")
 
 
 def _bindable(value):
@@ -97,6 +111,8 @@ def _param(t):
         return (_PARAM_BOUND, -1, 1)
     if kir.is_tuple(t):
         return (_PARAM_TUPLE, S.TYPE_CODES[t.dtype] | (t.n << 8), t.n * t.dtype.itemsize)
+    if kir.is_array(t) and kir.is_record(t.dtype):
+        return (_PARAM_RECORDS, t.ndim | (t.dtype.itemsize << 8), 8 + 16 * max(t.ndim, 1))
     if kir.is_array(t):
         code = S.TYPE_CODES[t.dtype] | (t.ndim << 8) | (0x10000 if t.layout == "C" else 0)
         return (_PARAM_ARRAY, code, 8 + 16 * max(t.ndim, 1))

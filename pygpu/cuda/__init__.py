@@ -23,6 +23,7 @@ import contextlib
 import numpy as np
 
 from .. import _core
+from . import records  # record arrays (structured dtypes) for kernels
 
 __all__ = [
     "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
@@ -166,8 +167,11 @@ def _empty(shape, dtype, strides, order, kind):
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
-    """An uninitialised array on the current device (numba.cuda.device_array)."""
+    """An uninitialised array on the current device (numba.cuda.device_array); of a structured
+    dtype, a record array for kernels (pygpu.cuda.records)."""
     with _on_stream(stream):
+        if records.is_record_dtype(dtype):
+            return records.empty(shape, dtype)
         return _empty(shape, dtype, strides, order, "device")
 
 
@@ -190,6 +194,8 @@ def _like(ary, make, transpose):
 def device_array_like(ary, stream=0):
     """An uninitialised device array with ary's shape, dtype and layout: C, F, or the dense
     layout with the axis order of ary's strides for other views (numba.cuda.device_array_like)."""
+    if records.is_record_dtype(getattr(ary, "dtype", None)):
+        return device_array(ary.shape, ary.dtype, stream=stream)
     return _like(ary, lambda shape, dtype, order: device_array(shape, dtype, order=order, stream=stream),
                  lambda a, axes: a.transpose(axes))
 
@@ -227,9 +233,16 @@ def to_device(obj, stream=0, copy=True, to=None):
     """Copies obj (a NumPy array or anything array-like) to the current device; with `to`, into
     that existing device array instead (numba.cuda.to_device)."""
     with _on_stream(stream):
+        if isinstance(to, records.DeviceRecordArray):
+            to.copy_to_device(obj)
+            return to
         if to is not None:
             to[...] = obj
             return to
+        if isinstance(obj, records.DeviceRecordArray):
+            return obj if not copy else records.to_device(obj.copy_to_host())
+        if records.is_record_dtype(getattr(obj, "dtype", None)):
+            return records.to_device(obj)
         return _core.asarray(obj, device=_core.get_device(), copy=True if copy else None)
 
 
