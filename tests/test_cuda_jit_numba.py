@@ -1188,6 +1188,29 @@ def record_layouts(r, s, grid):
         g.n = i
 
 
+@cuda.jit(device=True)
+def advance(p, dt):
+    p.x += p.n * dt            # a record passed to a device function: a reference, as in Numba
+    return p.w
+
+
+@cuda.jit
+def advance_all(r, out):
+    i = cuda.grid(1)
+    if i < r.size:
+        out[i] = advance(r[i], 0.5)
+        q = r[i]
+        out[i] += advance(q, 0.25)
+
+
+def test_records_passed_to_device_functions():
+    a = _particles()
+    out = np.zeros(5)
+    advance_all[1, 32](a, out)
+    np.testing.assert_array_equal(a["x"], np.arange(5) * 0.75)
+    np.testing.assert_array_equal(out, 20.0)
+
+
 def _particles():
     a = np.zeros(5, PARTICLE)
     a["n"] = np.arange(5)
@@ -1308,6 +1331,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (wider_views, (np.zeros(4, np.int32), np.zeros(2, np.int64), np.zeros((2, 4), np.uint16))),
                      (half_atomics, (np.zeros(2, np.float16), np.zeros(2, np.float16), np.zeros(64, np.float32))),
                      (update_particles, (np.zeros(4, PARTICLE), np.zeros(4))),
+                     (advance_all, (np.zeros(4, PARTICLE), np.zeros(4))),
                      (record_layouts, (np.zeros(4, PACKED), np.zeros(4, ALIGNED), np.zeros((2, 2), PARTICLE)))):
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):

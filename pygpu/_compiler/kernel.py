@@ -138,14 +138,41 @@ class KernelCompiler(FunctionCompiler):
     number or nothing) for argument types (dtypes and kir.ArrayType)."""
 
     def __init__(self, fn, arg_types, kind="kernel", context="cuda.jit", cache=None, stack=(), dynamic_shared=None,
-                 functions=None):
+                 functions=None, records=None):
         # functions: {position: function} of the arguments that are functions (FunctionArg); the
         # other arguments' types are arg_types. Those parameters become names bound to the
         # functions, as globals are, and are no parameters of the compiled function.
-        functions = functions or {}
+        # records: {position: ndim} of the arguments that are records (f(r[i])): each is given as
+        # its array and ndim int64 indices (in arg_types), and its name refers to that record.
+        functions, records = functions or {}, records or {}
         rest = iter(arg_types)
-        every = [T.INT64 if k in functions else next(rest) for k in range(len(arg_types) + len(functions))]
+        every, record_types = [], {}
+        for k in range(len(arg_types) + len(functions) - sum(records.values())):
+            if k in functions:
+                every.append(T.INT64)
+            elif k in records:
+                record_types[k] = [next(rest) for _ in range(1 + records[k])]
+                every.append(T.INT64)
+            else:
+                every.append(next(rest))
         super().__init__(fn, every, None, context, cache, stack)
+        self.record_params = {}   # parameter name -> (its array's hidden name, its indices' hidden names)
+        if record_types:
+            names, types = [], []
+            for k, (name, t) in enumerate(zip(self.param_names, self.arg_types)):
+                if k not in record_types:
+                    names.append(name)
+                    types.append(t)
+                    continue
+                if name in self.assigned:
+                    raise self.error(f"parameter '{name}' holds a record and is assigned in {self.context}: assign "
+                                     f"its fields", self.node)
+                hidden = [f"{name}$records"] + [f"{name}$i{d}" for d in range(records[k])]
+                self.record_params[name] = (hidden[0], hidden[1:])
+                self.assigned.add(name)   # a local name (the record), not a global
+                names += hidden
+                types += record_types[k]
+            self.param_names, self.arg_types = names, types
         if functions:
             bound = {self.param_names[k]: f for k, f in functions.items() if k < len(self.param_names)}
             for name, f in bound.items():
@@ -182,6 +209,9 @@ class KernelCompiler(FunctionCompiler):
             self.weak = set()
             self.tuples = {n: _param_items(v) for n, v in tuple_params.items()}
             self.records = {}    # names bound to records (rec = r[i]): RecordRef over hidden index locals
+            for name, (arr, idx) in self.record_params.items():   # f(r[i]): the parameter is that record
+                self.records[name] = RecordRef(kir.Element(ir.Load(self.var(arr)), [ir.Load(self.var(i)) for i in idx],
+                                                           None, self.src.line(self.node)))
             self.decl_count = 0
             body = self.block(_strip_docstring(self.node.body))
             if not self.changed:
@@ -1030,8 +1060,16 @@ class KernelCompiler(FunctionCompiler):
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
         functions = {k: a.obj for k, a in enumerate(args) if isinstance(a, FunctionArg)}
-        args = [a for a in args if not isinstance(a, FunctionArg)]
-        key = (fn, tuple(a.type for a in args), tuple((k, FunctionArg(o).key()) for k, o in functions.items()))
+        records = {k: len(a.element.indices) for k, a in enumerate(args) if isinstance(a, RecordRef)}
+        passed = []
+        for a in args:
+            if isinstance(a, RecordRef):   # a record: its array and its indices
+                passed += [a.element.array] + [self.cast(i, T.INT64) for i in a.element.indices]
+            elif not isinstance(a, FunctionArg):
+                passed.append(a)
+        args = passed
+        key = (fn, tuple(a.type for a in args), tuple((k, FunctionArg(o).key()) for k, o in functions.items()),
+               tuple(sorted(records.items())))
         if fn in self.stack:
             callee, param_types, ret = self.recursive_callee(fn, key, node, text)
         else:
@@ -1039,7 +1077,7 @@ class KernelCompiler(FunctionCompiler):
             if callee is None:
                 try:
                     compiler = KernelCompiler(fn, [a.type for a in args], "device", self.context, self.cache,
-                                              self.stack, self.dynamic_shared, functions)
+                                              self.stack, self.dynamic_shared, functions, records)
                 except NoSource as e:
                     raise self.error(f"{text}() cannot be compiled: {e}", node) from None
                 compiler.key = key
