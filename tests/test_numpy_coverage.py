@@ -678,6 +678,41 @@ def test_spacing_and_modf(dtype):
         pygpu.isnat(px)
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.bool_, np.float16, np.float32, np.float64])
+def test_frexp_and_ldexp(dtype):
+    """Bit for bit NumPy's, at every boundary: subnormals, powers of two, the largest finite,
+    exponents that overflow, underflow to subnormals, or round to the smallest one."""
+    rng = np.random.default_rng(7)
+    if dtype == np.bool_:
+        x = np.array([True, False])
+    elif np.issubdtype(dtype, np.integer):
+        x = np.array([-5, 0, 7, 2 ** 30, -2 ** 31], dtype=dtype)
+    else:
+        info = np.finfo(dtype)
+        exps = rng.integers(int(np.log2(info.smallest_subnormal)), info.maxexp, 300)
+        with np.errstate(over="ignore"):
+            x = np.concatenate([
+                (rng.uniform(0.5, 1, 300) * rng.choice([-1, 1], 300) * 2.0 ** exps).astype(dtype),
+                np.array([0.0, -0.0, 1.0, 0.5, 2.0, np.nextafter(dtype(4), dtype(0)), info.max, -info.max, info.tiny,
+                          info.smallest_subnormal, -info.smallest_subnormal, np.inf, -np.inf, np.nan], dtype=dtype)])
+    px = pygpu.asarray(x)
+    m, e = pygpu.frexp(px)
+    nm, ne = np.frexp(x)
+    same(m, nm)
+    same(e, ne)
+    assert np.array_equal(np.signbit(host(m)), np.signbit(nm))
+    for k in (0, 1, -1, 3, -24, -149, -150, -151, -1074, -1075, -1076, 127, 128, 1023, 1024, 1025, 2 ** 40, -2 ** 40):
+        ks = np.full(x.shape, k)
+        with np.errstate(all="ignore"):
+            want = np.ldexp(x, ks)
+        same(pygpu.ldexp(px, pygpu.asarray(ks)), want)
+    shifts = rng.integers(-1100, 1100, x.shape)
+    with np.errstate(all="ignore"):
+        same(np.ldexp(px, pygpu.asarray(shifts)), np.ldexp(x, shifts))   # np.ldexp stays on pygpu
+    with pytest.raises(TypeError, match="ldexp"):
+        pygpu.ldexp(px, pygpu.asarray([1.5] * len(x)))
+
+
 def test_host_methods(tmp_path):
     import pickle
     a = np.arange(12, dtype=np.int16).reshape(3, 4)
