@@ -47,6 +47,7 @@ from ._signal import *  # noqa: F401,F403,E402  (convolve, correlate, interp, un
 from ._calculus import *  # noqa: F401,F403,E402  (gradient, trapezoid)
 from ._creation import *  # noqa: F401,F403,E402  (array with ndmin=, fromfunction, frombuffer, loadtxt, ...)
 from ._polynomial import *  # noqa: F401,F403,E402  (polyval, polyfit, roots, poly, polyadd, ...)
+from . import polynomial  # noqa: F401,E402  (numpy.polynomial: series evaluated and fitted on the device)
 from ._functional import *  # noqa: F401,F403,E402  (apply_along_axis, apply_over_axes, piecewise)
 from ._nanquantiles import *  # noqa: F401,F403,E402  (nanmedian, nanquantile, nanpercentile)
 from ._histograms import *  # noqa: F401,F403,E402  (histogram_bin_edges, histogram2d, histogramdd)

@@ -30,7 +30,7 @@ for _names, _why in (
 
 # not there yet (issue 19, and fft: issue 21); a name that lands must leave this list
 NOT_YET = set("""
-polynomial fft
+fft
 """.split())
 
 LINALG_EXCLUDED = {"test": "NumPy's test tooling"}
