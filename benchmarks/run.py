@@ -575,7 +575,10 @@ def library_case(b, group, label, make, run, note=""):
     res["pygpu"] = b.time(lambda: run(pygpu, *pin), b.sync)
     if "cupy" in b.others():
         cin = [cp.asarray(x) if isinstance(x, np.ndarray) else x for x in inputs]
-        res["cupy"] = b.time(lambda: run(cp, *cin), b.others()["cupy"])
+        try:   # a case CuPy has no spelling of (pygpu.polynomial's chebval on CuPy arrays)
+            res["cupy"] = b.time(lambda: run(cp, *cin), b.others()["cupy"])
+        except Exception:
+            pass
     if "torch" in b.others() and getattr(run, "torch", True):
         tin = [torch.as_tensor(x, device="cuda") if isinstance(x, np.ndarray) else x for x in inputs]
         try:
@@ -656,6 +659,41 @@ def bench_manipulation(b):
     elementwise_case(b, f"tile ({side},) float32 ({side}, 1)",
                      lambda xp: (rng.random(side).astype(np.float32),),
                      lambda xp, a: xp.tile(a, (side, 1)), group="manipulation")
+# ------------------------------------------------------------------ cases: NumPy's functions (issue 19)
+
+def bench_numpy_functions(b):
+    header("NumPy's functions built from pygpu's operations (us per call)")
+    rng = np.random.default_rng(0)
+    n = 10 ** 7 if b.on_gpu else 10 ** 6
+    target = "target: >= 1.0x numpy (CPU)"
+    x, y = rng.random(n), rng.random(n)
+    y[::7] = x[::7]
+    library_case(b, "numpy-functions", f"allclose float64 n={n:.0e}", lambda: (x, x + 1e-9),
+                 lambda xp, a, c: xp.allclose(a, c), target)
+    holes = x.copy()
+    holes[::100] = np.nan
+    holes[1::100] = np.inf
+    library_case(b, "numpy-functions", f"nan_to_num float64 n={n:.0e}", lambda: (holes,),
+                 lambda xp, a: xp.nan_to_num(a), target)
+    table = np.sort(rng.random(10 ** 4))
+    library_case(b, "numpy-functions", f"interp {n:.0e} points into 1e4", lambda: (x, table, np.sin(table)),
+                 lambda xp, q, tx, ty: xp.interp(q, tx, ty), target)
+    library_case(b, "numpy-functions", f"convolve float64 n={n:.0e} with 9 taps, same",
+                 lambda: (x, np.hanning(9)), lambda xp, a, k: xp.convolve(a, k, mode="same"), target)
+    rows = rng.random((64, n // 64))
+    library_case(b, "numpy-functions", f"cov (64, {n // 64}) float64", lambda: (rows,),
+                 lambda xp, a: xp.cov(a), target)
+    library_case(b, "numpy-functions", f"frexp float64 n={n:.0e}", lambda: (x * 1e10,),
+                 lambda xp, a: xp.frexp(a))
+    cheb = np.polynomial.chebyshev
+    coef = rng.standard_normal(13)
+
+    def chebval(xp, a):
+        return (cheb if xp is np else pygpu.polynomial.chebyshev).chebval(a, coef)
+    chebval.torch = False
+    library_case(b, "numpy-functions", f"chebval degree 12 n={n:.0e}", lambda: (2 * x - 1,), chebval)
+
+
 # ------------------------------------------------------------------ cases: random numbers
 
 def bench_random(b):
@@ -826,7 +864,7 @@ def main():
               ("elementwise", bench_elementwise), ("reductions", bench_reductions),
               ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg),
               ("sort", bench_sort), ("indexing", bench_indexing), ("transcendental", bench_transcendental),
-              ("vectorize", bench_vectorize)]
+              ("vectorize", bench_vectorize), ("numpy-functions", bench_numpy_functions)]
     groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
     for name, fn in groups:
         if args.only and args.only not in name:

@@ -60,16 +60,40 @@ def _register():
         return int(x.nbytes)
 
 
+def _identity(block):
+    return block
+
+
+def _pygpu_metas(original):
+    """A Dask function that builds its result without a meta of its input's type (da.histogram:
+    `Array(graph, name, chunks, dtype=...)`, a NumPy meta over pygpu chunks): the same, with pygpu
+    metas when the input has one. The only Dask functions pygpu.dask wraps."""
+    def wrapped(a, *args, **kwargs):
+        result = original(a, *args, **kwargs)
+        if not isinstance(getattr(a, "_meta", None), pygpu.ndarray):
+            return result
+        first = result[0] if isinstance(result, tuple) else result
+        if isinstance(first, Array) and not isinstance(first._meta, pygpu.ndarray):
+            first = first.map_blocks(_identity, meta=pygpu.empty((0,) * first.ndim, dtype=first.dtype))
+        return (first,) + tuple(result[1:]) if isinstance(result, tuple) else first
+    wrapped.__name__ = original.__name__
+    wrapped.__qualname__ = original.__qualname__
+    wrapped.__doc__ = original.__doc__
+    wrapped.__wrapped__ = original
+    return wrapped
+
+
 def _tokenize(self):
     """A token for Dask's graph keys that reads no data: arrays are mutable and may live on a
     GPU, so each call gives a fresh one (no two arrays, nor two states of one, share a key)."""
     return ("pygpu.ndarray", uuid.uuid4().hex)
 
 
-def _with_pygpu_meta(name, *args, meta=None, **kwargs):
+def _with_pygpu_meta(function, /, *args, meta=None, **kwargs):
+    # positional-only: Dask passes name= (the graph key's name) through to da.zeros & co.
     meta = pygpu.empty((0,)) if meta is None else meta
     with config.set({"array.backend": "numpy"}):
-        return getattr(da, name)(*args, meta=meta, **kwargs)
+        return getattr(da, function)(*args, meta=meta, **kwargs)
 
 
 class PygpuBackendEntrypoint(ArrayBackendEntrypoint):
@@ -120,6 +144,8 @@ class PygpuBackendEntrypoint(ArrayBackendEntrypoint):
 
 
 _register()
+if not hasattr(da.histogram, "__wrapped__"):
+    da.histogram = _pygpu_metas(da.histogram)
 pygpu._core._add_methods({"__dask_tokenize__": _tokenize})
 try:
     from . import _distributed  # noqa: F401  (dask.distributed's serializers, when it is installed)

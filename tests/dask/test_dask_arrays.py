@@ -67,12 +67,23 @@ def test_linear_algebra_and_overlap(data):
     assert isinstance(smooth.compute(), pygpu.ndarray)
 
 
+def test_histogram_keeps_pygpu_metas(data):
+    x = da.from_array(pygpu.asarray(data.ravel()), chunks=400)
+    counts, bins = da.histogram(x, bins=12, range=(-3, 3))
+    want, want_bins = np.histogram(data.ravel(), bins=12, range=(-3, 3))
+    check(counts, want)
+    np.testing.assert_allclose(np.asarray(bins), want_bins)
+    counts, _ = da.histogram(da.from_array(data.ravel(), chunks=400), bins=12, range=(-3, 3))
+    assert isinstance(counts._meta, np.ndarray)       # NumPy chunks keep NumPy's
+
+
 def test_backend_and_to_backend():
     with dask.config.set({"array.backend": "pygpu"}):
         check(da.ones((6, 6), chunks=3), np.ones((6, 6)))
         check(da.zeros((5,), chunks=2), np.zeros(5))
         check(da.full((3, 4), 7.5, chunks=2), np.full((3, 4), 7.5))
         check(da.arange(10, chunks=3), np.arange(10))
+        check(da.zeros((4,), chunks=2, name="named-zeros"), np.zeros(4))   # Dask's own name= (linalg passes it)
         r = da.random.default_rng(42).random((50, 50), chunks=25)
         assert isinstance(r._meta, pygpu.ndarray)
         values = pygpu.asnumpy(r.compute())
