@@ -29,9 +29,7 @@ for _names, _why in (
     EXCLUDED.update(dict.fromkeys(_names.split(), _why))
 
 # not there yet (issue 19, and fft: issue 21); a name that lands must leave this list
-NOT_YET = set("""
-fft
-""".split())
+NOT_YET = set()
 
 LINALG_EXCLUDED = {"test": "NumPy's test tooling"}
 

@@ -58,7 +58,7 @@ def test_like_argument(device):
 
 
 def _unimplemented():
-    for f in (np.array2string, np.array_repr, np.fft.rfftn):
+    for f in (np.array2string, np.array_repr, np.savetxt):
         if _dispatch.implementation(f) is None:
             return f
     pytest.skip("every candidate function is implemented")
@@ -76,14 +76,12 @@ def test_missing_function_on_a_gpu_raises_type_error_naming_it(device):
 def test_missing_function_on_the_cpu_runs_numpys_on_zero_copy_views():
     x = np.arange(8.0).reshape(2, 4)
     p = pygpu.asarray(x, device="cpu")
-    got = np.fft.fft(p) if _dispatch.implementation(np.fft.fft) is None else pytest.skip("pygpu.fft exists")
-    assert isinstance(got, pygpu.ndarray) and got.device.kind == "cpu"
-    assert_array_equal(got, np.fft.fft(x))
+    assert _dispatch.implementation(np.array2string) is None
     assert np.array2string(p) == np.array2string(x)
     # a function that writes into its argument writes into the pygpu array's memory
     np.copyto(np.asarray(p), 5.0)
     assert_array_equal(p, np.full((2, 4), 5.0))
-    mantissa, exponent = np.frexp(pygpu.asarray([3.0, 0.5, 10.0], device="cpu"))   # a ufunc pygpu lacks
+    mantissa, exponent = np.frexp(pygpu.asarray([3.0, 0.5, 10.0], device="cpu"))   # pygpu's, through __array_ufunc__
     assert isinstance(mantissa, pygpu.ndarray) and isinstance(exponent, pygpu.ndarray)
     assert_array_equal(mantissa, np.frexp([3.0, 0.5, 10.0])[0])
     assert_array_equal(exponent, np.frexp([3.0, 0.5, 10.0])[1])
@@ -142,9 +140,9 @@ def test_missing_function_on_a_fake_gpu_raises_type_error(mock_driver):
     from conftest import run_mock
     out = run_mock(mock_driver, """
         d = pygpu.asarray(np.arange(4.0), device="cuda:0")
-        print(json.dumps({"function": error(lambda: np.array2string(d)),
-                          "ufunc": error(lambda: np.frexp(d))}))
+        print(json.dumps({"function": error(lambda: np.array2string(d))}))
     """)
     assert out["function"]["type"] == "TypeError"
     assert "array2string is not implemented for pygpu arrays on a GPU" in out["function"]["msg"]
-    assert out["ufunc"]["type"] == "TypeError"
+    # (every NumPy ufunc has a pygpu implementation now, np.frexp and np.ldexp the last ones)
+    assert not [n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and not hasattr(pygpu, n)]

@@ -1,0 +1,118 @@
+"""pygpu.fft against numpy.fft: every function, dtype (single precision stays single), shape (batched,
+strided, padded and cropped with n/s), norm, out=, and np.fft.* on pygpu arrays staying pygpu."""
+import numpy as np
+import pytest
+
+import pygpu
+from pygpu import fft as pfft
+
+DTYPES = [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int32, np.bool_]
+
+
+def close(got, want):
+    assert isinstance(got, pygpu.ndarray), type(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    single = want.dtype in (np.float16, np.float32, np.complex64)
+    scale = max(np.abs(want).max(), 1.0) if want.size else 1.0
+    np.testing.assert_allclose(got.get(), want, rtol=1e-3 if want.dtype == np.float16 else 1e-5 if single else 1e-12,
+                               atol=(1e-3 if want.dtype == np.float16 else 1e-5 if single else 1e-12) * scale)
+
+
+def signal(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    if dtype == np.bool_:
+        return x > 0
+    if np.dtype(dtype).kind == "i":
+        return (10 * x).astype(dtype)
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
+def test_one_dimensional(name, dtype):
+    if name in ("rfft", "ihfft") and np.dtype(dtype).kind == "c":
+        with pytest.raises(TypeError):
+            getattr(np.fft, name)(signal(8, dtype))
+        return
+    for shape, n, axis in [((64,), None, -1), ((5, 37), None, -1), ((12, 6), 16, 0), ((3, 4, 10), 7, 1),
+                           ((1,), None, -1), ((1000,), 1024, -1)]:
+        x = signal(shape, dtype)
+        try:
+            want = getattr(np.fft, name)(x, n=n, axis=axis)
+        except ValueError:   # irfft/hfft of one point: no output points, NumPy's error
+            with pytest.raises(ValueError):
+                getattr(pfft, name)(pygpu.asarray(x), n=n, axis=axis)
+            continue
+        close(getattr(pfft, name)(pygpu.asarray(x), n=n, axis=axis), want)
+    x = signal((6, 20), dtype)
+    for norm in ("backward", "ortho", "forward"):
+        close(getattr(pfft, name)(pygpu.asarray(x)[:, ::2], norm=norm), getattr(np.fft, name)(x[:, ::2], norm=norm))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64, np.float64, np.complex128])
+@pytest.mark.parametrize("name", ["fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn"])
+def test_several_dimensions(name, dtype):
+    if name.startswith("rfft") and np.dtype(dtype).kind == "c":
+        return
+    x = signal((4, 6, 10), dtype)
+    px = pygpu.asarray(x)
+    close(getattr(pfft, name)(px), getattr(np.fft, name)(x))
+    close(getattr(pfft, name)(px, axes=(0, 2)), getattr(np.fft, name)(x, axes=(0, 2)))
+    close(getattr(pfft, name)(px, s=(8, 5), axes=(1, 2)), getattr(np.fft, name)(x, s=(8, 5), axes=(1, 2)))
+    close(getattr(pfft, name)(px.transpose(2, 0, 1), norm="ortho"), getattr(np.fft, name)(x.transpose(2, 0, 1),
+                                                                                      norm="ortho"))
+
+
+def test_round_trips_and_out():
+    x = signal((16, 32), np.float64)
+    px = pygpu.asarray(x)
+    np.testing.assert_allclose(pfft.irfft(pfft.rfft(px), n=32).get(), x, atol=1e-12)
+    np.testing.assert_allclose(pfft.ifftn(pfft.fftn(px)).get().real, x, atol=1e-12)
+    out = pygpu.empty((16, 17), dtype=np.complex128)
+    got = pfft.rfft(px, out=out)
+    assert got is out
+    close(out, np.fft.rfft(x))
+    with pytest.raises(TypeError, match="pygpu array"):
+        pfft.fft(px, out=np.empty((16, 32), np.complex128))
+
+
+def test_numpy_functions_stay_on_pygpu():
+    x = signal((8, 8), np.float32)
+    px = pygpu.asarray(x)
+    for name in ("fft", "rfft", "fft2", "irfftn", "fftshift", "ifftshift"):
+        got = getattr(np.fft, name)(px)
+        assert isinstance(got, pygpu.ndarray), name
+        close(got, getattr(np.fft, name)(x))
+
+
+def test_frequencies_and_shifts():
+    for n, d in [(8, 1.0), (9, 0.25), (1, 2.0)]:
+        close(pfft.fftfreq(n, d), np.fft.fftfreq(n, d))
+        close(pfft.rfftfreq(n, d), np.fft.rfftfreq(n, d))
+    assert pfft.fftfreq(6, dtype=np.float32).dtype == np.float32
+    assert pfft.rfftfreq(6, device=pygpu.Device("cpu")).device == pygpu.Device("cpu")
+    with pytest.raises(ValueError, match="integer"):
+        pfft.fftfreq(2.5)
+    x = np.arange(30).reshape(5, 6)
+    for axes in (None, 0, (1,), (0, 1)):
+        close(pfft.fftshift(pygpu.asarray(x), axes=axes), np.fft.fftshift(x, axes=axes))
+        close(pfft.ifftshift(pygpu.asarray(x), axes=axes), np.fft.ifftshift(x, axes=axes))
+
+
+def test_bad_input_raises_as_numpy_does():
+    px = pygpu.asarray(signal(8, np.float64))
+    for call in (lambda m: m.fft(px, n=0), lambda m: m.fft(px, axis=3), lambda m: m.fft(px, norm="sideways"),
+                 lambda m: m.fftn(px, s=(4, 4), axes=(0,))):
+        with pytest.raises(Exception) as want:
+            call(np.fft)
+        with pytest.raises(type(want.value)):
+            call(pfft)
+
+
+def test_array_api_namespace_has_fft():
+    xp = pygpu.asarray([1.0]).__array_namespace__()
+    assert xp.fft.fft is pfft.fft and xp.fft.fftfreq is pfft.fftfreq
