@@ -102,14 +102,8 @@ def polydiv(u, v):
     return q, r
 
 
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """The least-squares polynomial of degree deg through (x, y) (y's columns fitted together):
-    its coefficients, highest power first; full=True adds (residuals, rank, singular values,
-    rcond), cov=True the coefficients' covariance."""
-    order = int(deg) + 1
-    x, y = _pg.asarray(x) + 0.0, _pg.asarray(y) + 0.0
-    if deg < 0:
-        raise ValueError("expected deg >= 0")
+def check_fit_points(x, y):
+    """NumPy's errors for the points of a least-squares fit (polyfit, numpy.polynomial's *fit)."""
     if x.ndim != 1:
         raise TypeError("expected 1D vector for x")
     if x.size == 0:
@@ -118,6 +112,17 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         raise TypeError("expected 1D or 2D array for y")
     if x.shape[0] != y.shape[0]:
         raise TypeError("expected x and y to have same length")
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial of degree deg through (x, y) (y's columns fitted together):
+    its coefficients, highest power first; full=True adds (residuals, rank, singular values,
+    rcond), cov=True the coefficients' covariance."""
+    order = int(deg) + 1
+    x, y = _pg.asarray(x) + 0.0, _pg.asarray(y) + 0.0
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    check_fit_points(x, y)
     if rcond is None:
         rcond = x.shape[0] * _np.finfo(x.dtype).eps
     lhs = _pg.vander(x, order)

@@ -294,6 +294,8 @@ pack_pointer(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PgArray *a, PyObject 
     return 0;
 }
 
+static int pack_by_value(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PgArray *a, int ndim);
+
 /* An array passed by value ({data, shape, strides}: PG_PARAM_ARRAY), of exactly the element type,
  * dimensions and layout the kernel was compiled for. */
 static int
@@ -313,6 +315,14 @@ pack_array(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PgArray *a)
                      pg_type_info[a->type].name);
         return -1;
     }
+    return pack_by_value(pk, i, p, a, ndim);
+}
+
+/* {data, shape[n], strides[n]} of a's first ndim dimensions (n = max(ndim, 1)) into argument i's
+ * slot, and a's memory marked in use by the launch's stream. */
+static int
+pack_by_value(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PgArray *a, int ndim)
+{
     int n = ndim > 0 ? ndim : 1;
     size_t bytes = sizeof(void *) + 2 * sizeof(int64_t) * (size_t)n;
     if (p->size >= 0 && (size_t)p->size != bytes)
@@ -564,27 +574,7 @@ pack_records(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
         arg_error(pk, i, p, arg, "records of another size or dimensions");
         goto done;
     }
-    int n = ndim > 0 ? ndim : 1;
-    size_t bytes = sizeof(void *) + 2 * sizeof(int64_t) * (size_t)n;
-    if (p->size >= 0 && (size_t)p->size != bytes) {
-        arg_error(pk, i, p, arg, "the kernel's array parameter has another size");
-        goto done;
-    }
-    char *slot = pack_slot(pk, i, bytes);
-    if (slot == NULL)
-        goto done;
-    void *ptr = a->data;
-    memcpy(slot, &ptr, sizeof ptr);
-    if (ndim > 0) {
-        memcpy(slot + sizeof ptr, a->shape, sizeof(int64_t) * (size_t)ndim);
-        memcpy(slot + sizeof ptr + sizeof(int64_t) * (size_t)n, a->strides, sizeof(int64_t) * (size_t)ndim);
-    }
-    PgBlock *b = a->block;
-    if (b == NULL && a->base != NULL && PgArray_Check(a->base))
-        b = ((PgArray *)a->base)->block;
-    if (b != NULL)
-        pg_block_use(b, pk->stream);
-    rc = 0;
+    rc = pack_by_value(pk, i, p, a, ndim);   /* the records' dimensions: the bytes' last one left out */
 done:
     Py_DECREF(a);
     return rc;

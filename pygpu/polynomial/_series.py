@@ -11,6 +11,7 @@ import numpy as np
 import numpy.polynomial.polyutils as _pu
 
 import pygpu
+from .._polynomial import check_fit_points
 
 # basis -> (A, B, C) of its recurrence, functions of k
 RECURRENCES = {
@@ -137,14 +138,7 @@ def make_fit(vander):
             raise TypeError("deg must be an int or non-empty 1-D array of int")
         if deg.min() < 0:
             raise ValueError("expected deg >= 0")
-        if x.ndim != 1:
-            raise TypeError("expected 1D vector for x")
-        if x.size == 0:
-            raise TypeError("expected non-empty vector for x")
-        if y.ndim < 1 or y.ndim > 2:
-            raise TypeError("expected 1D or 2D array for y")
-        if len(x) != len(y):
-            raise TypeError("expected x and y to have same length")
+        check_fit_points(x, y)
         picked = np.sort(deg) if deg.ndim else None
         top = int(deg) if deg.ndim == 0 else int(picked[-1])
         design = vander(x, top)
