@@ -50,6 +50,9 @@ _UNSUPPORTED = {
     "DELETE_SUBSCR": "del statements", "STORE_GLOBAL": "global declarations", "FORMAT_VALUE": "f-strings",
     "FORMAT_SIMPLE": "f-strings", "BUILD_STRING": "f-strings", "UNPACK_EX": "starred assignments",
 }
+# the code objects of a function's nested scopes before 3.12 inlined comprehensions
+_NESTED_CODE = {"<listcomp>": "comprehensions", "<setcomp>": "comprehensions", "<dictcomp>": "comprehensions",
+                "<genexpr>": "generator expressions"}
 _MAX_NODES = 50000   # duplicated tails (exits copied into each path) stop here rather than grow on
 
 
@@ -131,6 +134,8 @@ class _Decompiler:
             self.lines[ins.offset] = last
             if ins.opname in _UNSUPPORTED and ins.opname != "LOAD_CLOSURE":
                 raise DecompileError(_UNSUPPORTED[ins.opname], last)
+            if ins.opname == "LOAD_CONST" and isinstance(ins.argval, type(code)):
+                raise DecompileError(_NESTED_CODE.get(ins.argval.co_name, "nested functions and lambdas"), last)
         if getattr(code, "co_exceptiontable", b""):
             raise DecompileError("try and with statements", code.co_firstlineno)
 
