@@ -230,20 +230,29 @@ def sinc(x):
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +inf -> posinf (default the dtype's largest), -inf -> neginf (its most
     negative); complex values part by part. Integers and bools are returned as they are."""
-    x = _pg.array(x, copy=True) if copy else _asarray(x)
+    x = _asarray(x)
     if not _np.issubdtype(x.dtype, _np.inexact):
-        return x
-    parts = [x.real, x.imag] if iscomplexobj(x) else [x]   # views: written in place
-    info = _np.finfo(parts[0].dtype)
+        return _pg.array(x, copy=True) if copy else x
+    info = _np.finfo(x.real.dtype if iscomplexobj(x) else x.dtype)
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
-    for p in parts:
-        inf = _pg.isinf(p)
-        fixed = _pg.where(_pg.isnan(p), nan, p)
-        fixed = _pg.where(_pg.logical_and(inf, p > 0), big, fixed)
-        fixed = _pg.where(_pg.logical_and(inf, p < 0), small, fixed)
-        p[...] = fixed
-    return x
+
+    def fixed(p):
+        if posinf is None and neginf is None:   # the dtype's extremes: clipping moves the infinities only
+            kept = _pg.clip(p, small, big)
+        else:
+            inf = _pg.isinf(p)
+            kept = _pg.where(_pg.logical_and(inf, p > 0), big, _pg.where(_pg.logical_and(inf, p < 0), small, p))
+        return _pg.where(_pg.isnan(p), nan, kept)
+
+    if not iscomplexobj(x):
+        if copy:
+            return fixed(x)
+        x[...] = fixed(x)
+        return x
+    out = _pg.empty_like(x) if copy else x
+    out.real[...], out.imag[...] = fixed(x.real), fixed(x.imag)   # both computed before either is written
+    return out
 
 
 def float_power(x1, x2, out=None, **kwargs):

@@ -59,11 +59,26 @@ def make_val(basis):
         if _is_array(x) and tensor:
             c = c.reshape(tuple(c.shape) + (1,) * x.ndim)
         n = len(c) - 1
+        factors = {}
+
+        def factor(k):   # A(k) x + B(k), made once per distinct (A, B): x itself for the power basis
+            key = (A(k), B(k))
+            if key not in factors:
+                a, b = key
+                factors[key] = x if (a, b) == (1.0, 0.0) else a * x if b == 0 else a * x + b
+            return factors[key]
+
+        def minus(value, k, b2):   # value - C(k) b2, without the terms that are zero
+            ck = C(k)
+            return value if ck == 0 or b2 is None else value - b2 if ck == 1 else value - ck * b2
+
         # Clenshaw: b[k] = c[k] + (A(k) x + B(k)) b[k+1] - C(k+1) b[k+2], down to k = 1
-        b1, b2 = 0.0, 0.0
+        b1, b2 = None, None
         for k in range(n, 0, -1):
-            b1, b2 = c[k] + (A(k) * x + B(k)) * b1 - C(k + 1) * b2, b1
-        result = c[0] + (A(0) * x + B(0)) * b1 - C(1) * b2
+            step = c[k] if b1 is None else c[k] + factor(k) * b1
+            b1, b2 = minus(step, k + 1, b2), b1
+        # a constant still takes x's shape (and its NaNs), as NumPy's c0 + 0 * x
+        result = c[0] + x * 0 if b1 is None else minus(c[0] + factor(0) * b1, 1, b2)
         return pygpu.asarray(result) if isinstance(result, pygpu.ndarray) or _is_array(x) else result
     return val
 
