@@ -1,7 +1,8 @@
-"""NumPy's 1-d signal routines: correlate and convolve (direct sums, one pass per kernel tap),
+"""NumPy's 1-d signal routines: correlate and convolve (direct sums, seven kernel taps per fused pass),
 interp (linear interpolation through searchsorted), unwrap, and the bartlett, blackman, hamming
 and hanning windows (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py and NumPy's
 compiled interp are the reference for results and errors)."""
+import functools
 import math
 
 import numpy as _np
@@ -23,15 +24,36 @@ def _signal(x, which, message):
     return x
 
 
+_TAPS_PER_PASS = 7   # x and w of each tap, and the running sum: 15 inputs, a fused program's most
+
+
+@functools.cache
+def _taps_pass(taps, running):
+    """A fused program (pygpu.fuse) of one pass over `taps` shifted signals: [sum +] x0 * w0 +
+    x1 * w1 + ..., summed left to right as the one-tap-at-a-time loop sums."""
+    params = (["total"] if running else []) + [f"x{j}" for j in range(taps)] + [f"w{j}" for j in range(taps)]
+    body = " + ".join((["total"] if running else []) + [f"x{j} * w{j}" for j in range(taps)])
+    namespace = {}
+    exec(f"def taps({', '.join(params)}):\n    return {body}\n", namespace)
+    return _pg.fuse(namespace["taps"])
+
+
 def _full_correlation(a, v):
     """c[k + len(v) - 1] = sum_n a[n + k] * conj(v[n]), every k where the two overlap."""
     n, m = a.shape[0], v.shape[0]
     zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)
     padded = _pg.concatenate((zeros, a, zeros))
     v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
-    out = padded[0:n + m - 1] * v[0]
-    for j in range(1, m):
-        out += padded[j:j + n + m - 1] * v[j]
+    if a.dtype in (_np.bool_, _np.float16):   # or of ands; half rounded after every step: one tap at a time
+        out = padded[0:n + m - 1] * v[0]
+        for j in range(1, m):
+            out += padded[j:j + n + m - 1] * v[j]
+        return out
+    out = None
+    for start in range(0, m, _TAPS_PER_PASS):
+        taps = range(start, min(start + _TAPS_PER_PASS, m))
+        args = [padded[j:j + n + m - 1] for j in taps] + [v[j] for j in taps]
+        out = _taps_pass(len(taps), False)(*args) if out is None else _taps_pass(len(taps), True)(out, *args)
     return out
 
 
