@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import pygpu
-from pygpu import cuda
 from pygpu._compiler.decompile import DecompileError, decompile
 
 CPU = pygpu.Device("cpu")
@@ -245,7 +244,6 @@ def test_constructs_without_a_rebuilt_form_are_named(source, construct):
 KERNELS = '''
 import math
 import numpy as np
-from pygpu import cuda
 
 @cuda.jit
 def add(x, y, out):

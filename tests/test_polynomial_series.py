@@ -1,6 +1,5 @@
 """pygpu.polynomial (numpy.polynomial with its points on the device): every basis's val, vander,
 fit, 2-d and 3-d forms and series classes against NumPy's, on both backends."""
-import warnings
 
 import numpy as np
 import numpy.polynomial as NP
