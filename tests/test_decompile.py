@@ -244,6 +244,7 @@ def test_constructs_without_a_rebuilt_form_are_named(source, construct):
 KERNELS = '''
 import math
 import numpy as np
+from pygpu import cuda
 
 @cuda.jit
 def add(x, y, out):
