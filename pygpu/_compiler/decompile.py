@@ -102,7 +102,6 @@ class _Block:
         self.in_stack = None
         self.for_target = None    # on a FOR_ITER block: the loop's target, set by its body
         self.term_line = None
-        self.done = False
 
     def __repr__(self):
         return f"<block {self.start}>"
@@ -230,7 +229,7 @@ class _Decompiler:
 
     # -------------------------------------------------------------- 2. running the blocks
 
-    def simulate(self, blocks):
+    def simulate(self):
         order = self.rpo(self.entry)
         index = {b: i for i, b in enumerate(order)}
         for b in order:
@@ -244,7 +243,6 @@ class _Decompiler:
                     raise self.error("a loop entered other than at its start", self.lines[b.start])
                 b.in_stack = self.join(b, forward)
             self.run(b)
-            b.done = True
         for b in order:    # back edges bring the stack the loop started with
             for s in b.succs:
                 if index[s] <= index[b]:
@@ -665,7 +663,6 @@ class _Decompiler:
                 if self.share_loop_test(b, live):
                     changed = True
             live = [b for b in live if b is self.entry or b.preds]
-        return live
 
     def redirect(self, p, old, new):
         p.term = tuple(new if x is old else x for x in p.term)
@@ -747,11 +744,9 @@ class _Decompiler:
 
     # -------------------------------------------------------------- 4. structure
 
-    def structure(self, blocks):
-        self.all = blocks
+    def structure(self):
         order = self.rpo(self.entry)
         index = {b: i for i, b in enumerate(order)}
-        self.order = order
         dom = _dominators(order, self.entry)
         loops = {}
         for b in order:
@@ -1081,10 +1076,10 @@ def _dominators(order, entry):
 def decompile(fn):
     """The ast.FunctionDef of fn rebuilt from its bytecode; DecompileError when it cannot be."""
     d = _Decompiler(fn)
-    blocks = d.blocks()
-    order = d.simulate(blocks)
-    live = d.simplify(order)
-    body = d.structure(live)
+    d.blocks()
+    order = d.simulate()
+    d.simplify(order)
+    body = d.structure()
     code = fn.__code__
     if code.co_flags & 0x0C or code.co_kwonlyargcount or code.co_posonlyargcount:
         raise DecompileError("*args, **kwargs and keyword-only arguments", code.co_firstlineno)

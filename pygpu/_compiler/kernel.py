@@ -953,7 +953,7 @@ class KernelCompiler(FunctionCompiler):
         obj = self.resolve_object(node)
         if obj is _NOT_FOUND:
             return None
-        if isinstance(obj, np.dtype) or T.is_type_object(obj) or (isinstance(obj, type) and T.parse_type(obj)):
+        if T.is_type_value(obj):
             return FunctionArg(obj)   # a type as a value: fill(a, np.float32) -> cuda.shared.array(4, dt)
         if isinstance(obj, type) or not callable(obj):
             return None
@@ -1143,10 +1143,10 @@ class KernelCompiler(FunctionCompiler):
             obj = self.resolve_object(node)
             t = T.parse_type(obj) if obj is not _NOT_FOUND else None
             if t is None and records and isinstance(obj, np.dtype) and kir.is_record(obj):
-                for name in obj.names:
-                    if obj.fields[name][0] not in T.NUMBER:
-                        raise self.error(f"{text}(): field '{name}' is a {obj.fields[name][0]}: records of numbers "
-                                         f"are supported", node)
+                bad = kir.non_number_field(obj)
+                if bad is not None:
+                    raise self.error(f"{text}(): field '{bad}' is a {obj.fields[bad][0]}: records of numbers "
+                                     f"are supported", node)
                 return obj
         if t is None:
             raise self.error(f"{text}(): dtype must be a number type (float32, np.int64, 'f8', ...)", node)
@@ -1233,8 +1233,8 @@ class KernelCompiler(FunctionCompiler):
         if name == "const.array_like":
             got = self._args(node, ["ndarray"], 1, text)
             obj = self.resolve_object(got["ndarray"])
-            records = isinstance(obj, np.ndarray) and kir.is_record(obj.dtype) and all(
-                obj.dtype.fields[n][0] in T.NUMBER for n in obj.dtype.names)
+            records = isinstance(obj, np.ndarray) and kir.is_record(obj.dtype) and \
+                kir.non_number_field(obj.dtype) is None
             if not isinstance(obj, np.ndarray) or not (records or obj.dtype in T.NUMBER) or obj.dtype == T.FLOAT16:
                 raise self.error(f"{text}() takes a global NumPy array of numbers or of records of numbers", node)
             t = kir.ArrayType(obj.dtype, obj.ndim, "C", "const")

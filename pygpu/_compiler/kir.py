@@ -218,6 +218,12 @@ def is_record(dtype):
     return dtype.names is not None
 
 
+def non_number_field(dtype):
+    """The first field of a record dtype that is not a number (a nested record, a subarray), or
+    None: kernels take records of numbers."""
+    return next((name for name in dtype.names if dtype.fields[name][0] not in T.NUMBER), None)
+
+
 class ArrayAttr(ir.Node):
     __slots__ = ("array", "attr", "dim", "type")
 

@@ -163,6 +163,12 @@ def parse_type(name):
     return t if t in NUMBER else None
 
 
+def is_type_value(obj):
+    """A type used as a value (a dtype, np.float32, Numba's or pygpu.cuda.types' uint32): given to
+    a device function or a kernel, it is bound while compiling, as a function is."""
+    return isinstance(obj, np.dtype) or is_type_object(obj) or (isinstance(obj, type) and parse_type(obj) is not None)
+
+
 def is_type_object(obj):
     """A scalar type object that converts when called in a kernel: numba.float32, or
     pygpu.cuda.types.float32 (NumPy's np.float32 is a conversion the vectorize subset knows)."""

@@ -63,10 +63,10 @@ def typeof(value, what="argument"):
 
 def _record_array_type(dtype, ndim, what):
     """An array of records: fields of numbers (read and written as r[i].x in kernels)."""
-    for name in dtype.names:
-        if dtype.fields[name][0] not in T.NUMBER:
-            raise TypeError("%s: field %r of the records is a %s: kernels take records of numbers"
-                            % (what, name, dtype.fields[name][0]))
+    bad = kir.non_number_field(dtype)
+    if bad is not None:
+        raise TypeError("%s: field %r of the records is a %s: kernels take records of numbers"
+                        % (what, bad, dtype.fields[bad][0]))
     return kir.ArrayType(dtype, ndim, "A")
 
 
@@ -74,11 +74,9 @@ def _bindable(value):
     """A function (device function, cuda.atomic.add, math.sin, operator.add, a ufunc) or a type
     (np.float32, a dtype, Numba's uint32) given as a kernel argument: compiled into the kernel
     as a constant, as Numba does, one specialisation per object."""
-    if isinstance(value, np.dtype) or T.is_type_object(value):
+    if T.is_type_value(value):
         return True
-    if isinstance(value, type):
-        return T.parse_type(value) is not None
-    return callable(value) and not isinstance(value, Dispatcher)
+    return callable(value) and not isinstance(value, (type, Dispatcher))
 
 
 def _tuple_type(value, what):
