@@ -62,12 +62,12 @@ def _describe(value):
     """The key part of one argument: a dtype (arrays, NumPy scalars) or a Python scalar type."""
     if isinstance(value, _core.ndarray):
         return value.dtype
-    if isinstance(value, (bool, int, float, complex)):
-        return bool if isinstance(value, bool) else type(value)
-    if isinstance(value, (np.ndarray, np.generic)):
+    if isinstance(value, (np.ndarray, np.generic)):   # before float: numpy.float64 is a float too
         t = value.dtype
         if t in T.NUMBER:
             return t
+    elif isinstance(value, (bool, int, float, complex)):
+        return bool if isinstance(value, bool) else type(value)
     raise TypeError(f"fuse: unsupported argument of type {type(value).__name__} (arrays and numbers only)")
 
 

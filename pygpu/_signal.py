@@ -1,4 +1,5 @@
-"""NumPy's 1-d signal routines: correlate and convolve (direct sums, seven kernel taps per fused pass),
+"""NumPy's 1-d signal routines: correlate and convolve (direct sums: the correlation kernels for
+floating types, seven kernel taps per fused pass for the others),
 interp (linear interpolation through searchsorted), unwrap, and the bartlett, blackman, hamming
 and hanning windows (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py and NumPy's
 compiled interp are the reference for results and errors)."""
@@ -24,6 +25,9 @@ def _signal(x, which, message):
     return x
 
 
+# the dtypes of the correlation kernels (csrc/kernels/correlate.h); the others (integers, exact
+# in any order, and bool and float16, rounded as NumPy rounds them) go through fused passes
+_NATIVE = tuple(_np.dtype(t) for t in ("f4", "f8", "c8", "c16"))
 _TAPS_PER_PASS = 7   # x and w of each tap, and the running sum: 15 inputs, a fused program's most
 
 
@@ -44,6 +48,8 @@ def _full_correlation(a, v):
     zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)
     padded = _pg.concatenate((zeros, a, zeros))
     v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
+    if a.dtype in _NATIVE:
+        return _pg._core._correlate(padded, v)
     if a.dtype in (_np.bool_, _np.float16):   # or of ands; half rounded after every step: one tap at a time
         out = padded[0:n + m - 1] * v[0]
         for j in range(1, m):
@@ -76,7 +82,7 @@ def correlate(a, v, mode="valid"):
     a = _signal(a, "correlate", "first array argument cannot be empty")
     v = _signal(v, "correlate", "second array argument cannot be empty")
     dtype = _pg.result_type(a, v)
-    a, v = a.astype(dtype), v.astype(dtype)
+    a, v = a.astype(dtype, copy=False), v.astype(dtype, copy=False)
     full = _full_correlation(a, v)
     return _mode_slice(full, a.shape[0], v.shape[0], mode, ceil_same=a.shape[0] < v.shape[0])
 
@@ -97,7 +103,7 @@ def convolve(a, v, mode="full"):
     if v.shape[0] > a.shape[0]:
         a, v = v, a
     dtype = _pg.result_type(a, v)
-    a, v = a.astype(dtype), v[::-1].astype(dtype)
+    a, v = a.astype(dtype, copy=False), v[::-1].astype(dtype, copy=False)
     if _np.issubdtype(dtype, _np.complexfloating):
         v = _pg.conj(v)   # correlate conjugates v; a convolution does not
     full = _full_correlation(a, v)

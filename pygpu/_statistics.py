@@ -13,7 +13,7 @@ __all__ = ["cov", "corrcoef", "nancumsum", "nancumprod"]
 
 def _rows(x, dtype):
     """x as a 2-d array of dtype: a vector becomes one row (NumPy's ndmin=2)."""
-    x = _pg.asarray(x).astype(dtype)
+    x = _pg.asarray(x).astype(dtype, copy=False)   # cov subtracts the means into a new array
     return x.reshape((1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x
 
 
@@ -78,8 +78,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         fact = 0.0
     X = X - avg[:, None]
     X_T = X.T if w is None else (X * w).T
+    if _np.issubdtype(X_T.dtype, _np.complexfloating):
+        X_T = _pg.conj(X_T)
+    c = _pg.matmul(X, X_T)
     with _np.errstate(divide="ignore", invalid="ignore"):
-        c = _pg.matmul(X, _pg.conj(X_T)) * _np.true_divide(1, fact)
+        c *= _np.true_divide(1, fact)
     return c.squeeze()
 
 

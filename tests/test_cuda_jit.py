@@ -713,6 +713,23 @@ def test_guvectorize(device):
     np.testing.assert_allclose(dot_scaled(on(device, v[0]), 2.0).get(), (v[0] * v[0]).sum() * 2)
 
 
+@pygpu.guvectorize(["void(float32[:], float32, float32[:])", "void(float64[:], float64, float64[:])"],
+                   "(n),()->(n)")
+def scaled(x, s, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] * s
+
+
+def test_guvectorize_scalar_typing(device):
+    """Python numbers take the array's loop (NEP 50); NumPy scalars are typed, as in a NumPy
+    gufunc (numpy.float64 is a float and still picks the float64 loop)."""
+    x = on(device, np.arange(4, dtype=np.float32))
+    assert scaled(x, 2.0).dtype == np.float32 and scaled(x, np.float32(2)).dtype == np.float32
+    r = scaled(x, np.float64(2.5))
+    assert r.dtype == np.float64
+    assert_array_equal(r.get(), np.arange(4) * 2.5)
+
+
 def test_guvectorize_errors_and_targets():
     with pytest.raises(ValueError, match="mismatch in its core dimension n"):
         gu_matmul(np.ones((2, 3)), np.ones((4, 2)))

@@ -169,6 +169,28 @@ def test_layouts(device, name, layout):
 
 
 @pytest.mark.parametrize("name", [n for n in UFUNCS if getattr(pygpu, n).nin == 2])
+def test_column_broadcast_rows(device, name):
+    """A column (or a whole plane) broadcast along rows long enough to run row by row, each row
+    with the column's element as its scalar: every loop, either input broadcast or both, and a
+    column that is itself a strided view."""
+    uf = getattr(pygpu, name)
+    for types in uf.types:
+        if types[0] not in "?iefdD":
+            continue
+        in_dts = [CHAR_DTYPES[c] for c in types[:2]]
+        for shapes in (((5, 33), (5, 1)), ((5, 1), (5, 33)), ((2, 3, 40), (1, 3, 1)), ((4, 1, 20), (4, 3, 1))):
+            np_args = [sample(name, d, s, arg=i) for i, (d, s) in enumerate(zip(in_dts, shapes))]
+            pg_args = [pygpu.asarray(a, device=device) for a in np_args]
+            got, expected = run_both(name, np_args, pg_args)
+            compare(name, got, expected, in_dts[0])
+        wide = sample(name, in_dts[1], (5, 2), arg=1)
+        column = pygpu.asarray(wide, device=device)[:, 1:]   # stride two elements
+        base = sample(name, in_dts[0], (5, 33), arg=0)
+        got, expected = run_both(name, (base, wide[:, 1:]), (pygpu.asarray(base, device=device), column))
+        compare(name, got, expected, in_dts[0])
+
+
+@pytest.mark.parametrize("name", [n for n in UFUNCS if getattr(pygpu, n).nin == 2])
 def test_broadcast_scalar_0d_empty(device, name):
     uf = getattr(pygpu, name)
     types = [t for t in uf.types if t[0] in "fdil"][0]

@@ -59,7 +59,7 @@ def test_selu_is_one_kernel(device, dt):
 
 @pytest.mark.parametrize("da, db", [("f4", "f4"), ("f2", "f8"), ("i4", "f4"), ("i8", "i8"), ("u1", "i2"),
                                     ("f8", "f8")])
-@pytest.mark.parametrize("s", [2, 2.5, np.float32(1.5), np.int8(3)])
+@pytest.mark.parametrize("s", [2, 2.5, np.float32(1.5), np.int8(3), np.float64(0.75), np.bool_(True)])  # float64 is a float
 def test_mixed_against_numpy(device, da, db, s):
     a = (np.arange(12).reshape(3, 4) % 7).astype(da)
     b = (np.arange(4)[::-1] + 0.25).astype(db)

@@ -493,6 +493,50 @@ def test_correlate_and_convolve(n, m, mode):
     same(pygpu.correlate(pygpu.asarray(ia), pygpu.asarray(iv), mode), np.correlate(ia, iv, mode))
 
 
+@pytest.mark.parametrize("dtypes", [("f8", "f8"), ("f4", "f4"), ("c8", "c8"), ("c16", "f8"), ("f4", "f8"),
+                                    ("f2", "f2"), ("?", "?"), ("i1", "u2")])
+def test_correlate_dtypes_and_runs(device, dtypes):
+    """Every dtype's path (the correlation kernels for float32/64 and complex, fused passes for
+    the rest), lengths across the kernels' runs of 16 outputs and the CPU's split over threads,
+    strided and reversed signals, NaN and infinity carried as NumPy carries them."""
+    rng = np.random.default_rng(7)
+    def values(dt, n):
+        v = rng.integers(0, 2, n).astype(dt) if dt == "?" else rng.integers(-5, 5, n).astype(dt) \
+            if dt[0] in "iu" else (rng.standard_normal(n) * 2).astype(dt)
+        return v + 1j * rng.standard_normal(n).astype(dt) if dt[0] == "c" else v
+    rtol = {"f2": 2e-2, "f4": 1e-5, "c8": 1e-5}.get(dtypes[0], 1e-12)
+    for n, m in ((15, 1), (16, 9), (17, 16), (33, 17), (70001, 9), (40, 40)):
+        x, w = values(dtypes[0], 2 * n)[::2], values(dtypes[1], m)[::-1]   # strided, reversed
+        if dtypes[0] in ("f8", "f4") and n > 20:
+            x[3], x[n // 2] = np.nan, np.inf
+        px = pygpu.asarray(np.ascontiguousarray(values(dtypes[0], 2 * n)), device=device)[::2]
+        px[...] = pygpu.asarray(x, device=device)
+        pw = pygpu.asarray(w[::-1].copy(), device=device)[::-1]
+        for mode in ("full", "same", "valid"):
+            for name in ("correlate", "convolve"):
+                with np.errstate(all="ignore"):
+                    want = getattr(np, name)(x, w, mode)
+                    got = host(getattr(pygpu, name)(px, pw, mode))
+                assert got.dtype == want.dtype and got.shape == want.shape, (name, mode, n, m)
+                np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * m * 4, equal_nan=True,
+                                           err_msg=f"{name} {mode} n={n} m={m}")
+
+
+def test_correlate_kernel_arguments():
+    x, w = pygpu.arange(10.0), pygpu.ones(3)
+    same(pygpu._core._correlate(x, w), np.correlate(np.arange(10.0), np.ones(3)))
+    with pytest.raises(TypeError, match="one float32, float64"):
+        pygpu._core._correlate(x, w.astype(np.float32))
+    with pytest.raises(TypeError, match="one float32, float64"):
+        pygpu._core._correlate(x.astype(np.int64), w.astype(np.int64))
+    with pytest.raises(ValueError, match="1 <= len"):
+        pygpu._core._correlate(w, x)
+    with pytest.raises(ValueError, match="1 <= len"):
+        pygpu._core._correlate(x.reshape(2, 5), w)
+    with pytest.raises(TypeError):
+        pygpu._core._correlate(np.arange(10.0), w)
+
+
 def test_correlate_and_convolve_errors():
     with pytest.raises(ValueError, match="a cannot be empty"):
         pygpu.convolve([], [1.0])

@@ -309,7 +309,9 @@ pg_loop_rows_contiguous(const PgLoopArgs *a, const int *loop_types)
     for (int k = 0; k < a->nargs; k++) {
         if (a->data[k] == NULL)
             continue;
-        if (a->types[k] != loop_types[k] || a->strides[k][a->ndim - 1] != pg_type_info[loop_types[k]].itemsize)
+        int64_t inner = a->strides[k][a->ndim - 1];
+        int broadcast_input = inner == 0 && k < a->nargs - 1;   /* a scalar for each row */
+        if (a->types[k] != loop_types[k] || (inner != pg_type_info[loop_types[k]].itemsize && !broadcast_input))
             return 0;
     }
     return 1;

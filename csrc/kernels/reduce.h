@@ -937,6 +937,25 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
  * which count; pairwise recursion over leaves; runs of outputs side by side along an outer
  * reduced axis. */
 #define PG_RPLAIN(a) (!(a)->mask && !((a)->flags & (PG_RED_SKIPNAN | PG_RED_NONZERO)))
+/* BODY for outputs O in [o0, o1), with OB its byte offset in the output: offsets computed once
+ * per run along the innermost kept axis and stepped along it (a division chain per output took
+ * longer than the sums of a reduction over a few rows) */
+#define PG_ROUT_FOR(a, o0, o1, O, OB, BODY)                                                 \
+    for (int64_t o_ = (o0); o_ < (o1);) {                                                     \
+        int64_t ib_, ob_, mb_;                                                                \
+        pg_rkeep_offsets(a, o_, &ib_, &ob_, &mb_);                                            \
+        const int64_t kl_ = (a)->nkeep > 0 ? (a)->keep_shape[(a)->nkeep - 1] : 1;             \
+        const int64_t os_ = (a)->nkeep > 0 ? (a)->keep_out[(a)->nkeep - 1] : 0;              \
+        int64_t run_ = kl_ - o_ % kl_;                                                        \
+        if (run_ > (o1) - o_)                                                                 \
+            run_ = (o1) - o_;                                                                 \
+        for (int64_t k_ = 0; k_ < run_; k_++) {                                               \
+            const int64_t O = o_ + k_, OB = ob_ + k_ * os_;                                   \
+            (void)O;                                                                          \
+            BODY;                                                                             \
+        }                                                                                     \
+        o_ += run_;                                                                           \
+    }
 /* outputs [o0, o1) of an outer reduction, in runs of up to `cols` along the innermost kept axis
  * (in pg_cpu_reduce_NAME: acc, vbuf, cols, parts) */
 #define PG_RCOLS_RUN(NAME)                                                                  \
@@ -947,14 +966,11 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         if (m > cols)                                                                        \
             m = cols;                                                                        \
         pg_rcols_##NAME(a, o, m, r0, r1, acc, vbuf);                                         \
-        for (int64_t j = 0; j < m; j++) {                                                    \
-            if (parts) {                                                                     \
+        if (parts) {                                                                         \
+            for (int64_t j = 0; j < m; j++)                                                  \
                 parts[o + j - o0] = acc[j];                                                  \
-            } else {                                                                         \
-                int64_t ib_, ob_, mb_;                                                       \
-                pg_rkeep_offsets(a, o + j, &ib_, &ob_, &mb_);                                \
-                pg_rstore_##NAME(a, a->out + ob_, acc[j]);                                   \
-            }                                                                                \
+        } else {                                                                             \
+            PG_ROUT_FOR(a, o, o + m, oj, ob, pg_rstore_##NAME(a, a->out + ob, acc[oj - o]));  \
         }                                                                                    \
         o += m;                                                                              \
     }
@@ -1070,14 +1086,12 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
                                          int64_t o1)                                         \
     {                                                                                        \
         const pg_racc_##NAME *w = (const pg_racc_##NAME *)parts;                             \
-        for (int64_t o = o0; o < o1; o++) {                                                  \
+        PG_ROUT_FOR(a, o0, o1, o, ob, {                                                      \
             pg_racc_##NAME acc = w[o];                                                       \
             for (int k = 1; k < nparts; k++)                                                 \
                 acc = pg_rcomb_##NAME(acc, w[k * a->nout + o]);                              \
-            int64_t ib, ob, mb;                                                              \
-            pg_rkeep_offsets(a, o, &ib, &ob, &mb);                                           \
             pg_rstore_##NAME(a, a->out + ob, acc);                                           \
-        }                                                                                    \
+        });                                                                                  \
     }
 
 /* the elements of a leaf loaded one by one */

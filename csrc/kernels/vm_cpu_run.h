@@ -70,6 +70,43 @@ row_stride(const PgVmArgs *a, int k)
     return a->ndim ? a->strides[k][a->ndim - 1] : 0;
 }
 
+/* Lanes [1, n) of a register of `size`-byte lanes set to lane 0, in typed stores the compiler
+ * vectorises (a memcpy per lane cost more than the program it fed). */
+static void
+fill_lanes(char *reg, int size, int64_t n)
+{
+    switch (size) {
+    case 1:
+        memset(reg + 1, reg[0], (size_t)(n > 1 ? n - 1 : 0));
+        break;
+#define PG_VM_FILL(BYTES, T)                                                                     \
+    case BYTES: {                                                                                \
+        T v, *r = (T *)reg;                                                                      \
+        memcpy(&v, reg, sizeof v);                                                               \
+        for (int64_t j = 1; j < n; j++)                                                          \
+            r[j] = v;                                                                            \
+        break;                                                                                   \
+    }
+        PG_VM_FILL(2, uint16_t)
+        PG_VM_FILL(4, uint32_t)
+        PG_VM_FILL(8, uint64_t)
+#undef PG_VM_FILL
+    case 16: {
+        uint64_t lo, hi, *r = (uint64_t *)reg;
+        memcpy(&lo, reg, 8);
+        memcpy(&hi, reg + 8, 8);
+        for (int64_t j = 1; j < n; j++) {
+            r[2 * j] = lo;
+            r[2 * j + 1] = hi;
+        }
+        break;
+    }
+    default:
+        for (int64_t j = 1; j < n; j++)
+            memcpy(reg + j * size, reg, (size_t)size);
+    }
+}
+
 /* cnt elements stored as `stored` at p (byte stride) into lanes of compute type ct at dst */
 static void
 gather(char *dst, int ct, const char *p, int64_t stride, int stored, int64_t cnt)
@@ -77,6 +114,11 @@ gather(char *dst, int ct, const char *p, int64_t stride, int stored, int64_t cnt
     int size = pg_vm_type_size(ct);
     if (stored == ct && stride == size) {
         memcpy(dst, p, (size_t)(cnt * size));
+        return;
+    }
+    if (stride == 0) {   /* broadcast along the row: one load */
+        pg_vm_load_value(dst, ct, p, stored);
+        fill_lanes(dst, size, cnt);
         return;
     }
     switch (ct) {
@@ -129,8 +171,7 @@ PG_VM_CPU_RUN(const PgVmArgs *a, int lanes, char *R, int64_t begin, int64_t end)
             int ct = p->in_types[k], size = pg_vm_type_size(ct);
             char *reg = R + (int64_t)p->in_regs[k] * slot;
             pg_vm_load_value(reg, ct, (const char *)a->scalar[k], a->types[k]);
-            for (int j = 1; j < n; j++)
-                memcpy(reg + (int64_t)j * size, reg, (size_t)size);
+            fill_lanes(reg, size, n);
         }
         Cursor block = cur;
         for (int pos = 0; pos < n;) {

@@ -14,6 +14,7 @@
 #include "core/shape.h"
 #include "kernels/index.h"
 #include "kernels/search.h"
+#include "kernels/correlate.h"
 #include "kernels/vm_types.h"
 #include "kernels/cpu_kernel_abi.h"
 #include "kernels/reduce_types.h"
@@ -155,6 +156,8 @@ struct PgBackend {
     /* Counts into bins, or the minimum and maximum keys (kernels/search.h), into h->out, which
      * the caller initialises (zeros; [~0, 0] for the min/max). */
     int (*histogram)(PgDevice *dev, const PgHistArgs *h, void *stream);
+    /* A short correlation (kernels/correlate.h) into a->out. */
+    int (*correlate)(PgDevice *dev, const PgCorrelateArgs *a, void *stream);
     /* A dict of the device's properties for the device report: name, memory, ... */
     PyObject *(*properties)(PgDevice *dev);
     /* User modules (jit/). module_load takes a CUDA image (cubin, PTX or fatbin; PTX text

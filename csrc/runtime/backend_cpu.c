@@ -3,6 +3,7 @@
 #include "runtime/cpu_backend.h"
 #include "runtime/cpu_team.h"
 #include "runtime/kernel_table.h"
+#include "core/dtype.h"
 #include "core/shape.h"
 #include "kernels/elementwise.h"
 #include <stdlib.h>
@@ -86,26 +87,36 @@ cpu_memcpy(PgDevice *dev, void *dst, const void *src, size_t n, PgCopyKind kind,
 #define PG_CPU_MIN_ROW 16
 
 /* Rows [r0, r1) of a loop whose array operands are contiguous along the innermost merged axis
- * and stored as the loop's types: each row runs the loop's contiguous path (typed, vectorised)
- * on arguments pointing at it, where the strided path would gather and scatter through buffers.
- * The contiguous path reads only data, types and scalars. `i` restarts at each row, so this is
- * for loops of at most two inputs, whose expressions do not use it (the index fills have three). */
+ * (or, for inputs, constant along it: a column broadcast across the rows) and stored as the
+ * loop's types: each row runs the loop's contiguous path (typed, vectorised) on arguments
+ * pointing at it, a constant input passed as that row's scalar, where the strided path would
+ * gather and scatter through buffers. The contiguous path reads only data, types and scalars.
+ * `i` restarts at each row, so this is for loops of at most two inputs, whose expressions do not
+ * use it (the index fills have three). */
 static void
 run_rows(PgCpuLoop loop, const PgLoopArgs *args, int64_t r0, int64_t r1)
 {
     PgLoopArgs row = *args;
     int nd = args->ndim, na = args->nargs;
     int64_t len = args->shape[nd - 1];
+    char *at[PG_MAXARGS];
     for (int64_t r = r0; r < r1; r++) {
         int64_t rest = r;
         for (int k = 0; k < na; k++)
-            row.data[k] = args->data[k];
+            at[k] = args->data[k];
         for (int d = nd - 2; d >= 0; d--) {
             int64_t idx = rest % args->shape[d];
             rest /= args->shape[d];
             for (int k = 0; k < na; k++)
-                if (row.data[k])
-                    row.data[k] += idx * args->strides[k][d];
+                if (at[k])
+                    at[k] += idx * args->strides[k][d];
+        }
+        for (int k = 0; k < na; k++) {
+            row.data[k] = at[k];
+            if (at[k] && args->strides[k][nd - 1] == 0 && k < na - 1) {
+                row.data[k] = NULL;
+                memcpy(row.scalar[k], at[k], (size_t)pg_type_info[args->types[k]].itemsize);
+            }
         }
         loop(&row, 1, 0, len);
     }
@@ -321,6 +332,7 @@ const PgBackend pg_backend_cpu = {
     .sort = pg_cpu_sort,
     .search = pg_cpu_search,
     .histogram = pg_cpu_histogram,
+    .correlate = pg_cpu_correlate,
     .module_load = pg_cpu_module_load,
     .module_unload = pg_cpu_module_unload,
     .kernel_get = pg_cpu_kernel_get,

@@ -1037,6 +1037,7 @@ const PgBackend pg_backend_cuda = {
     .sort = pg_cuda_sort,
     .search = pg_cuda_search,
     .histogram = pg_cuda_histogram,
+    .correlate = pg_cuda_correlate,
     .module_load = pg_cuda_module_load,
     .module_unload = pg_cuda_module_unload,
     .kernel_get = pg_cuda_kernel_get,

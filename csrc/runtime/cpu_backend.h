@@ -24,6 +24,9 @@ int pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream);
 int pg_cpu_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
 int pg_cpu_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
 int pg_cpu_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
+/* backend_cpu_correlate.c */
+int pg_cpu_correlate(PgDevice *dev, const PgCorrelateArgs *a, void *stream);
+
 /* backend_cpu_search.c */
 int pg_cpu_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
 int pg_cpu_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);

@@ -85,6 +85,9 @@ int pg_cuda_reduce(PgDevice *dev, int reducer, PgReduceArgs *args, void *stream)
 int pg_cuda_scan(PgDevice *dev, int reducer, PgScanArgs *args, void *stream);
 int pg_cuda_reduceat(PgDevice *dev, int reducer, const PgReduceArgs *args, void *stream);
 int pg_cuda_ufunc_at(PgDevice *dev, int reducer, const PgAtArgs *args, void *stream);
+/* backend_cuda_correlate.c */
+int pg_cuda_correlate(PgDevice *dev, const PgCorrelateArgs *a, void *stream);
+
 /* backend_cuda_search.c */
 int pg_cuda_search(PgDevice *dev, const PgSearchArgs *s, void *stream);
 int pg_cuda_histogram(PgDevice *dev, const PgHistArgs *h, void *stream);

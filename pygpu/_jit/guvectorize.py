@@ -42,6 +42,11 @@ def parse_layout(layout):
     return ins, outs
 
 
+def _weak(x):
+    """A Python number, whose dtype the signature decides (NEP 50); NumPy scalars are typed."""
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
+
+
 def _target_device(target):
     if target is None:
         return None
@@ -175,7 +180,7 @@ class GUFunc:
             ok = True
             for x, t in zip(inputs, sig):
                 want = t.dtype if kir.is_array(t) else t
-                if isinstance(x, (bool, int, float, complex)):
+                if _weak(x):
                     ok = np.can_cast(np.result_type(want, x), want, "same_kind") and (
                         not isinstance(x, float) or want.kind in "fc") and (not isinstance(x, complex) or
                                                                            want.kind == "c")
@@ -185,7 +190,7 @@ class GUFunc:
                     break
             if ok:
                 return sig
-        have = ", ".join(type(x).__name__ if isinstance(x, (bool, int, float, complex)) else str(x.dtype)
+        have = ", ".join(type(x).__name__ if _weak(x) else str(x.dtype)
                          for x in inputs)
         raise TypeError("ufunc '%s' not supported for the input types (%s); its loops are %s"
                         % (self.__name__, have, ", ".join(self.types)))
@@ -205,7 +210,7 @@ class GUFunc:
         if device is None or device == "cuda":
             device = self._call_device(args)
         inputs = list(args[:self.nin])
-        sig = self._pick([x if isinstance(x, (bool, int, float, complex)) else np.asarray(x) if not hasattr(x, "dtype")
+        sig = self._pick([x if _weak(x) else np.asarray(x) if not hasattr(x, "dtype")
                           else x for x in inputs])
         arrays = []
         for x, t in zip(inputs, sig):

@@ -1,0 +1,119 @@
+/* Short correlations (numpy.correlate and numpy.convolve, whose kernels are usually a few taps),
+ * single source for both backends (correlate.cu for CUDA, correlate_cpu.c for the CPU):
+ * out[i] = sum over j < m of x[i + j] * w[j], for i < n, with x of n + m - 1 elements. The host
+ * pads x with zeros, reverses w for a convolution and conjugates it for a complex correlation,
+ * and hands contiguous operands of one floating or complex type. Each sum runs over the taps in
+ * order, from zero. */
+#ifndef PG_CORRELATE_H
+#define PG_CORRELATE_H
+#include "strided.h"
+
+typedef struct {
+    int32_t type;    /* PG_FLOAT32, PG_FLOAT64, PG_COMPLEX64 or PG_COMPLEX128 */
+    int64_t n;       /* outputs */
+    int64_t m;       /* taps */
+    const char *x;   /* n + m - 1 elements */
+    const char *w;   /* m elements */
+    char *out;       /* n elements */
+} PgCorrelateArgs;
+
+/* Outputs are summed a run at a time, tap by tap into the run's sums: on a CPU a run of constant
+ * length keeps its sums in vector registers, several outputs per instruction; a GPU thread takes
+ * one output (neighbouring threads read neighbouring x). */
+#ifdef __CUDACC__
+#define PG_CORRELATE_RUN 1
+#define PG_CORRELATE_LANES
+#else
+#define PG_CORRELATE_RUN 16
+#define PG_CORRELATE_LANES _Pragma("omp simd")   /* gcc left the sums scalar without it */
+#endif
+
+/* BODY(len) for a run of len outputs: a constant len for whole runs (the compiler unrolls it). */
+#define PG_CORRELATE_RUNS(begin, end, i0, BODY)                                              \
+    for (int64_t i0 = (begin); i0 < (end); i0 += PG_CORRELATE_RUN) {                        \
+        if ((end) - i0 >= PG_CORRELATE_RUN) {                                                \
+            BODY(PG_CORRELATE_RUN)                                                           \
+        } else {                                                                             \
+            BODY((end) - i0)                                                                 \
+        }                                                                                    \
+    }
+
+#define PG_CORRELATE_REAL_RUN(len)                                                           \
+    {                                                                                        \
+        elem_t acc[PG_CORRELATE_RUN];                                                             \
+        for (int64_t b = 0; b < (len); b++)                                                  \
+            acc[b] = 0;                                                                      \
+        for (int64_t j = 0; j < m; j++) {                                                    \
+            const elem_t wj = w[j], *xj = x + i0 + j;                                             \
+            PG_CORRELATE_LANES                                                               \
+            for (int64_t b = 0; b < (len); b++)                                              \
+                acc[b] += xj[b] * wj;                                                        \
+        }                                                                                    \
+        for (int64_t b = 0; b < (len); b++)                                                  \
+            out[i0 + b] = acc[b];                                                            \
+    }
+
+#define PG_CORRELATE_REAL(NAME, T)                                                           \
+    PG_HOST_DEVICE PG_ALWAYS_INLINE void NAME(const PgCorrelateArgs *a, int64_t begin, int64_t end) \
+    {                                                                                        \
+        typedef T elem_t;                                                                    \
+        const T *x = (const T *)a->x, *w = (const T *)a->w;                                  \
+        T *out = (T *)a->out;                                                                \
+        const int64_t m = a->m;                                                              \
+        PG_CORRELATE_RUNS(begin, end, i0, PG_CORRELATE_REAL_RUN)                             \
+    }
+
+/* Complex numbers as (re, im) pairs of T: NumPy's product, (a.re b.re - a.im b.im) + i(a.re b.im + a.im b.re). */
+#define PG_CORRELATE_COMPLEX_RUN(len)                                                        \
+    {                                                                                        \
+        elem_t re[PG_CORRELATE_RUN], im[PG_CORRELATE_RUN];                                        \
+        for (int64_t b = 0; b < (len); b++)                                                  \
+            re[b] = im[b] = 0;                                                               \
+        for (int64_t j = 0; j < m; j++) {                                                    \
+            const elem_t wr = w[2 * j], wi = w[2 * j + 1], *xj = x + 2 * (i0 + j);                \
+            PG_CORRELATE_LANES                                                               \
+            for (int64_t b = 0; b < (len); b++) {                                            \
+                elem_t xr = xj[2 * b], xi = xj[2 * b + 1];                                        \
+                re[b] += xr * wr - xi * wi;                                                  \
+                im[b] += xr * wi + xi * wr;                                                  \
+            }                                                                                \
+        }                                                                                    \
+        for (int64_t b = 0; b < (len); b++) {                                                \
+            out[2 * (i0 + b)] = re[b];                                                       \
+            out[2 * (i0 + b) + 1] = im[b];                                                   \
+        }                                                                                    \
+    }
+
+#define PG_CORRELATE_COMPLEX(NAME, T)                                                        \
+    PG_HOST_DEVICE PG_ALWAYS_INLINE void NAME(const PgCorrelateArgs *a, int64_t begin, int64_t end) \
+    {                                                                                        \
+        typedef T elem_t;                                                                    \
+        const T *x = (const T *)a->x, *w = (const T *)a->w;                                  \
+        T *out = (T *)a->out;                                                                \
+        const int64_t m = a->m;                                                              \
+        PG_CORRELATE_RUNS(begin, end, i0, PG_CORRELATE_COMPLEX_RUN)                          \
+    }
+
+PG_CORRELATE_REAL(pg_correlate_f32, float)
+PG_CORRELATE_REAL(pg_correlate_f64, double)
+PG_CORRELATE_COMPLEX(pg_correlate_c64, float)
+PG_CORRELATE_COMPLEX(pg_correlate_c128, double)
+
+/* Outputs [begin, end). */
+PG_HOST_DEVICE PG_ALWAYS_INLINE void
+pg_correlate_range(const PgCorrelateArgs *a, int64_t begin, int64_t end)
+{
+    switch (a->type) {
+    case PG_FLOAT32: pg_correlate_f32(a, begin, end); break;
+    case PG_FLOAT64: pg_correlate_f64(a, begin, end); break;
+    case PG_COMPLEX64: pg_correlate_c64(a, begin, end); break;
+    default: pg_correlate_c128(a, begin, end); break;
+    }
+}
+
+#ifndef __CUDACC__
+/* correlate_cpu.c */
+void pg_cpu_correlate_run(const PgCorrelateArgs *a, int64_t begin, int64_t end);
+#endif
+
+#endif
