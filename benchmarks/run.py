@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
 import pygpu  # noqa: E402
 import kernels  # noqa: E402  (benchmarks/kernels.py: user kernels)
+import dask_cases  # noqa: E402  (benchmarks/dask_cases.py: Dask arrays of each library's chunks)
 
 
 def optional(name):
@@ -866,6 +867,7 @@ def main():
               ("sort", bench_sort), ("indexing", bench_indexing), ("transcendental", bench_transcendental),
               ("vectorize", bench_vectorize), ("numpy-functions", bench_numpy_functions)]
     groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
+    groups += [("dask", lambda b: dask_cases.bench_dask(b, header, cp))]
     for name, fn in groups:
         if args.only and args.only not in name:
             continue

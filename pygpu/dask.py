@@ -8,7 +8,10 @@ sizeof; and a `to_pygpu` dispatch for Array.to_backend("pygpu").
     x = da.from_array(pygpu.arange(10**6), chunks=10**5)
     x.to_backend("numpy")                             # NumPy chunks; .to_backend("pygpu") back
 
-The chunks live on the current pygpu device of the worker that computes them."""
+The chunks live on the current pygpu device of the worker that computes them. Dask's blocked
+linear algebra (da.linalg.lu, solve, inv, cholesky, solve_triangular, lstsq) runs pygpu.linalg's
+lu and solve_triangular on pygpu blocks where Dask calls SciPy's. pygpu.dask.LocalCluster starts
+one worker per GPU (and CPU workers beside them, for mixed clusters)."""
 import uuid
 
 import dask.array as da
@@ -17,6 +20,7 @@ from dask import config
 from dask.array.backends import ArrayBackendEntrypoint, _nannumel, _numel_arraylike, percentile
 from dask.array.backends import array_creation_dispatch
 from dask.array.core import Array
+from dask.highlevelgraph import HighLevelGraph
 from dask.array.dispatch import (concatenate_lookup, einsum_lookup, empty_lookup, nannumel_lookup, numel_lookup,
                                  percentile_lookup, take_lookup, tensordot_lookup, to_numpy_dispatch)
 from dask.sizeof import sizeof
@@ -60,27 +64,124 @@ def _register():
         return int(x.nbytes)
 
 
-def _identity(block):
-    return block
+def __getattr__(name):
+    if name == "LocalCluster":   # one worker per GPU (pygpu/_cluster.py); needs dask.distributed
+        from ._cluster import LocalCluster
+        return LocalCluster
+    raise AttributeError(f"module 'pygpu.dask' has no attribute {name!r}")
+
+
+def _has_pygpu_meta(values):
+    return any(isinstance(getattr(v, "_meta", None), pygpu.ndarray) for v in values)
+
+
+def _as_pygpu_meta(result):
+    """A Dask array (or the first of a tuple's) whose chunks are pygpu arrays, with a pygpu meta."""
+    first = result[0] if isinstance(result, tuple) else result
+    if isinstance(first, Array) and not isinstance(first._meta, pygpu.ndarray):
+        first = Array(first.dask, first.name, first.chunks,
+                      meta=pygpu.empty((0,) * first.ndim, dtype=first.dtype))
+    return (first,) + tuple(result[1:]) if isinstance(result, tuple) else first
 
 
 def _pygpu_metas(original):
-    """A Dask function that builds its result without a meta of its input's type (da.histogram:
-    `Array(graph, name, chunks, dtype=...)`, a NumPy meta over pygpu chunks): the same, with pygpu
-    metas when the input has one. The only Dask functions pygpu.dask wraps."""
-    def wrapped(a, *args, **kwargs):
-        result = original(a, *args, **kwargs)
-        if not isinstance(getattr(a, "_meta", None), pygpu.ndarray):
-            return result
-        first = result[0] if isinstance(result, tuple) else result
-        if isinstance(first, Array) and not isinstance(first._meta, pygpu.ndarray):
-            first = first.map_blocks(_identity, meta=pygpu.empty((0,) * first.ndim, dtype=first.dtype))
-        return (first,) + tuple(result[1:]) if isinstance(result, tuple) else first
+    """A Dask function that builds its result without its input's meta (`Array(graph, name,
+    chunks, dtype)`, or a map_blocks that probes NumPy): the same, with a pygpu meta when an input
+    has one (its chunks are pygpu arrays all the same)."""
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        return _as_pygpu_meta(result) if _has_pygpu_meta(list(args) + list(kwargs.values())) else result
+    return _wrapper_of(wrapped, original)
+
+
+def _pygpu_backend(original):
+    """A Dask function that makes index arrays with da.arange & co. (argwhere, nonzero), which
+    follow the array backend: for pygpu inputs, with the backend set to pygpu, so the whole result
+    is pygpu chunks."""
+    def wrapped(*args, **kwargs):
+        if not _has_pygpu_meta(list(args) + list(kwargs.values())):
+            return original(*args, **kwargs)
+        with config.set({"array.backend": "pygpu"}):
+            return _as_pygpu_meta(original(*args, **kwargs))
+    return _wrapper_of(wrapped, original)
+
+
+def _wrapper_of(wrapped, original):
     wrapped.__name__ = original.__name__
     wrapped.__qualname__ = original.__qualname__
     wrapped.__doc__ = original.__doc__
     wrapped.__wrapped__ = original
+    wrapped._pygpu_original = original   # the mark of pygpu's wrapper (Dask's own have __wrapped__)
     return wrapped
+
+
+# The Dask functions whose results lose a pygpu input's meta (found by tests/dask's sweep of
+# operations against NumPy with Dask's own assert_eq), by module.
+_META_LOSERS = {
+    "dask.array": ["histogram", "gradient", "apply_along_axis", "extract", "coarsen", "quantile",
+                   "nanquantile", "percentile", "nanpercentile"],
+    "dask.array.routines": ["gradient", "apply_along_axis", "extract", "coarsen"],
+    "dask.array.slicing": ["slice_with_bool_dask_array"],   # x[mask], looked up at each call
+    "dask.array.fft": ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn",
+                       "rfft2", "irfft2", "rfftn", "irfftn"],
+}
+_BACKEND_FOLLOWERS = {"dask.array": ["argwhere", "nonzero", "flatnonzero"],
+                      "dask.array.routines": ["argwhere", "nonzero", "flatnonzero"]}
+
+
+def _wrap_all(table, wrapper):
+    import importlib
+    for module_name, names in table.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            original = getattr(module, name, None)
+            if original is not None and not hasattr(original, "_pygpu_original"):
+                setattr(module, name, wrapper(original))
+
+
+def _scipy_linalg_safe(original):
+    """Dask's scipy_linalg_safe (the SciPy routine of a block: solve_triangular in lu, solve,
+    inv, cholesky and lstsq), taking pygpu's for pygpu blocks (pygpu.linalg.solve_triangular)."""
+    def wrapped(func_name, *args, **kwargs):
+        if isinstance(args[0], pygpu.ndarray):
+            return getattr(pygpu.linalg, func_name)(*args, **kwargs)
+        return original(func_name, *args, **kwargs)
+    return _wrapper_of(wrapped, original)
+
+
+def _zeros_like_meta(meta):
+    def zeros(shape):
+        return pygpu.zeros(shape, dtype=meta.dtype)
+    return zeros
+
+
+def _retarget(task, replace):
+    """A legacy Dask task (a tuple whose head is callable; nested tasks, lists of keys) with its
+    callables looked up in `replace`."""
+    if isinstance(task, tuple) and task and callable(task[0]):
+        return (replace.get(task[0], task[0]),) + tuple(_retarget(t, replace) for t in task[1:])
+    if isinstance(task, list):
+        return [_retarget(t, replace) for t in task]
+    return task
+
+
+def _pygpu_lu(original):
+    """da.linalg.lu (and so solve and inv, which call it): Dask writes scipy.linalg.lu into the
+    tasks of the diagonal blocks and numpy.zeros into the zero blocks; for a pygpu array both
+    become pygpu's, so every block of P, L and U is a pygpu array."""
+    import scipy.linalg
+
+    def wrapped(a):
+        factors = original(a)
+        if not isinstance(getattr(a, "_meta", None), pygpu.ndarray):
+            return factors
+        meta = pygpu.empty((0, 0), dtype=factors[0].dtype)
+        replace = {scipy.linalg.lu: pygpu.linalg.lu, np.zeros: _zeros_like_meta(meta)}
+        layer = factors[0].dask.layers[factors[0].name]
+        tasks = {key: _retarget(task, replace) for key, task in layer.items()}
+        return tuple(Array(HighLevelGraph.from_collections(f.name, tasks, dependencies=[a]), f.name,
+                           chunks=f.chunks, meta=meta) for f in factors)
+    return _wrapper_of(wrapped, original)
 
 
 def _tokenize(self):
@@ -144,8 +245,13 @@ class PygpuBackendEntrypoint(ArrayBackendEntrypoint):
 
 
 _register()
-if not hasattr(da.histogram, "__wrapped__"):
-    da.histogram = _pygpu_metas(da.histogram)
+_wrap_all(_META_LOSERS, _pygpu_metas)
+_wrap_all(_BACKEND_FOLLOWERS, _pygpu_backend)
+_wrap_all({"dask.array.utils": ["scipy_linalg_safe"]}, _scipy_linalg_safe)
+try:
+    _wrap_all({"dask.array.linalg": ["lu"]}, _pygpu_lu)
+except ImportError:   # without SciPy Dask has no lu either
+    pass
 pygpu._core._add_methods({"__dask_tokenize__": _tokenize})
 try:
     from . import _distributed  # noqa: F401  (dask.distributed's serializers, when it is installed)

@@ -764,3 +764,6 @@ def vecdot(x1, x2, /, *, axis=-1):
 # the ufuncs among NumPy's products come through __array_ufunc__
 for _name, _fn in {"matmul": _core.matmul, "vecdot": _np_vecdot, "matvec": matvec, "vecmat": vecmat}.items():
     _dispatch.register_gufunc(_name, _fn)
+
+
+from ._linalg_scipy import lu, solve_triangular  # noqa: E402  (SciPy's two that Dask's blocked linalg calls)

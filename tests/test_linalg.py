@@ -414,3 +414,92 @@ def test_results_on_cpu_share_memory_with_numpy_results():
     a = pygpu.asarray(matrices((64, 64), "float64"), device="cpu")
     inv = pygpu.linalg.inv(a)
     assert inv.device == pygpu.Device("cpu") and inv.base is not None
+
+
+# ------------------------------------------------------------------ SciPy's lu and solve_triangular
+
+@pytest.fixture(params=["scipy", "numpy"])
+def scipy_or_not(request, monkeypatch):
+    """With SciPy's routines on the CPU (when installed), and with the NumPy stand-ins."""
+    import pygpu._linalg_scipy as S
+    if request.param == "scipy":
+        pytest.importorskip("scipy.linalg")
+    else:
+        monkeypatch.setattr(S, "_scipy_linalg", None)
+    return request.param
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (7, 4), (4, 7), (1, 1), (3, 0), (0, 3), (2, 3, 3)])
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex128", "int64"])
+def test_lu(device, scipy_or_not, shape, dt):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape) * 3
+    a = (a + 1j * rng.standard_normal(shape) if dt.startswith("complex") else a).astype(dt)
+    tol = 2e-5 if dt == "float32" else 1e-12
+    pa = pygpu.asarray(a, device=device)
+    p, lower, upper = pygpu.linalg.lu(pa)
+    k = min(shape[-2:])
+    assert lower.shape == shape[:-2] + (shape[-2], k) and upper.shape == shape[:-2] + (k, shape[-1])
+    assert lower.dtype == upper.dtype == (np.float64 if dt == "int64" else np.dtype(dt))
+    P, L, U = (pygpu.asnumpy(x) for x in (p, lower, upper))
+    if a.size:
+        np.testing.assert_allclose(P @ L @ U, a, rtol=tol, atol=tol * 10)
+        np.testing.assert_array_equal(np.triu(L, 1), 0)
+        np.testing.assert_array_equal(np.tril(U, -1), 0)
+        np.testing.assert_allclose(np.diagonal(L, axis1=-2, axis2=-1), 1)
+        assert np.all(np.abs(L) <= 1 + tol)   # partial pivoting: no multiplier above one
+    if len(shape) == 2:
+        pl, u2 = pygpu.linalg.lu(pa, permute_l=True)
+        assert pl.shape == L.shape
+        if a.size:
+            np.testing.assert_allclose(pygpu.asnumpy(pl), P @ L, rtol=tol, atol=tol)
+        idx, l3, _ = pygpu.linalg.lu(pa, p_indices=True)
+        if a.size:
+            np.testing.assert_allclose(pygpu.asnumpy(l3)[pygpu.asnumpy(idx)] @ U, a, rtol=tol, atol=tol * 10)
+    try:
+        import scipy.linalg
+    except ImportError:
+        return
+    want = scipy.linalg.lu(a)
+    for got, w in zip((P, L, U), want):
+        assert got.shape == w.shape
+        np.testing.assert_allclose(got, w, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("trans", [0, "T", 2])
+@pytest.mark.parametrize("unit", [False, True])
+def test_solve_triangular(device, scipy_or_not, lower, trans, unit):
+    rng = np.random.default_rng(4)
+    n = 6
+    a = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n)) + 4 * np.eye(n)
+    b = rng.standard_normal((n, 3))
+    t = np.tril(a) if lower else np.triu(a)
+    if unit:
+        t = t - np.diag(np.diag(t)) + np.eye(n)
+    op = {0: t, "T": t.T, 2: t.conj().T}[trans]
+    for rhs in (b, b[:, 0]):
+        x = pygpu.linalg.solve_triangular(pygpu.asarray(a, device=device), pygpu.asarray(rhs, device=device),
+                                          trans=trans, lower=lower, unit_diagonal=unit)
+        assert x.shape == rhs.shape and x.dtype == np.complex128
+        np.testing.assert_allclose(pygpu.asnumpy(x), np.linalg.solve(op, rhs), rtol=1e-10, atol=1e-12)
+    real = pygpu.linalg.solve_triangular(pygpu.asarray(a.real.astype(np.float32), device=device),
+                                         pygpu.asarray(b.astype(np.float32), device=device), lower=lower)
+    assert real.dtype == np.float32
+
+
+def test_lu_and_solve_triangular_errors(device, scipy_or_not):
+    a = pygpu.asarray(np.triu(np.ones((3, 3))), device=device)
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        pygpu.linalg.lu(pygpu.ones(3, device=device))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        pygpu.linalg.lu(pygpu.asarray([[1.0, np.nan], [0.0, 1.0]], device=device))
+    with pytest.raises(ValueError, match="incompatible"):
+        pygpu.linalg.solve_triangular(a, pygpu.ones(4, device=device))
+    with pytest.raises(ValueError, match="expected square matrix"):
+        pygpu.linalg.solve_triangular(a[:2], pygpu.ones(2, device=device))
+    with pytest.raises(ValueError, match="trans"):
+        pygpu.linalg.solve_triangular(a, pygpu.ones(3, device=device), trans="X")
+    singular = pygpu.asarray(np.triu(np.ones((3, 3))) - np.diag([0.0, 1.0, 0.0]), device=device)
+    with pytest.raises(np.linalg.LinAlgError, match="singular matrix"):
+        pygpu.linalg.solve_triangular(singular, pygpu.ones(3, device=device))

@@ -67,6 +67,58 @@ def test_linear_algebra_and_overlap(data):
     assert isinstance(smooth.compute(), pygpu.ndarray)
 
 
+def blocks_are_pygpu(x):
+    """Every block of x computes to a pygpu array (not only the assembled result)."""
+    return all(isinstance(block.compute(), pygpu.ndarray) for block in x.to_delayed().ravel())
+
+
+def test_blocked_linear_algebra_stays_on_pygpu():
+    """lu, solve (LU and Cholesky), inv, cholesky, solve_triangular and lstsq: Dask calls SciPy's
+    lu and solve_triangular per block, which pygpu.dask points at pygpu.linalg's for pygpu
+    blocks (on a GPU, SciPy would copy every block to the host, or fail)."""
+    pytest.importorskip("scipy.linalg")
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((60, 60))
+    spd = a @ a.T + 60 * np.eye(60)
+    b = rng.standard_normal((60, 3))
+    x = da.from_array(pygpu.asarray(a), chunks=20)
+    s = da.from_array(pygpu.asarray(spd), chunks=20)
+    y = da.from_array(pygpu.asarray(b), chunks=20)
+    p, lower, upper = da.linalg.lu(x)
+    for factor in (p, lower, upper):
+        assert isinstance(factor._meta, pygpu.ndarray) and blocks_are_pygpu(factor)
+    check(p @ lower @ upper, a, rtol=1e-9, atol=1e-9)
+    results = [(da.linalg.solve(x, y), np.linalg.solve(a, b)),
+               (da.linalg.solve(s, y, assume_a="pos"), np.linalg.solve(spd, b)),
+               (da.linalg.inv(x), np.linalg.inv(a)),
+               (da.linalg.cholesky(s, lower=True), np.linalg.cholesky(spd)),
+               (da.linalg.solve_triangular(da.triu(x), y), np.linalg.solve(np.triu(a), b)),
+               (da.linalg.lstsq(da.from_array(pygpu.asarray(a[:, :10]), chunks=(20, 10)), y)[0],
+                np.linalg.lstsq(a[:, :10], b, rcond=None)[0])]
+    for result, want in results:
+        check(result, want, rtol=1e-8, atol=1e-9)
+        assert blocks_are_pygpu(result)
+    # NumPy blocks still go to SciPy
+    numpy_lu = da.linalg.lu(da.from_array(a, chunks=20))[1]
+    assert isinstance(numpy_lu._meta, np.ndarray) and isinstance(numpy_lu.compute(), np.ndarray)
+
+
+def test_kmeans_on_a_dask_array():
+    """The seeds' k-means (fancy indexing, argmin, masked means) over a Dask array of pygpu chunks,
+    step for step against NumPy."""
+    rng = np.random.default_rng(6)
+    points = np.concatenate([rng.normal(c, 0.3, (200, 2)) for c in ((0, 0), (3, 3), (0, 4))])
+    x = da.from_array(pygpu.asarray(points), chunks=(150, 2))
+    centers, want = x[:3].compute(), points[:3].copy()
+    for _ in range(5):
+        labels = ((x[:, None, :] - centers[None, :, :]) ** 2).sum(axis=-1).argmin(axis=1)
+        centers = pygpu.stack(da.compute(*[x[labels == k].mean(axis=0) for k in range(3)]))
+        want_labels = ((points[:, None, :] - want[None, :, :]) ** 2).sum(axis=-1).argmin(axis=1)
+        want = np.stack([points[want_labels == k].mean(axis=0) for k in range(3)])
+        assert isinstance(labels._meta, pygpu.ndarray)
+        np.testing.assert_allclose(pygpu.asnumpy(centers), want, rtol=1e-12)
+
+
 def test_histogram_keeps_pygpu_metas(data):
     x = da.from_array(pygpu.asarray(data.ravel()), chunks=400)
     counts, bins = da.histogram(x, bins=12, range=(-3, 3))
@@ -139,3 +191,83 @@ def test_distributed_serialization_and_a_local_cluster():
         np.testing.assert_allclose(pygpu.asnumpy(s), np.linalg.svd(data, compute_uv=False), rtol=1e-9)
         on_worker = client.submit(lambda a: type(a).__name__ + ":" + a.device.kind, pygpu.asarray(data[:4])).result()
         assert on_worker == "ndarray:cpu"
+        smooth = y.map_overlap(lambda b: (b[:-2] + b[1:-1] + b[2:]) / 3, depth=(1, 0), boundary="none", trim=False,
+                               dtype=y.dtype, meta=pygpu.empty((0, 0)))
+        got = client.compute(smooth).result()
+        assert isinstance(got, pygpu.ndarray)
+        np.testing.assert_allclose(pygpu.asnumpy(got), (data[:-2] + data[1:-1] + data[2:]) / 3, rtol=1e-12)
+
+
+def _worker_view():
+    import os
+    return os.environ.get("CUDA_VISIBLE_DEVICES"), os.environ.get("PYGPU_DEVICE"), pygpu.default_device().kind
+
+
+def test_mixed_cluster_one_worker_per_gpu_and_a_cpu_worker():
+    """pygpu.dask.LocalCluster: a worker per GPU (CUDA_VISIBLE_DEVICES: its GPU is its cuda:0; on
+    this machine without one the worker falls back to the CPU device) beside a CPU worker
+    (PYGPU_DEVICE=cpu). A chunk made on one worker is used on the other, on that one's device."""
+    distributed = pytest.importorskip("distributed")
+    import pygpu.dask
+    with pytest.raises(ValueError, match="needs a GPU"):
+        pygpu.dask.LocalCluster(devices=[], cpu_workers=0)
+    gpu_kind = "cuda" if pygpu._core._cuda_device_count()[0] > 0 else "cpu"
+    with pygpu.dask.LocalCluster(devices=["0"], cpu_workers=1, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        client.wait_for_workers(2)
+        views = client.run(_worker_view)
+        by_name = {info["name"]: addr for addr, info in client.scheduler_info()["workers"].items()}
+        assert views[by_name["gpu-0"]] == ("0", None, gpu_kind)
+        assert views[by_name["cpu-0"]] == (None, "cpu", "cpu")
+        assert client.scheduler_info()["workers"][by_name["gpu-0"]]["resources"] == {"GPU": 1}
+        made = client.submit(lambda n: pygpu.arange(float(n)), 10, workers=[by_name["gpu-0"]])
+        used = client.submit(lambda a: (a.device.kind, float(a.sum())), made, workers=[by_name["cpu-0"]])
+        assert used.result() == ("cpu", 45.0)
+        data = np.random.default_rng(3).standard_normal((300, 20))
+        x = da.from_array(pygpu.asarray(data), chunks=(50, 20))
+        total = client.compute((x - x.mean(axis=0)).std(axis=0)).result()
+        assert isinstance(total, pygpu.ndarray)
+        np.testing.assert_allclose(pygpu.asnumpy(total), data.std(axis=0), rtol=1e-12)
+
+
+def test_cuda_serializer_declines_cpu_arrays():
+    """Between GPU workers (UCX's serializers: cuda first) a CPU-device chunk still travels, in
+    the dask serializer's host frame."""
+    pytest.importorskip("distributed")
+    from distributed.protocol import deserialize, serialize
+    x = pygpu.arange(6.0).reshape(2, 3)
+    header, frames = serialize(x, serializers=("cuda", "dask", "pickle"))
+    assert header["serializer"] == "dask"
+    np.testing.assert_array_equal(pygpu.asnumpy(deserialize(header, frames)), np.arange(6.0).reshape(2, 3))
+
+
+def test_cuda_serializer_on_the_mock_driver(mock_driver):
+    """A GPU array is one device frame (a byte view of its memory, no copy) and comes back through
+    __cuda_array_interface__, C and Fortran order, on the fake CUDA driver (tests/mock_cuda)."""
+    pytest.importorskip("distributed")
+    from conftest import run_mock
+    if pygpu._core._build_info()["fatbin_bytes"] == 0:
+        pytest.skip("this build has no CUDA kernels")
+    out = run_mock(mock_driver, """
+        import pygpu.dask
+        from distributed.protocol import serialize, deserialize
+        dev = pygpu.Device("cuda:0")
+        host = np.arange(24, dtype=np.float32).reshape(4, 6)
+        x = pygpu.asarray(host, device=dev)
+        res = []
+        for v, want in ((x, host), (x.T, host.T), (x[1:3], host[1:3]), (x[:0], host[:0])):
+            header, frames = serialize(v, serializers=("cuda", "dask"))
+            frame = frames[0]
+            back = deserialize(header, frames)
+            res.append({"serializer": header["serializer"], "device": back.device.kind,
+                        "frame_on_device": isinstance(frame, pygpu.ndarray) and frame.device.kind == "cuda",
+                        "shares": frame.size == 0 or frame.__cuda_array_interface__["data"][0] ==
+                                  v.__cuda_array_interface__["data"][0],
+                        # (the mock runs no kernels: a Fortran-order result is read as its transpose)
+                        "equal": bool(np.array_equal(back.get() if back.flags["C_CONTIGUOUS"] else back.T.get().T,
+                                                     want)), "shape": list(back.shape)})
+        print(json.dumps(res))
+    """)
+    for r in out:
+        assert r["serializer"] == "cuda" and r["device"] == "cuda" and r["frame_on_device"], r
+        assert r["shares"] and r["equal"], r
