@@ -15,7 +15,7 @@ extern PyMethodDef pg_creation_methods[], pg_interop_module_methods[], pg_views_
     pg_cuda_module_methods[], pg_ranges_module_methods[], pg_join_module_methods[],
     pg_array_module_methods[], pg_random_module_methods[], pg_cpu_sort_module_methods[],
     pg_advanced_module_methods[], pg_takeput_module_methods[], pg_module_image_methods[],
-    pg_signal_module_methods[];
+    pg_signal_module_methods[], pg_fft_cuda_module_methods[];
 
 static PyObject *
 py_synchronize(PyObject *m, PyObject *args, PyObject *kwds)
@@ -141,7 +141,8 @@ PyInit__core(void)
         add_functions(m, pg_cpu_sort_module_methods) < 0 || add_functions(m, pg_sort_module_methods) < 0 ||
         add_functions(m, pg_advanced_module_methods) < 0 || add_functions(m, pg_search_module_methods) < 0 ||
         add_functions(m, pg_takeput_module_methods) < 0 || add_functions(m, pg_reduction_module_methods) < 0 ||
-        add_functions(m, pg_module_image_methods) < 0 || add_functions(m, pg_signal_module_methods) < 0)
+        add_functions(m, pg_module_image_methods) < 0 || add_functions(m, pg_signal_module_methods) < 0 ||
+        add_functions(m, pg_fft_cuda_module_methods) < 0)
         goto fail;
     if (pg_math_init(m) < 0 || pg_linalg_init(m) < 0 || pg_jit_init(m) < 0)
         goto fail;

@@ -1,4 +1,11 @@
-"""python -m pygpu: the device report, then a short demo with timings on the default device."""
+"""python -m pygpu: the device report, then a short demo with timings on the default device.
+
+    python -m pygpu            the report and the demo (exit status 1 if a result is wrong)
+    python -m pygpu --config   the report only (pygpu.show_config())
+    python -m pygpu --json     the report as JSON, for bug reports and scripts
+"""
+import argparse
+import json
 import math
 import sys
 import time
@@ -108,8 +115,20 @@ def kernel_demo(dx, dy, x, y, sync):
     return ok
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m pygpu", description="pygpu's device report and a demo "
+                                     "with timings on the default device (the CPU when there is no usable GPU).")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--config", action="store_true", help="print the report only (pygpu.show_config())")
+    what.add_argument("--json", action="store_true", help="print the report as JSON (no demo)")
+    args = parser.parse_args(argv)
+    if args.json:
+        from ._config import config
+        print(json.dumps({section: dict(rows) for section, rows in config()}, indent=1))
+        return 0
     report()
+    if args.config:
+        return 0
     ok = demo()
     return 0 if ok else 1
 

@@ -45,3 +45,27 @@ def test_one_version_number():
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("pygpu is imported from a source tree, not installed")
     assert installed == pygpu.__version__
+
+
+def test_command_line_help_json_and_config():
+    """python -m pygpu --help explains the command (and runs no demo); --json is the report as
+    JSON; --config the report alone."""
+    import json
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__))))
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "pygpu", *args], capture_output=True, text=True, env=env,
+                              timeout=120)
+
+    out = run("--help")
+    assert out.returncode == 0 and "--json" in out.stdout and "demo on" not in out.stdout
+    out = run("--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["build"]["pygpu"] == pygpu.__version__ and "device" in report["default device"]
+    out = run("--config")
+    assert out.returncode == 0 and "CUDA kernels" in out.stdout and "demo on" not in out.stdout
+    out = run("--bogus")
+    assert out.returncode == 2 and "unrecognized arguments" in out.stderr

@@ -34,6 +34,7 @@ QUEUE_CALLS = {
     r"pg_cu\.cuStreamWaitValue\w*\b": "runtime/cuda_queue.c",
     r"\bcublasSetStream\b": "runtime/cuda_handles.c",
     r"\bcusolverDnSetStream\b": "runtime/cuda_handles.c",
+    r"\bcufftSetStream\b": "runtime/cuda_fft.c",
 }
 
 
@@ -139,6 +140,7 @@ CASES = textwrap.dedent(r'''
         ("partition", [f64(N)], lambda a: pygpu.partition(a, 10), None),
         ("searchsorted", [np.sort(f64(N)), f64(500)], lambda a, v: pygpu.searchsorted(a, v), None),
         ("histogram", [f64(N)], lambda a: pygpu.histogram(a, bins=10, range=(-3.0, 3.0)), None),
+        ("convolve", [f64(N), f64(9)], lambda a, v: pygpu.convolve(a, v, mode="same"), None),
         ("histogram auto range", [f64(N)], hist_auto_range, WAITS("pg_hist_minmax")),
         ("matmul int", [i64(40 * 30, 9).reshape(40, 30), i64(30 * 20, 9).reshape(30, 20)],
          lambda a, b: a @ b, None),

@@ -501,41 +501,77 @@ pg_nextafter_half(float x, float y)
     /* multiplication by i and -i, for the identities between trig and hyperbolic functions */ \
     PG_DEV C pg_cmuli_##S(C a) { return pg_cmake_##S(-a.im, a.re); }                           \
     PG_DEV C pg_cmulni_##S(C a) { return pg_cmake_##S(a.im, -a.re); }                          \
-    PG_DEV_HEAVY C pg_csinh_##S(C a)                                                                 \
+    /* csinh, ccosh, ctanh and catanh with C99 Annex G's values for infinities, NaNs and signed \
+     * zeros (G.6.2), as glibc's, which NumPy calls */                                       \
+    PG_DEV_HEAVY C pg_csinh_##S(C a)                                                           \
     {                                                                                          \
-        if (a.im == 0)                                                                         \
-            return pg_cmake_##S(PG_FN1(sinh, a.re), a.im);                                     \
-        if (a.re == 0)                                                                         \
-            return pg_cmake_##S(a.re, PG_FN1(sin, a.im));                                      \
-        return pg_cmake_##S(PG_FN1(sinh, a.re) * PG_FN1(cos, a.im),                            \
-                            PG_FN1(cosh, a.re) * PG_FN1(sin, a.im));                           \
-    }                                                                                          \
-    PG_DEV_HEAVY C pg_ccosh_##S(C a)                                                                 \
-    {                                                                                          \
-        if (a.im == 0)                                                                         \
-            return pg_cmake_##S(PG_FN1(cosh, a.re), isnan(a.re) ? a.im : a.im * PG_FN2(copysign, (T)1, a.re)); \
-        if (a.re == 0)                                                                         \
-            return pg_cmake_##S(PG_FN1(cos, a.im), isfinite(a.im) ? a.re * PG_FN2(copysign, (T)1, a.im) * (T)0 : a.im - a.im); \
-        return pg_cmake_##S(PG_FN1(cosh, a.re) * PG_FN1(cos, a.im),                            \
-                            PG_FN1(sinh, a.re) * PG_FN1(sin, a.im));                           \
-    }                                                                                          \
-    PG_DEV_HEAVY C pg_ctanh_##S(C a)                                                                 \
-    {                                                                                          \
-        /* Kahan's formulation; large |re| saturates to +-1 */                                \
-        if (isnan(a.re))                                                               \
-            return pg_cmake_##S(a.re, a.im == 0 ? a.im : a.re);                                \
-        if (PG_FN1(fabs, a.re) > (T)22) {                                                      \
-            T sgn = PG_FN2(copysign, (T)1, a.re);                                              \
-            T im = isfinite(a.im) ? PG_FN2(copysign, (T)0, PG_FN1(sin, a.im) * PG_FN1(cos, a.im)) : (T)0; \
-            return pg_cmake_##S(sgn, im);                                                      \
+        T x = a.re, y = a.im;                                                                  \
+        if (isfinite(x) && isfinite(y)) {                                                      \
+            if (y == 0) /* sinh(x) + i y: no inf * 0 for large x */                            \
+                return pg_cmake_##S(PG_FN1(sinh, x), y);                                       \
+            return pg_cmake_##S(PG_FN1(sinh, x) * PG_FN1(cos, y), PG_FN1(cosh, x) * PG_FN1(sin, y)); \
         }                                                                                      \
-        if (!isfinite(a.im))                                                           \
-            return pg_cmake_##S(a.im - a.im, a.im - a.im);                                     \
-        T t = PG_FN1(tan, a.im), beta = 1 + t * t, s = PG_FN1(sinh, a.re);                     \
+        if (x == 0) /* +-0 + i inf or NaN: +-0 + i NaN */                                       \
+            return pg_cmake_##S(x, y - y);                                                     \
+        if (isfinite(x))                                                                       \
+            return pg_cmake_##S(y - y, y - y);                                                 \
+        if (isinf(x)) {                                                                        \
+            if (y == 0)                                                                        \
+                return pg_cmake_##S(x, y);                                                     \
+            if (isfinite(y))                                                                   \
+                return pg_cmake_##S(x * PG_FN1(cos, y), PG_FN1(fabs, x) * PG_FN1(sin, y));     \
+            return pg_cmake_##S(PG_FN1(fabs, x), y - y);                                       \
+        }                                                                                      \
+        return pg_cmake_##S(x, y == 0 ? y : x);                                                \
+    }                                                                                          \
+    PG_DEV_HEAVY C pg_ccosh_##S(C a)                                                           \
+    {                                                                                          \
+        T x = a.re, y = a.im;                                                                  \
+        if (isfinite(x) && isfinite(y)) {                                                      \
+            if (y == 0) /* cosh(x) + i 0 with the sign of x y: no inf * 0 for large x */       \
+                return pg_cmake_##S(PG_FN1(cosh, x), PG_FN2(copysign, (T)1, x) * y);           \
+            return pg_cmake_##S(PG_FN1(cosh, x) * PG_FN1(cos, y), PG_FN1(sinh, x) * PG_FN1(sin, y)); \
+        }                                                                                      \
+        if (x == 0) /* +-0 + i inf or NaN: NaN + i 0 */                                         \
+            return pg_cmake_##S(y - y, (T)0);                                                  \
+        if (isfinite(x))                                                                       \
+            return pg_cmake_##S(y - y, y - y);                                                 \
+        if (isinf(x)) {                                                                        \
+            if (y == 0)                                                                        \
+                return pg_cmake_##S(PG_FN1(fabs, x), PG_FN2(copysign, (T)1, x) * y);           \
+            if (isfinite(y))                                                                   \
+                return pg_cmake_##S(PG_FN1(fabs, x) * PG_FN1(cos, y), x * PG_FN1(sin, y));     \
+            return pg_cmake_##S(PG_FN1(fabs, x), y - y);                                       \
+        }                                                                                      \
+        return pg_cmake_##S(x, y == 0 ? y : x);                                                \
+    }                                                                                          \
+    PG_DEV_HEAVY C pg_ctanh_##S(C a)                                                           \
+    {                                                                                          \
+        T x = a.re, y = a.im;                                                                  \
+        if (isnan(x))                                                                          \
+            return pg_cmake_##S(x, y == 0 ? y : x);                                            \
+        if (isinf(x)) /* +-1 + i 0 with the sign of sin 2y */                                  \
+            return pg_cmake_##S(PG_FN2(copysign, (T)1, x),                                     \
+                                PG_FN2(copysign, (T)0, isfinite(y) ? PG_FN1(sin, y) * PG_FN1(cos, y) : y)); \
+        if (!isfinite(y))                                                                      \
+            return pg_cmake_##S(x == 0 ? x : y - y, y - y);                                    \
+        if (PG_FN1(fabs, x) > (T)22) {                                                         \
+            /* tanh x is +-1 to the precision; Im = 4 sin y cos y e^-2|x| stays representable */ \
+            T e = PG_FN1(exp, -PG_FN1(fabs, x));                                               \
+            return pg_cmake_##S(PG_FN2(copysign, (T)1, x), 4 * PG_FN1(sin, y) * PG_FN1(cos, y) * e * e); \
+        }                                                                                      \
+        /* Kahan's formulation */                                                              \
+        T t = PG_FN1(tan, y), beta = 1 + t * t, s = PG_FN1(sinh, x);                           \
         T rho = PG_FN1(sqrt, 1 + s * s), den = 1 + beta * s * s;                               \
         return pg_cmake_##S(beta * rho * s / den, t / den);                                    \
     }                                                                                          \
-    PG_DEV C pg_csin_##S(C a) { return pg_cmulni_##S(pg_csinh_##S(pg_cmuli_##S(a))); }         \
+    PG_DEV C pg_csin_##S(C a)                                                                  \
+    {                                                                                          \
+        C r = pg_cmulni_##S(pg_csinh_##S(pg_cmuli_##S(a)));                                    \
+        if (isnan(r.re) && isinf(r.im)) /* NaN + i inf, as glibc's csin (the sign is free) */  \
+            r.im = PG_FN1(fabs, r.im);                                                         \
+        return r;                                                                              \
+    }                                                                                          \
     PG_DEV C pg_ccos_##S(C a) { return pg_ccosh_##S(pg_cmuli_##S(a)); }                        \
     PG_DEV C pg_ctan_##S(C a) { return pg_cmulni_##S(pg_ctanh_##S(pg_cmuli_##S(a))); }         \
     PG_DEV_HEAVY C pg_casinh_##S(C a)                                                                \
@@ -579,13 +615,39 @@ pg_nextafter_half(float x, float y)
         r.re = PG_FN1(fabs, r.re);                                                             \
         return r;                                                                              \
     }                                                                                          \
-    PG_DEV_HEAVY C pg_catanh_##S(C a)                                                                \
+    PG_DEV_HEAVY C pg_catanh_##S(C a)                                                          \
     {                                                                                          \
-        /* atanh z = (log1p(z) - log1p(-z)) / 2 */                                            \
-        if (a.im == 0 && PG_FN1(fabs, a.re) <= 1)                                              \
-            return pg_cmake_##S(PG_FN1(atanh, a.re), a.im);                                    \
-        C p = pg_clog1p_##S(a), m = pg_clog1p_##S(pg_cneg_##S(a));                             \
-        return pg_cmake_##S((p.re - m.re) * (T)0.5, (p.im - m.im) * (T)0.5);                   \
+        /* as FreeBSD's catanh (Hull, Fairgrieve and Tang's analysis): the real part from      \
+         * log1p(4|x| / ((|x| - 1)^2 + y^2)) / 4, the imaginary from atan2, the signs from z */ \
+        T x = a.re, y = a.im, ax = PG_FN1(fabs, x), ay = PG_FN1(fabs, y);                      \
+        const T eps = sizeof(T) == 4 ? (T)1.1920928955078125e-7 : (T)2.220446049250313e-16;    \
+        if (y == 0 && ax <= 1)                                                                 \
+            return pg_cmake_##S(PG_FN1(atanh, x), y);                                          \
+        if (x == 0) /* +-0 + i NaN stays so */                                                 \
+            return pg_cmake_##S(x, isnan(y) ? y : PG_FN1(atan, y));                            \
+        if (isnan(x) || isnan(y)) {                                                            \
+            if (isinf(x))                                                                      \
+                return pg_cmake_##S(PG_FN2(copysign, (T)0, x), y + y);                         \
+            if (isinf(y))                                                                      \
+                return pg_cmake_##S(PG_FN2(copysign, (T)0, x), PG_FN2(copysign, (T)(PG_PI / 2), y)); \
+            return pg_cmake_##S(x + y, x + y);                                                 \
+        }                                                                                      \
+        if (ax > 1 / eps || ay > 1 / eps) { /* atanh z ~ 1/z: Re x/|z|^2, Im +-pi/2 */          \
+            T re = (isinf(x) || isinf(y)) ? (T)0 : ax / PG_FN2(hypot, ax, ay) / PG_FN2(hypot, ax, ay); \
+            return pg_cmake_##S(PG_FN2(copysign, re, x), PG_FN2(copysign, (T)(PG_PI / 2), y)); \
+        }                                                                                      \
+        T rx, ry;                                                                              \
+        if (ax == 1 && ay < PG_FN1(sqrt, eps) / 2)                                             \
+            rx = ((T)PG_LN2 - PG_FN1(log, ay)) / 2;                                            \
+        else                                                                                   \
+            rx = PG_FN1(log1p, 4 * ax / ((ax - 1) * (ax - 1) + ay * ay)) / 4;                  \
+        if (ax == 1)                                                                           \
+            ry = PG_FN2(atan2, (T)2, -ay) / 2;                                                 \
+        else if (ay < eps)                                                                     \
+            ry = PG_FN2(atan2, 2 * ay, (1 - ax) * (1 + ax)) / 2;                               \
+        else                                                                                   \
+            ry = PG_FN2(atan2, 2 * ay, (1 - ax) * (1 + ax) - ay * ay) / 2;                     \
+        return pg_cmake_##S(PG_FN2(copysign, rx, x), PG_FN2(copysign, ry, y));                 \
     }                                                                                          \
     PG_DEV C pg_catan_##S(C a) { return pg_cmulni_##S(pg_catanh_##S(pg_cmuli_##S(a))); }
 

@@ -211,6 +211,8 @@ PyMethodDef pg_math_module_methods[] = {
      "where(condition, x, y): elements of x where condition is true, else of y; where(condition): "
      "nonzero(condition)."},
     {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
-     "clip(x, min=None, max=None, out=None): x limited to [min, max] (NaN propagates)."},
+     "clip($module, x, /, min=None, max=None, *, out=None, a_min=None, a_max=None)\n--\n\n"
+     "x limited to [min, max] (NaN propagates); a_min and a_max are NumPy's older names of min "
+     "and max."},
     {NULL, NULL, 0, NULL},
 };

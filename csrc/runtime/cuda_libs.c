@@ -1,4 +1,4 @@
-/* Finding and loading cuBLAS and cuSOLVER (the search order is in cuda_libs.h). Each version a
+/* Finding and loading cuBLAS, cuSOLVER and cuFFT (the search order is in cuda_libs.h). Each version a
  * library may come in names the CUDA major version it needs from the driver, its directory in
  * NVIDIA's pip wheels and the libraries it links to: pip wheels do not find each other by
  * themselves (CUDA 12 wheels put each library in its own directory), so those are loaded first,
@@ -13,6 +13,7 @@
 
 PgCublas pg_cublas;
 PgCusolver pg_cusolver;
+PgCufft pg_cufft;
 
 #define MAX_DEPS 4
 
@@ -63,12 +64,22 @@ static const LibVersion cusolver_versions[] = {
     {NULL, 0, NULL, {{NULL, NULL}}},
 };
 
+/* cuFFT's own version numbers lag CUDA's by one; it links to nothing of CUDA's */
+static const LibVersion cufft_versions[] = {
+    {"libcufft.so.12", 13, "nvidia/cu13/lib", {{NULL, NULL}}},
+    {"libcufft.so.11", 12, "nvidia/cufft/lib", {{NULL, NULL}}},
+    {NULL, 0, NULL, {{NULL, NULL}}},
+};
+
 #define CUBLAS_ENTRY(name, params, sym) {sym, NULL, offsetof(PgCublas, name)},
 #define CUSOLVER_ENTRY(name, params, sym) {sym, NULL, offsetof(PgCusolver, name)},
+#define CUFFT_ENTRY(name, params, sym) {sym, NULL, offsetof(PgCufft, name)},
 static const PgDlSymbol cublas_symbols[] = {PG_CUBLAS_SYMBOLS(CUBLAS_ENTRY)};
 static const PgDlSymbol cusolver_symbols[] = {PG_CUSOLVER_SYMBOLS(CUSOLVER_ENTRY)};
+static const PgDlSymbol cufft_symbols[] = {PG_CUFFT_SYMBOLS(CUFFT_ENTRY)};
 #undef CUBLAS_ENTRY
 #undef CUSOLVER_ENTRY
+#undef CUFFT_ENTRY
 
 static const LibSpec cublas_spec = {
     "cuBLAS", "PYGPU_CUBLAS_LIBRARY", "nvidia-cublas", "nvidia-cublas-cu12", cublas_versions,
@@ -78,7 +89,11 @@ static const LibSpec cusolver_spec = {
     "cuSOLVER", "PYGPU_CUSOLVER_LIBRARY", "nvidia-cusolver", "nvidia-cusolver-cu12", cusolver_versions,
     cusolver_symbols, sizeof cusolver_symbols / sizeof cusolver_symbols[0], &pg_cusolver, sizeof pg_cusolver,
 };
-static LibState cublas_state, cusolver_state;
+static const LibSpec cufft_spec = {
+    "cuFFT", "PYGPU_CUFFT_LIBRARY", "nvidia-cufft", "nvidia-cufft-cu12", cufft_versions,
+    cufft_symbols, sizeof cufft_symbols / sizeof cufft_symbols[0], &pg_cufft, sizeof pg_cufft,
+};
+static LibState cublas_state, cusolver_state, cufft_state;
 
 static int
 file_exists(const char *path)
@@ -97,13 +112,17 @@ try_open(const LibSpec *spec, LibState *st, const char *path)
         snprintf(st->why, sizeof st->why, "%s", e ? e : path);
         return 0;
     }
-    char table[sizeof(PgCusolver) > sizeof(PgCublas) ? sizeof(PgCusolver) : sizeof(PgCublas)];
-    if (pg_dl_resolve(h, path, spec->syms, spec->nsyms, table, st->why, sizeof st->why) < 0) {
+    union {
+        PgCublas cublas;
+        PgCusolver cusolver;
+        PgCufft cufft;
+    } table;
+    if (pg_dl_resolve(h, path, spec->syms, spec->nsyms, &table, st->why, sizeof st->why) < 0) {
         /* an older release than pygpu needs: keep looking */
         dlclose(h);
         return 0;
     }
-    memcpy(spec->table, table, spec->table_size);
+    memcpy(spec->table, &table, spec->table_size);
     snprintf(st->path, sizeof st->path, "%s", path);
     return 1;
 }
@@ -259,6 +278,18 @@ pg_cusolver_load(void)
     return load(&cusolver_spec, &cusolver_state);
 }
 
+int
+pg_cufft_load(void)
+{
+    return load(&cufft_spec, &cufft_state);
+}
+
+const char *
+pg_cufft_path(void)
+{
+    return cufft_state.state == 1 ? cufft_state.path : NULL;
+}
+
 const char *
 pg_cublas_path(void)
 {
@@ -271,7 +302,7 @@ pg_cusolver_path(void)
     return cusolver_state.state == 1 ? cusolver_state.path : NULL;
 }
 
-/* The status names of cublas_api.h and cusolver_common.h. */
+/* The status names of cublas_api.h, cusolver_common.h and cufft.h. */
 static const char *
 status_name(const char *library, int status)
 {
@@ -288,9 +319,22 @@ status_name(const char *library, int status)
         [7] = "CUSOLVER_STATUS_INTERNAL_ERROR", [8] = "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED",
         [9] = "CUSOLVER_STATUS_NOT_SUPPORTED",
     };
-    int is_blas = strcmp(library, "cuBLAS") == 0;
-    const char *const *names = is_blas ? cublas : cusolver;
-    int n = is_blas ? (int)(sizeof cublas / sizeof cublas[0]) : (int)(sizeof cusolver / sizeof cusolver[0]);
+    static const char *const cufft[] = {
+        [1] = "CUFFT_INVALID_PLAN", [2] = "CUFFT_ALLOC_FAILED", [3] = "CUFFT_INVALID_TYPE",
+        [4] = "CUFFT_INVALID_VALUE", [5] = "CUFFT_INTERNAL_ERROR", [6] = "CUFFT_EXEC_FAILED",
+        [7] = "CUFFT_SETUP_FAILED", [8] = "CUFFT_INVALID_SIZE", [9] = "CUFFT_UNALIGNED_DATA",
+        [11] = "CUFFT_INVALID_DEVICE", [13] = "CUFFT_NO_WORKSPACE", [14] = "CUFFT_NOT_IMPLEMENTED",
+        [16] = "CUFFT_NOT_SUPPORTED",
+    };
+    const char *const *names = cusolver;
+    int n = (int)(sizeof cusolver / sizeof cusolver[0]);
+    if (strcmp(library, "cuBLAS") == 0) {
+        names = cublas;
+        n = (int)(sizeof cublas / sizeof cublas[0]);
+    } else if (strcmp(library, "cuFFT") == 0) {
+        names = cufft;
+        n = (int)(sizeof cufft / sizeof cufft[0]);
+    }
     return status >= 0 && status < n && names[status] ? names[status] : "unknown status";
 }
 

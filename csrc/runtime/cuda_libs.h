@@ -1,13 +1,15 @@
-/* cuBLAS and cuSOLVER, loaded at run time like the driver (cuda_loader.h): their headers are not
- * included, so the extension builds without them; the few types, enums and entry points used are
- * declared here with the values of cublas_api.h, cusolverDn.h and library_types.h.
+/* cuBLAS, cuSOLVER and cuFFT, loaded at run time like the driver (cuda_loader.h): their headers
+ * are not included, so the extension builds without them; the few types, enums and entry points
+ * used are declared here with the values of cublas_api.h, cusolverDn.h, cufft.h and
+ * library_types.h.
  *
  * Where they come from, first found wins (the newest version the driver supports at each place):
- *   1. PYGPU_CUBLAS_LIBRARY / PYGPU_CUSOLVER_LIBRARY: a file to load and nothing else;
+ *   1. PYGPU_CUBLAS_LIBRARY / PYGPU_CUSOLVER_LIBRARY / PYGPU_CUFFT_LIBRARY: a file to load and
+ *      nothing else;
  *   2. NVIDIA's pip wheels in the Python environment (every sys.path entry): nvidia/cu13/lib
- *      (CUDA 13: nvidia-cublas, nvidia-cusolver) and nvidia/{cublas,cusolver,...}/lib (CUDA 12:
- *      nvidia-cublas-cu12, nvidia-cusolver-cu12), their dependencies (cuBLASLt, cuSPARSE,
- *      nvJitLink) loaded first from the same environment;
+ *      (CUDA 13: nvidia-cublas, nvidia-cusolver, nvidia-cufft) and nvidia/{cublas,cusolver,cufft,
+ *      ...}/lib (CUDA 12: nvidia-cublas-cu12, nvidia-cusolver-cu12, nvidia-cufft-cu12), their
+ *      dependencies (cuBLASLt, cuSPARSE, nvJitLink) loaded first from the same environment;
  *   3. the CUDA toolkit: $CUDA_HOME/lib64 or $CUDA_PATH/lib64, else /usr/local/cuda/lib64;
  *   4. the system's library path (LD_LIBRARY_PATH, ld.so.cache).
  * A machine without them gets a CUDAError naming the pip package to install; nothing else of
@@ -119,6 +121,28 @@ enum { CUSOLVER_EIG_MODE_NOVECTOR = 0, CUSOLVER_EIG_MODE_VECTOR = 1 };
        int, void *, size_t, void *, size_t, int *),                                                     \
       "cusolverDnXsyevd")
 
+/* cufftType and the directions of cufft.h; a plan is an int */
+typedef int cufftHandle;
+enum { CUFFT_R2C = 0x2a, CUFFT_C2R = 0x2c, CUFFT_C2C = 0x29, CUFFT_D2Z = 0x6a, CUFFT_Z2D = 0x6c, CUFFT_Z2Z = 0x69 };
+enum { CUFFT_FORWARD = -1, CUFFT_INVERSE = 1 };
+
+#define PG_CUFFT_SYMBOLS(X)                                                                             \
+    X(cufftCreate, (cufftHandle *), "cufftCreate")                                                  \
+    X(cufftDestroy, (cufftHandle), "cufftDestroy")                                                  \
+    X(cufftSetStream, (cufftHandle, CUstream), "cufftSetStream")                                    \
+    X(cufftSetAutoAllocation, (cufftHandle, int), "cufftSetAutoAllocation")                         \
+    X(cufftMakePlanMany64,                                                                              \
+      (cufftHandle, int, long long *, long long *, long long, long long, long long *, long long,         \
+       long long, int, long long, size_t *),                                                            \
+      "cufftMakePlanMany64")                                                                         \
+    X(cufftSetWorkArea, (cufftHandle, void *), "cufftSetWorkArea")                                  \
+    X(cufftExecC2C, (cufftHandle, void *, void *, int), "cufftExecC2C")                             \
+    X(cufftExecZ2Z, (cufftHandle, void *, void *, int), "cufftExecZ2Z")                             \
+    X(cufftExecR2C, (cufftHandle, void *, void *), "cufftExecR2C")                                  \
+    X(cufftExecD2Z, (cufftHandle, void *, void *), "cufftExecD2Z")                                  \
+    X(cufftExecC2R, (cufftHandle, void *, void *), "cufftExecC2R")                                  \
+    X(cufftExecZ2D, (cufftHandle, void *, void *), "cufftExecZ2D")
+
 #define PG_CUDA_LIB_FIELD(name, params, sym) int (*name) params;
 typedef struct {
     PG_CUBLAS_SYMBOLS(PG_CUDA_LIB_FIELD)
@@ -126,23 +150,29 @@ typedef struct {
 typedef struct {
     PG_CUSOLVER_SYMBOLS(PG_CUDA_LIB_FIELD)
 } PgCusolver;
+typedef struct {
+    PG_CUFFT_SYMBOLS(PG_CUDA_LIB_FIELD)
+} PgCufft;
 #undef PG_CUDA_LIB_FIELD
 
 /* The entry points; valid after the matching load returned 0. */
 extern PgCublas pg_cublas;
 extern PgCusolver pg_cusolver;
+extern PgCufft pg_cufft;
 
 /* Load the library once per process (later calls return the first outcome; a failure is not
  * retried). 0, or -1 with pygpu.CUDAError set saying what was looked for, where, and which pip
  * package to install. The GIL must be held (the search reads sys.path). */
 int pg_cublas_load(void);
 int pg_cusolver_load(void);
+int pg_cufft_load(void);
 /* The path of the loaded library, or NULL when it is not loaded (yet). */
 const char *pg_cublas_path(void);
 const char *pg_cusolver_path(void);
+const char *pg_cufft_path(void);
 
-/* Raises pygpu.CUDAError for a failed cuBLAS or cuSOLVER call (library "cuBLAS" or "cuSOLVER"):
- * "<call> failed on cuda:N: CUBLAS_STATUS_X (code)". Returns -1. */
+/* Raises pygpu.CUDAError for a failed cuBLAS, cuSOLVER or cuFFT call (library "cuBLAS",
+ * "cuSOLVER" or "cuFFT"): "<call> failed on cuda:N: CUBLAS_STATUS_X (code)". Returns -1. */
 int pg_cuda_lib_raise(PgDevice *dev, const char *library, int status, const char *call);
 /* Handles, one per device and stream, created on first use with the stream set once; called with
  * the device's context current (cuda_handles.c). cuBLAS gets its workspace from the device's memory pool. 0, or

@@ -10,7 +10,7 @@
  * destroyed Stream alive while blocks are still tagged with it.
  *
  * Tags are a fast path, not what correctness rests on: every function that queues work notes its
- * stream (pg_pool_note_queue, called from cuda_queue.c and cuda_handles.c only), and a freed
+ * stream (pg_pool_note_queue, called from cuda_queue.c, cuda_handles.c and cuda_fft.c only), and a freed
  * block's stream is first joined to every other stream noted since the block was handed out
  * (queue_log.h), so a launch path that tags nothing cannot get its memory reused early. */
 #ifndef PG_MEMORY_H

@@ -18,7 +18,7 @@ from .._compiler import cemit, kir, numba_types
 from .._compiler import types as T
 from .._compiler import ir
 from .._compiler.kernel import FunctionArg, KernelCompiler
-from .._compiler.errors import compile_error
+from .._compiler.errors import compile_error, source_name
 from .._compiler.frontend import NoSource
 from . import signature as S
 from .module import SourceModule
@@ -225,8 +225,7 @@ class Specialization:
 
 
 def _basename(path):
-    import os
-    return os.path.basename(path) if path else "<unknown>"
+    return source_name(path)
 
 
 _prelude = None
