@@ -695,6 +695,25 @@ def bench_numpy_functions(b):
     library_case(b, "numpy-functions", f"chebval degree 12 n={n:.0e}", lambda: (2 * x - 1,), chebval)
 
 
+# ------------------------------------------------------------------ cases: FFT
+
+def bench_fft(b):
+    header("FFT: cuFFT on a GPU, pocketfft on the CPU (us per call)")
+    rng = np.random.default_rng(0)
+    small = b.quick   # the sizes (2^24 points take a second a call in numpy.fft on a 2-core CPU)
+    n = 1 << (20 if small else 24)
+    target = "target: >= 0.95x cupy (GPU, same cuFFT), >= 1.0x numpy (CPU)"
+    signal = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
+    library_case(b, "fft", f"fft 1-d complex64 n=2^{n.bit_length() - 1}", lambda: (signal,),
+                 lambda xp, a: xp.fft.fft(a), target)
+    rows = rng.standard_normal((256 if small else 1024, 4096)).astype(np.float32)
+    library_case(b, "fft", f"rfft batched {rows.shape[0]}x4096 float32", lambda: (rows,),
+                 lambda xp, a: xp.fft.rfft(a), target)
+    side = 1024 if small else 4096
+    image = (rng.standard_normal((side, side)) + 1j * rng.standard_normal((side, side))).astype(np.complex64)
+    library_case(b, "fft", f"fft2 {side}^2 complex64", lambda: (image,), lambda xp, a: xp.fft.fft2(a), target)
+
+
 # ------------------------------------------------------------------ cases: random numbers
 
 def bench_random(b):
@@ -865,7 +884,7 @@ def main():
               ("elementwise", bench_elementwise), ("reductions", bench_reductions),
               ("manipulation", bench_manipulation), ("random", bench_random), ("linalg", bench_linalg),
               ("sort", bench_sort), ("indexing", bench_indexing), ("transcendental", bench_transcendental),
-              ("vectorize", bench_vectorize), ("numpy-functions", bench_numpy_functions)]
+              ("vectorize", bench_vectorize), ("numpy-functions", bench_numpy_functions), ("fft", bench_fft)]
     groups += [("kernel-" + name, lambda b, fn=fn: fn(b, header, cp)) for name, fn in kernels.CASES]
     groups += [("dask", lambda b: dask_cases.bench_dask(b, header, cp))]
     for name, fn in groups:

@@ -81,7 +81,7 @@ def vectorize_demo(dx, x, sync):
     t_first = time.perf_counter() - t0
     tp = timed(lambda: f(dx), sync)
     ok = bool(np.allclose(first.get(), 1.0, atol=1e-6))
-    print(f"  @vectorize(['float32(float32)'], target='cuda') of cos(x)**2 + sin(x)**2:")
+    print("  @vectorize(['float32(float32)'], target='cuda') of cos(x)**2 + sin(x)**2:")
     print(f"    first call (compile + run on 10 elements) {t_first * 1e3:.2f} ms; on all {x.size:,}: "
           f"{tp * 1e3:.2f} ms, one pass  (runs on {f.target})")
     return ok

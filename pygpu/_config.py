@@ -63,6 +63,7 @@ def config():
     cuda.append(("NVRTC (user kernels)", _nvrtc()))
     for name, label in (("cublas", "cuBLAS"), ("cusolver", "cuSOLVER")):
         cuda.append((label, loaded.get(name) or "loaded at first use"))
+    cuda.append(("cuFFT", _core._cufft_library() or "loaded at first use"))
     cpu = Device("cpu").properties()
     host = [("cpu", "%s, %d cores, %.1f GiB" % (cpu["name"], cpu["cores"], cpu["total_memory"] / 2**30)),
             ("threads", str(info["cpu_threads"])),

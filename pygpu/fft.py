@@ -9,12 +9,20 @@ EPYC, complex64 2^20 points: numpy.fft 64 ms, scipy.fft 16 ms on one thread, 13 
 NumPy's result dtypes either way. fftfreq, rfftfreq, fftshift and ifftshift are pygpu operations
 on any device.
 
-On a GPU the transforms need cuFFT, which pygpu does not load yet (issue 21): they raise
-TypeError rather than copy to the host behind the caller's back, as every NumPy function pygpu
-lacks does there (call them on pygpu.asnumpy(x))."""
+On a CUDA device the transforms are cuFFT's (loaded at run time from the CUDA toolkit or NVIDIA's
+`nvidia-cufft` / `nvidia-cufft-cu12` wheels, a CUDAError naming the package when it is absent):
+the transformed axes go to the end, are cut or zero-padded to the lengths asked for, and run as
+one batched plan of up to three axes when they are the array's last axes (fft, fft2, fftn of up
+to 3-d, rfft*, irfft*), else one axis at a time as NumPy does; plans are cached per shape and
+device (16 of them, as CuPy's plan cache), bound to the current stream, their work areas from
+pygpu's memory pool. The normalisation is applied after the unnormalised transform.
+pygpu._core._cufft is the one call into the library (csrc/math/fft_cuda.c)."""
+import operator as _operator
+
 import numpy as _np
 
 import pygpu as _pg
+from . import _core
 from ._products import _wrap
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
@@ -45,16 +53,18 @@ def _run(name, a, out, **kwargs):
     is installed (4x NumPy's at 2^20 points, on one thread too), else numpy.fft's; NumPy's result
     dtypes either way. The result on a's device, or written into out."""
     a = a if isinstance(a, _pg.ndarray) else _pg.asarray(a)
-    if a.device.kind != "cpu":
-        raise TypeError(f"pygpu.fft.{name} of an array on {a.device}: GPU transforms need cuFFT, which this pygpu "
-                        f"does not load yet; run it on pygpu.asnumpy(x) (numpy.fft), or on the CPU device")
     if out is not None:
         if not isinstance(out, _pg.ndarray):
             raise TypeError(f"out must be a pygpu array, not {type(out).__name__}")
         if out.device != a.device:
             raise ValueError(f"out is on {out.device}, the input on {a.device}")
+    if not _on_cpu(a):
+        return _into(_gpu(name, a, kwargs), out)
     host = _np.asarray(a)
-    if _scipy_fft is None or a.dtype.kind not in "fc" or a.dtype == _np.float16:   # SciPy's half: less exact
+    axes = kwargs.get("axes")
+    repeated = axes is not None and len({ax % max(a.ndim, 1) for ax in axes}) != len(axes)
+    if _scipy_fft is None or a.dtype.kind not in "fc" or a.dtype == _np.float16 or repeated:
+        # SciPy's half is less exact, and it refuses a repeated axis (NumPy transforms it again)
         if out is not None:
             getattr(_np.fft, name)(host, out=_np.asarray(out), **kwargs)
             return out
@@ -65,6 +75,204 @@ def _run(name, a, out, **kwargs):
         _np.asarray(out)[...] = result
         return out
     return _wrap(result if result.dtype == want else result.astype(want), a.device)
+
+
+def _on_cpu(a):
+    return a.device.kind == "cpu"
+
+
+def _into(result, out):
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"out has shape {out.shape}, the transform's result {result.shape}")
+    out[...] = result
+    return out
+
+
+# ------------------------------------------------------------------ CUDA: cuFFT
+
+_INVERSE = {"ifft", "ifft2", "ifftn", "irfft", "irfft2", "irfftn", "hfft"}
+_SWAPPED_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _check_norm(norm):
+    if norm not in (None, "backward", "ortho", "forward"):
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+
+
+def _points(n):
+    n = _operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def _scale(norm, inverse, steps, first_real, real):
+    """The factor numpy.fft applies after the unnormalised transform: numpy.fft transforms one
+    axis at a time (`steps`, the lengths in its order), each scaled by a factor computed in the
+    real type of that step's input (`first_real` for the first: float16 input rounds it to half
+    precision, as NumPy does; `real` for the others)."""
+    if norm != "ortho" and not ((norm in (None, "backward") and inverse) or (norm == "forward" and not inverse)):
+        return 1
+    factor = 1.0
+    for i, n in enumerate(steps):
+        dtype = first_real if i == 0 else real
+        factor *= float(_np.reciprocal(_np.sqrt(n, dtype=dtype)) if norm == "ortho" else _np.reciprocal(n, dtype=dtype))
+    return factor
+
+
+def _axes_and_lengths(name, a, kwargs):
+    """(axes, lengths) of the transform, as numpy.fft reads n/axis or s/axes; a length of None
+    keeps the axis (irfft's default: 2 (m - 1))."""
+    if "axis" in kwargs:
+        axes = (_np.lib.array_utils.normalize_axis_index(kwargs["axis"], a.ndim),)
+        lengths = (kwargs.get("n"),)
+    else:
+        s, axes = kwargs.get("s"), kwargs.get("axes")
+        if axes is None:
+            axes = range(a.ndim) if s is None else range(a.ndim - len(s), a.ndim)
+        axes = tuple(_np.lib.array_utils.normalize_axis_index(ax, a.ndim) for ax in axes)
+        if s is None:
+            lengths = (None,) * len(axes)
+        else:
+            if len(s) != len(axes):
+                raise ValueError("Shape and axes have different lengths.")
+            lengths = tuple(None if n == -1 else n for n in s)
+    return axes, tuple(None if n is None else _points(n) for n in lengths)
+
+
+def _resized(x, axis, n):
+    """x cut or zero-padded to n along axis (itself when it has n)."""
+    have = x.shape[axis]
+    if have == n:
+        return x
+    if have > n:
+        return x[(slice(None),) * axis + (slice(0, n),)]
+    padded = _pg.zeros(x.shape[:axis] + (n,) + x.shape[axis + 1:], dtype=x.dtype, device=x.device)
+    padded[(slice(None),) * axis + (slice(0, have),)] = x
+    return padded
+
+
+def _cufft(x, out_shape, out_dtype, rank, inverse):
+    """One cuFFT call over the last `rank` axes of x (made C-contiguous) into a new array."""
+    x = _pg.ascontiguousarray(x)
+    out = _pg.empty(out_shape, dtype=out_dtype, device=x.device)
+    _core._cufft(x, out, rank, inverse)
+    return out
+
+
+def _c2c(x, axes, inverse):
+    """Complex transforms along axes (already their lengths): one call when they are the last
+    axes in order, at most three, else one axis at a time from the last (numpy.fft's order)."""
+    k = len(axes)
+    if 0 < k <= 3 and axes == tuple(range(x.ndim - k, x.ndim)):
+        return _cufft(x, x.shape, x.dtype, k, inverse)
+    for ax in reversed(axes):
+        moved = _pg.moveaxis(x, ax, -1)
+        x = _pg.moveaxis(_cufft(moved, moved.shape, x.dtype, 1, inverse), -1, ax)
+    return x
+
+
+def _last_to_end(x, axes):
+    """x with the last of axes moved to the end, and the axes after that move."""
+    last = axes[-1]
+    if last == x.ndim - 1:
+        return x, axes
+    order = [d for d in range(x.ndim) if d != last] + [last]
+    where = {d: i for i, d in enumerate(order)}
+    return _pg.transpose(x, order), tuple(where[d] for d in axes)
+
+
+def _restore_last(y, last):
+    return y if last == y.ndim - 1 else _pg.moveaxis(y, -1, last)
+
+
+def _r2c(x, axes, complex_dtype):
+    """rfftn's transform (lengths already applied): real to complex along the last of axes, then
+    complex along the others; one call when they are the array's last axes (at most three)."""
+    k = len(axes)
+    moved, maxes = _last_to_end(x, axes)
+    if 0 < k <= 3 and maxes == tuple(range(x.ndim - k, x.ndim)):
+        y = _cufft(moved, moved.shape[:-1] + (moved.shape[-1] // 2 + 1,), complex_dtype, k, False)
+        return _restore_last(y, axes[-1])
+    y = _cufft(moved, moved.shape[:-1] + (moved.shape[-1] // 2 + 1,), complex_dtype, 1, False)
+    y = _restore_last(y, axes[-1])
+    return _c2c(y, axes[:-1], False) if k > 1 else y
+
+
+def _c2r(x, axes, n_last, real_dtype, owned):
+    """irfftn's transform: complex inverse along all but the last of axes, then complex to real
+    of n_last points along the last (x's last axis cut or padded to n_last // 2 + 1 already).
+    cuFFT overwrites a complex-to-real input: x is copied unless `owned`."""
+    k = len(axes)
+    moved, maxes = _last_to_end(x, axes)
+    if not (0 < k <= 3 and maxes == tuple(range(x.ndim - k, x.ndim))):
+        if k > 1:
+            moved = _c2c(moved, maxes[:-1], True)
+            owned = True
+        k = 1
+    work = _pg.ascontiguousarray(moved)
+    if not owned and work is moved:
+        work = work.copy()
+    y = _cufft(work, moved.shape[:-1] + (n_last,), real_dtype, k, True)
+    return _restore_last(y, axes[-1])
+
+
+def _by_axis(name, a, axes, lengths, norm, inverse):
+    """numpy.fft's own order of one-axis transforms, for axes that repeat (NumPy transforms such an
+    axis again, at its own length)."""
+    pairs = list(zip(axes, lengths))
+    if name.startswith("irfft"):
+        for ax, n in pairs[:-1]:
+            a = _gpu("ifft", a, {"n": n, "axis": ax, "norm": norm})
+        return _gpu("irfft", a, {"n": pairs[-1][1], "axis": pairs[-1][0], "norm": norm})
+    kind = "ifft" if inverse else "fft"
+    if name.startswith("rfft"):
+        a = _gpu("rfft", a, {"n": pairs[-1][1], "axis": pairs[-1][0], "norm": norm})
+        pairs, kind = pairs[:-1], "fft"
+    for ax, n in reversed(pairs):
+        a = _gpu(kind, a, {"n": n, "axis": ax, "norm": norm})
+    return a
+
+
+def _gpu(name, a, kwargs):
+    """numpy.fft.<name> of a CUDA array, through cuFFT."""
+    norm = kwargs.get("norm")
+    _check_norm(norm)
+    if name in ("hfft", "ihfft"):
+        swapped = dict(kwargs, norm=_SWAPPED_NORM[norm])
+        if name == "hfft":
+            return _gpu("irfft", _pg.conj(a) if a.dtype.kind == "c" else a, swapped)
+        return _pg.conj(_gpu("rfft", a, swapped))
+    want = _numpy_result_dtype(name, a.dtype, kwargs)   # NumPy's types, and its TypeError for rfft(complex)
+    complex_dtype = _np.result_type(want, _np.complex64)
+    real_dtype = _np.finfo(complex_dtype).dtype
+    axes, lengths = _axes_and_lengths(name, a, kwargs)
+    inverse = name in _INVERSE
+    if len(set(axes)) != len(axes):
+        return _by_axis(name, a, axes, lengths, norm, inverse)
+    if name.startswith("irfft"):
+        n_last = lengths[-1] if lengths[-1] is not None else _points(2 * (a.shape[axes[-1]] - 1))
+        x = a.astype(complex_dtype, copy=False)
+        owned = x is not a
+        for ax, n in zip(axes[:-1], lengths[:-1]):
+            if n is not None:
+                x = _resized(x, ax, n)
+        half = _resized(x, axes[-1], n_last // 2 + 1)
+        owned = owned or half is not x
+        steps = [x.shape[ax] for ax in axes[:-1]] + [n_last]   # NumPy: ifft over the others, then irfft
+        y = _c2r(half, axes, n_last, real_dtype, owned)
+    else:
+        x = a.astype(real_dtype if name.startswith("rfft") else complex_dtype, copy=False)
+        for ax, n in zip(axes, lengths):
+            x = _resized(x, ax, n if n is not None else _points(x.shape[ax]))
+        steps = [x.shape[ax] for ax in reversed(axes)]   # NumPy: from the last axis
+        y = _r2c(x, axes, complex_dtype) if name.startswith("rfft") else _c2c(x, axes, inverse)
+    factor = _scale(norm, inverse, steps, _np.result_type(_np.real(_np.zeros((), a.dtype)).dtype, 1.0), real_dtype)
+    if factor != 1:
+        y *= factor
+    return y if y.dtype == want else y.astype(want)
 
 
 # ------------------------------------------------------------------ one-dimensional

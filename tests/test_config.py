@@ -15,7 +15,7 @@ def test_show_config_names_what_users_ask_about():
     out = io.StringIO()
     pygpu.show_config(file=out)
     text = out.getvalue()
-    for needle in ("pygpu", pygpu.__version__, "NumPy", "CUDA kernels", "NVRTC", "cuBLAS", "cuSOLVER",
+    for needle in ("pygpu", pygpu.__version__, "NumPy", "CUDA kernels", "NVRTC", "cuBLAS", "cuSOLVER", "cuFFT",
                    "C++ compiler (CPU kernels)", "default device", str(pygpu.default_device())):
         assert needle in text, (needle, text)
     info = pygpu._core._build_info()

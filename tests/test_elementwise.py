@@ -271,6 +271,29 @@ CUDA_ULPS = {"exp": 8, "log": 8, "sqrt": 8, "absolute": 4}
 SPECIAL_RTOL = {"cpu": {}, "cuda": {name: ulps * np.finfo(np.float64).eps for name, ulps in CUDA_ULPS.items()}}
 
 
+@pytest.mark.parametrize("name", ["cosh", "sinh", "tanh", "arctanh", "cos", "sin", "tan", "arctan"])
+@pytest.mark.parametrize("dt", ["F", "D"])
+def test_complex_special_values_c99(device, name, dt):
+    """C99 Annex G's values for infinities, NaNs and signed zeros (G.6.2), as glibc's that NumPy
+    calls: every pair of special and ordinary parts, zero signs included; NaN's sign is free.
+    Also where the result is finite but tiny (tanh of a large real part keeps its imaginary
+    part) and where a cancellation lost it (atanh near the imaginary axis in complex64)."""
+    parts = [0.0, -0.0, 1.5, -1.5, 0.25, -3.0, 30.0, -30.0, 400.0, np.inf, -np.inf, np.nan, 1e-300]
+    z = np.array([complex(x, y) for x in parts for y in parts], dtype=dt)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(z)
+    got = getattr(pygpu, name)(pygpu.asarray(z, device=device)).get()
+    rtol = 1e-5 if dt == "F" else 1e-13
+    for a, w, g in zip(z, want, got):
+        for wv, gv in ((w.real, g.real), (w.imag, g.imag)):
+            if np.isnan(wv):
+                assert np.isnan(gv), (name, a, w, g)
+            elif wv == 0:
+                assert gv == 0 and np.signbit(gv) == np.signbit(wv), (name, a, w, g)
+            else:
+                assert gv == wv or abs(gv - wv) <= rtol * abs(wv), (name, a, w, g)
+
+
 @pytest.mark.parametrize("name", ["sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan",
                                   "arcsinh", "arccosh", "arctanh", "exp2", "expm1", "log2", "log10", "log1p",
                                   "power", "divide", "reciprocal", "sign"])

@@ -1,10 +1,46 @@
 """pygpu.fft against numpy.fft: every function, dtype (single precision stays single), shape (batched,
-strided, padded and cropped with n/s), norm, out=, and np.fft.* on pygpu arrays staying pygpu."""
+strided, padded and cropped with n/s), norm, out=, and np.fft.* on pygpu arrays staying pygpu.
+
+Every test also runs a third way, "cpu+cufft-plan": the CUDA code path of pygpu.fft (axes moved,
+lengths cut and padded, one batched plan or one axis at a time, normalisation after) on CPU arrays,
+with a NumPy stand-in for the one cuFFT call (pygpu._core._cufft) that checks the layouts it is
+given as the C binding does and overwrites complex-to-real inputs as cuFFT may."""
 import numpy as np
 import pytest
 
 import pygpu
+from conftest import DEVICES
 from pygpu import fft as pfft
+
+
+def emulated_cufft(x, out, rank, inverse):
+    """pygpu._core._cufft with numpy.fft: the unnormalised transform of x's last `rank` axes."""
+    xa, oa = np.asarray(x), np.asarray(out)
+    assert xa.flags.c_contiguous and oa.flags.c_contiguous and oa.flags.writeable
+    assert 1 <= rank <= 3 and xa.ndim == oa.ndim and xa.shape[:-rank] == oa.shape[:-rank]
+    assert (xa.dtype in (np.float32, np.complex64)) == (oa.dtype in (np.float32, np.complex64))
+    axes = tuple(range(xa.ndim - rank, xa.ndim))
+    if xa.dtype.kind == "c" and oa.dtype.kind == "c":
+        assert xa.shape == oa.shape
+        result = np.fft.ifftn(xa, axes=axes, norm="forward") if inverse else np.fft.fftn(xa, axes=axes)
+    elif xa.dtype.kind == "f":
+        assert oa.shape == xa.shape[:-1] + (xa.shape[-1] // 2 + 1,) and not inverse
+        result = np.fft.rfftn(xa, axes=axes)
+    else:
+        assert xa.shape == oa.shape[:-1] + (oa.shape[-1] // 2 + 1,) and inverse
+        result = np.fft.irfftn(xa, s=oa.shape[-rank:], axes=axes, norm="forward")
+        xa[...] = np.nan   # cuFFT may overwrite a complex-to-real input: the caller's copy
+    oa[...] = result
+
+
+@pytest.fixture(params=DEVICES + ["cpu+cufft-plan"])
+def device(request, monkeypatch):
+    """The devices present, and the CPU taking the CUDA code path over emulated cuFFT calls."""
+    if request.param == "cpu+cufft-plan":
+        monkeypatch.setattr(pygpu._core, "_cufft", emulated_cufft)
+        monkeypatch.setattr(pfft, "_on_cpu", lambda a: False)
+        return pygpu.Device("cpu")
+    return pygpu.Device(request.param)
 
 DTYPES = [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int32, np.bool_]
 
@@ -33,7 +69,7 @@ def signal(shape, dtype, seed=0):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
-def test_one_dimensional(name, dtype):
+def test_one_dimensional(device, name, dtype):
     if name in ("rfft", "ihfft") and np.dtype(dtype).kind == "c":
         with pytest.raises(TypeError):
             getattr(np.fft, name)(signal(8, dtype))
@@ -45,39 +81,55 @@ def test_one_dimensional(name, dtype):
             want = getattr(np.fft, name)(x, n=n, axis=axis)
         except ValueError:   # irfft/hfft of one point: no output points, NumPy's error
             with pytest.raises(ValueError):
-                getattr(pfft, name)(pygpu.asarray(x), n=n, axis=axis)
+                getattr(pfft, name)(pygpu.asarray(x, device=device), n=n, axis=axis)
             continue
-        close(getattr(pfft, name)(pygpu.asarray(x), n=n, axis=axis), want)
+        close(getattr(pfft, name)(pygpu.asarray(x, device=device), n=n, axis=axis), want)
     x = signal((6, 20), dtype)
     for norm in ("backward", "ortho", "forward"):
-        close(getattr(pfft, name)(pygpu.asarray(x)[:, ::2], norm=norm), getattr(np.fft, name)(x[:, ::2], norm=norm))
+        close(getattr(pfft, name)(pygpu.asarray(x, device=device)[:, ::2], norm=norm),
+              getattr(np.fft, name)(x[:, ::2], norm=norm))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.complex64, np.float64, np.complex128])
 @pytest.mark.parametrize("name", ["fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn"])
-def test_several_dimensions(name, dtype):
+def test_several_dimensions(device, name, dtype):
     if name.startswith("rfft") and np.dtype(dtype).kind == "c":
         return
     x = signal((4, 6, 10), dtype)
-    px = pygpu.asarray(x)
+    px = pygpu.asarray(x, device=device)
     close(getattr(pfft, name)(px), getattr(np.fft, name)(x))
     close(getattr(pfft, name)(px, axes=(0, 2)), getattr(np.fft, name)(x, axes=(0, 2)))
     close(getattr(pfft, name)(px, s=(8, 5), axes=(1, 2)), getattr(np.fft, name)(x, s=(8, 5), axes=(1, 2)))
     close(getattr(pfft, name)(px.transpose(2, 0, 1), norm="ortho"), getattr(np.fft, name)(x.transpose(2, 0, 1),
                                                                                       norm="ortho"))
+    if not name.endswith("2"):
+        # four axes (cuFFT takes three at a time: one by one), a repeated axis (NumPy applies it
+        # twice, each with its length), odd and prime lengths
+        y = signal((3, 5, 2, 7), dtype)
+        close(getattr(pfft, name)(pygpu.asarray(y, device=device)), getattr(np.fft, name)(y))
+        close(getattr(pfft, name)(px, s=(5, 13), axes=(2, 2)), getattr(np.fft, name)(x, s=(5, 13), axes=(2, 2)))
+        close(getattr(pfft, name)(px, s=(3, 7, 11), axes=(0, 1, 2)), getattr(np.fft, name)(x, s=(3, 7, 11), axes=(0, 1, 2)))
 
 
-def test_round_trips_and_out():
+def test_round_trips_and_out(device):
     x = signal((16, 32), np.float64)
-    px = pygpu.asarray(x)
+    px = pygpu.asarray(x, device=device)
     np.testing.assert_allclose(pfft.irfft(pfft.rfft(px), n=32).get(), x, atol=1e-12)
     np.testing.assert_allclose(pfft.ifftn(pfft.fftn(px)).get().real, x, atol=1e-12)
-    out = pygpu.empty((16, 17), dtype=np.complex128)
+    out = pygpu.empty((16, 17), dtype=np.complex128, device=device)
     got = pfft.rfft(px, out=out)
     assert got is out
     close(out, np.fft.rfft(x))
     with pytest.raises(TypeError, match="pygpu array"):
         pfft.fft(px, out=np.empty((16, 32), np.complex128))
+    with pytest.raises(ValueError, match="shape"):
+        pfft.rfft(px, out=pygpu.empty((16, 32), dtype=np.complex128, device=device))
+    z = signal((4, 9), np.complex128)
+    pz = pygpu.asarray(z, device=device)
+    close(pfft.irfft(pz), np.fft.irfft(z))
+    np.testing.assert_array_equal(pz.get(), z)   # the input is not overwritten (cuFFT's c2r may)
+    empty = pygpu.zeros((0, 8), dtype=np.complex64, device=device)
+    close(pfft.fft(empty), np.fft.fft(np.zeros((0, 8), np.complex64)))
 
 
 def test_numpy_functions_stay_on_pygpu():
@@ -103,10 +155,11 @@ def test_frequencies_and_shifts():
         close(pfft.ifftshift(pygpu.asarray(x), axes=axes), np.fft.ifftshift(x, axes=axes))
 
 
-def test_bad_input_raises_as_numpy_does():
-    px = pygpu.asarray(signal(8, np.float64))
+def test_bad_input_raises_as_numpy_does(device):
+    px = pygpu.asarray(signal(8, np.float64), device=device)
     for call in (lambda m: m.fft(px, n=0), lambda m: m.fft(px, axis=3), lambda m: m.fft(px, norm="sideways"),
-                 lambda m: m.fftn(px, s=(4, 4), axes=(0,))):
+                 lambda m: m.fftn(px, s=(4, 4), axes=(0,)), lambda m: m.irfft(px[:1]),
+                 lambda m: m.rfft(px.astype(np.complex128) if m is pfft else np.asarray(px).astype(complex))):
         with pytest.raises(Exception) as want:
             call(np.fft)
         with pytest.raises(type(want.value)):
