@@ -30,7 +30,7 @@ typedef struct {
 
 /* BODY(len) for a run of len outputs: a constant len for whole runs (the compiler unrolls it). */
 #define PG_CORRELATE_RUNS(begin, end, i0, BODY)                                              \
-    for (int64_t i0 = (begin); i0 < (end); i0 += PG_CORRELATE_RUN) {                        \
+    for (int64_t i0 = (begin); i0 < (end); i0 += PG_CORRELATE_RUN) {                         \
         if ((end) - i0 >= PG_CORRELATE_RUN) {                                                \
             BODY(PG_CORRELATE_RUN)                                                           \
         } else {                                                                             \
@@ -40,11 +40,11 @@ typedef struct {
 
 #define PG_CORRELATE_REAL_RUN(len)                                                           \
     {                                                                                        \
-        elem_t acc[PG_CORRELATE_RUN];                                                             \
+        elem_t acc[PG_CORRELATE_RUN];                                                        \
         for (int64_t b = 0; b < (len); b++)                                                  \
             acc[b] = 0;                                                                      \
         for (int64_t j = 0; j < m; j++) {                                                    \
-            const elem_t wj = w[j], *xj = x + i0 + j;                                             \
+            const elem_t wj = w[j], *xj = x + i0 + j;                                        \
             PG_CORRELATE_LANES                                                               \
             for (int64_t b = 0; b < (len); b++)                                              \
                 acc[b] += xj[b] * wj;                                                        \
@@ -53,27 +53,17 @@ typedef struct {
             out[i0 + b] = acc[b];                                                            \
     }
 
-#define PG_CORRELATE_REAL(NAME, T)                                                           \
-    PG_HOST_DEVICE PG_ALWAYS_INLINE void NAME(const PgCorrelateArgs *a, int64_t begin, int64_t end) \
-    {                                                                                        \
-        typedef T elem_t;                                                                    \
-        const T *x = (const T *)a->x, *w = (const T *)a->w;                                  \
-        T *out = (T *)a->out;                                                                \
-        const int64_t m = a->m;                                                              \
-        PG_CORRELATE_RUNS(begin, end, i0, PG_CORRELATE_REAL_RUN)                             \
-    }
-
 /* Complex numbers as (re, im) pairs of T: NumPy's product, (a.re b.re - a.im b.im) + i(a.re b.im + a.im b.re). */
 #define PG_CORRELATE_COMPLEX_RUN(len)                                                        \
     {                                                                                        \
-        elem_t re[PG_CORRELATE_RUN], im[PG_CORRELATE_RUN];                                        \
+        elem_t re[PG_CORRELATE_RUN], im[PG_CORRELATE_RUN];                                   \
         for (int64_t b = 0; b < (len); b++)                                                  \
             re[b] = im[b] = 0;                                                               \
         for (int64_t j = 0; j < m; j++) {                                                    \
-            const elem_t wr = w[2 * j], wi = w[2 * j + 1], *xj = x + 2 * (i0 + j);                \
+            const elem_t wr = w[2 * j], wi = w[2 * j + 1], *xj = x + 2 * (i0 + j);           \
             PG_CORRELATE_LANES                                                               \
             for (int64_t b = 0; b < (len); b++) {                                            \
-                elem_t xr = xj[2 * b], xi = xj[2 * b + 1];                                        \
+                elem_t xr = xj[2 * b], xi = xj[2 * b + 1];                                   \
                 re[b] += xr * wr - xi * wi;                                                  \
                 im[b] += xr * wi + xi * wr;                                                  \
             }                                                                                \
@@ -84,20 +74,21 @@ typedef struct {
         }                                                                                    \
     }
 
-#define PG_CORRELATE_COMPLEX(NAME, T)                                                        \
+/* The function NAME over outputs [begin, end) for element type T, a run at a time by RUN */
+#define PG_CORRELATE_FN(NAME, T, RUN)                                                        \
     PG_HOST_DEVICE PG_ALWAYS_INLINE void NAME(const PgCorrelateArgs *a, int64_t begin, int64_t end) \
     {                                                                                        \
         typedef T elem_t;                                                                    \
         const T *x = (const T *)a->x, *w = (const T *)a->w;                                  \
         T *out = (T *)a->out;                                                                \
         const int64_t m = a->m;                                                              \
-        PG_CORRELATE_RUNS(begin, end, i0, PG_CORRELATE_COMPLEX_RUN)                          \
+        PG_CORRELATE_RUNS(begin, end, i0, RUN)                                               \
     }
 
-PG_CORRELATE_REAL(pg_correlate_f32, float)
-PG_CORRELATE_REAL(pg_correlate_f64, double)
-PG_CORRELATE_COMPLEX(pg_correlate_c64, float)
-PG_CORRELATE_COMPLEX(pg_correlate_c128, double)
+PG_CORRELATE_FN(pg_correlate_f32, float, PG_CORRELATE_REAL_RUN)
+PG_CORRELATE_FN(pg_correlate_f64, double, PG_CORRELATE_REAL_RUN)
+PG_CORRELATE_FN(pg_correlate_c64, float, PG_CORRELATE_COMPLEX_RUN)
+PG_CORRELATE_FN(pg_correlate_c128, double, PG_CORRELATE_COMPLEX_RUN)
 
 /* Outputs [begin, end). */
 PG_HOST_DEVICE PG_ALWAYS_INLINE void
