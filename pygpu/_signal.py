@@ -1,5 +1,6 @@
 """NumPy's 1-d signal routines: correlate and convolve (direct sums: the correlation kernels for
-floating types, seven kernel taps per fused pass for the others),
+floating types, seven kernel taps per fused pass for the others; on a GPU, kernels of 64 taps
+or more through cuFFT),
 interp (linear interpolation through searchsorted), unwrap, and the bartlett, blackman, hamming
 and hanning windows (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py and NumPy's
 compiled interp are the reference for results and errors)."""
@@ -42,12 +43,56 @@ def _taps_pass(taps, running):
     return _pg.fuse(namespace["taps"])
 
 
+_FFT_TAPS = 64   # on a GPU a kernel of this many taps or more is correlated through cuFFT
+
+
+def _fft_pays(a, m):
+    """Whether the correlation with an m-tap kernel goes through the FFT: on a GPU, for long
+    kernels (O(n log n) against the direct sum's O(n m)); the CPU's direct kernel wins there at
+    the short kernels NumPy users convolve with."""
+    return a.device.kind == "cuda" and m >= _FFT_TAPS
+
+
+def _fast_length(n):
+    """The smallest 2^a 3^b 5^c 7^d >= n: a length cuFFT transforms fast."""
+    best = 1 << max(n - 1, 0).bit_length()
+    p7 = 1
+    while p7 < best:
+        p5 = p7
+        while p5 < best:
+            p3 = p5
+            while p3 < best:
+                p2 = p3
+                while p2 < n:
+                    p2 *= 2
+                best = min(best, p2)
+                p3 *= 3
+            p5 *= 5
+        p7 *= 7
+    return best
+
+
+def _fft_correlation(a, v):
+    """The full correlation of a with v (already conjugated) as a convolution with v reversed,
+    through the FFT of a length that holds it without wrapping around."""
+    n, m = a.shape[0], v.shape[0]
+    size = _fast_length(n + m - 1)
+    kernel = v[::-1]
+    if _np.issubdtype(a.dtype, _np.complexfloating):
+        product = _pg.fft.fft(a, size) * _pg.fft.fft(kernel, size)
+        return _pg.fft.ifft(product, size)[:n + m - 1]
+    product = _pg.fft.rfft(a, size) * _pg.fft.rfft(kernel, size)
+    return _pg.fft.irfft(product, size)[:n + m - 1]
+
+
 def _full_correlation(a, v):
     """c[k + len(v) - 1] = sum_n a[n + k] * conj(v[n]), every k where the two overlap."""
     n, m = a.shape[0], v.shape[0]
+    v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
+    if a.dtype in _NATIVE and _fft_pays(a, m):
+        return _fft_correlation(a, v)
     zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)
     padded = _pg.concatenate((zeros, a, zeros))
-    v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
     if a.dtype in _NATIVE:
         return _pg._core._correlate(padded, v)
     if a.dtype in (_np.bool_, _np.float16):   # or of ands; half rounded after every step: one tap at a time

@@ -169,3 +169,22 @@ def test_bad_input_raises_as_numpy_does(device):
 def test_array_api_namespace_has_fft():
     xp = pygpu.asarray([1.0]).__array_namespace__()
     assert xp.fft.fft is pfft.fft and xp.fft.fftfreq is pfft.fftfreq
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_convolve_and_correlate_through_the_fft(device, dtype, monkeypatch):
+    """numpy.convolve/correlate with long kernels on a GPU go through cuFFT (here on every device:
+    the switch forced), with NumPy's results within the transforms' rounding."""
+    from pygpu import _signal
+    monkeypatch.setattr(_signal, "_fft_pays", lambda a, m: True)
+    for n, m in ((1000, 100), (37, 64), (5, 7), (64, 1), (1, 1)):
+        a, v = signal(n, dtype, seed=n), signal(m, dtype, seed=m + 1)
+        pa, pv = pygpu.asarray(a, device=device), pygpu.asarray(v, device=device)
+        for mode in ("full", "same", "valid"):
+            for name in ("convolve", "correlate"):
+                want = getattr(np, name)(a, v, mode)
+                got = getattr(pygpu, name)(pa, pv, mode)
+                assert got.dtype == want.dtype and got.shape == want.shape, (name, mode, n, m)
+                tol = 2e-4 if np.dtype(dtype).itemsize <= 8 and dtype != np.float64 else 1e-10
+                scale = np.abs(want).max() if want.size else 1
+                np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol * scale, err_msg=f"{name} {mode}")
