@@ -1,7 +1,7 @@
 """NumPy's 1-d signal routines: correlate and convolve (direct sums: the correlation kernels for
 floating types, seven kernel taps per fused pass for the others; on a GPU, kernels of 64 taps
 or more through cuFFT),
-interp (linear interpolation through searchsorted), unwrap, and the bartlett, blackman, hamming
+interp (linear interpolation: searchsorted, the cell's ends gathered, one fused pass), unwrap, and the bartlett, blackman, hamming
 and hanning windows (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py and NumPy's
 compiled interp are the reference for results and errors)."""
 import functools
@@ -155,27 +155,31 @@ def convolve(a, v, mode="full"):
     return _mode_slice(full, a.shape[0], v.shape[0], mode, ceil_same=False)
 
 
+@_pg.fuse   # one pass from the cell to the value
+def _interp_tail(x, j, last, xlast, x0, x1, y0, y1, left, right):
+    """interp's value at x from its cell [x0, x1] (j: the last sample <= x, -1 below them all;
+    last: n - 1; xlast: the last sample): the line through the cell; where that is NaN (an
+    infinite slope) the line from the right end, and for equal ends that value; a sample's own
+    value at a sample; left and right outside; NaN at NaN."""
+    slope = (y1 - y0) / (x1 - x0)
+    value = slope * (x - x0) + y0
+    value = _pg.where(_pg.isnan(value), slope * (x - x1) + y1, value)
+    value = _pg.where(_pg.isnan(value) & (y0 == y1), y0, value)
+    value = _pg.where(j == last, y1, _pg.where(x0 == x, y0, value))
+    value = _pg.where(j < 0, left, value)
+    value = _pg.where(x > xlast, right, value)
+    return _pg.where(_pg.isnan(x), x, value)
+
+
 def _interp_real(x, xp, fp, left, right):
     n = xp.shape[0]
     if n == 1:   # one sample: left below it, right above, its value elsewhere (NaN included)
         return _pg.where(x < xp[0], left, _pg.where(x > xp[0], right, fp[0]))
     j = _pg.searchsorted(xp, x, side="right") - 1
-    j = _pg.where(x > xp[n - 1], n, j)   # past the end (x == xp[-1] stays n - 1)
-    inner = _pg.clip(j, 0, max(n - 2, 0))
-    x0, x1 = _pg.take(xp, inner), _pg.take(xp, _pg.minimum(inner + 1, n - 1))
-    y0, y1 = _pg.take(fp, inner), _pg.take(fp, _pg.minimum(inner + 1, n - 1))
-    with _np.errstate(divide="ignore", invalid="ignore"):
-        slope = (y1 - y0) / (x1 - x0)
-        value = slope * (x - x0) + y0
-        # where that is NaN (an infinite slope), from the right end; equal ends: that value
-        value = _pg.where(_pg.isnan(value), slope * (x - x1) + y1, value)
-        value = _pg.where(_pg.logical_and(_pg.isnan(value), y0 == y1), y0, value)
-    jj = _pg.clip(j, 0, n - 1)
-    exact = _pg.logical_or(j == n - 1, _pg.take(xp, jj) == x)
-    value = _pg.where(exact, _pg.take(fp, jj), value)
-    value = _pg.where(j < 0, left, value)
-    value = _pg.where(j >= n, right, value)
-    return _pg.where(_pg.isnan(x), x, value)
+    inner = _pg.clip(j, 0, n - 2)   # the cell [xp[inner], xp[inner + 1]]
+    after = inner + 1
+    x0, x1, y0, y1 = _pg.take(xp, inner), _pg.take(xp, after), _pg.take(fp, inner), _pg.take(fp, after)
+    return _interp_tail(x, j, n - 1, xp[n - 1], x0, x1, y0, y1, left, right)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):

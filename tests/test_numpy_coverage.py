@@ -549,6 +549,18 @@ def test_correlate_and_convolve_errors():
     same(pygpu.convolve(3.0, [1.0, 2.0]), np.convolve(3.0, [1.0, 2.0]))
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_interp_random_against_numpy(seed):
+    """Random tables with repeated samples, points on the samples, outside them and in between,
+    steep and flat cells: NumPy's values to the bit."""
+    rng = np.random.default_rng(seed)
+    xp = np.sort(rng.integers(0, 40, 25).astype(float) / 4)         # repeats on purpose
+    fp = rng.standard_normal(25) * 10.0 ** rng.integers(-3, 4, 25)
+    x = np.concatenate([rng.uniform(-2, 12, 500), xp, [np.nan, np.inf, -np.inf]])
+    for kw in ({}, {"left": -1.5, "right": 2.5}):
+        same(pygpu.interp(pygpu.asarray(x), pygpu.asarray(xp), pygpu.asarray(fp), **kw), np.interp(x, xp, fp, **kw))
+
+
 def test_interp():
     xp, fp = np.array([1.0, 2.0, 3.0, 3.0, 5.0]), np.array([3.0, 2.0, 0.0, 4.0, -1.0])
     x = np.array([-1.0, 1.0, 1.5, 2.72, 3.0, 4.0, 5.0, 6.0, np.nan, np.inf, -np.inf])
