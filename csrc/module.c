@@ -93,9 +93,10 @@ py_cpu_threads(PyObject *m, PyObject *unused)
 
 static PyMethodDef core_methods[] = {
     {"synchronize", (PyCFunction)(void (*)(void))py_synchronize, METH_VARARGS | METH_KEYWORDS,
-     "synchronize(device=None): wait until all work queued on the device is done."},
-    {"get_device", py_current_device, METH_NOARGS, "The current device of this thread."},
-    {"default_device", py_default_device, METH_NOARGS, "The device used outside any `with device:` block."},
+     "synchronize($module, device=None)\n--\n\nwait until all work queued on the device is done."},
+    {"get_device", py_current_device, METH_NOARGS, "get_device($module)\n--\n\nThe current device of this thread."},
+    {"default_device", py_default_device, METH_NOARGS,
+     "default_device($module)\n--\n\nThe device used outside any `with device:` block."},
     {"_pool_stats", py_pool_stats, METH_O, NULL},
     {"_pool_free_all", py_pool_free_all, METH_O, NULL},
     {"_cuda_device_count", py_cuda_device_count, METH_NOARGS, NULL},

@@ -1125,15 +1125,15 @@ array_nonzero(PyObject *self, PyObject *unused)
 
 PyMethodDef pg_advanced_module_methods[] = {
     {"nonzero", py_nonzero, METH_O,
-     "nonzero(a): a tuple of int64 arrays, the coordinates of the true (nonzero) elements per axis."},
-    {"argwhere", py_argwhere, METH_O, "argwhere(a): the coordinates of the nonzero elements, (N, a.ndim) int64."},
-    {"flatnonzero", py_flatnonzero, METH_O, "flatnonzero(a): the flat indices of the nonzero elements."},
+     "nonzero($module, a)\n--\n\na tuple of int64 arrays, the coordinates of the true (nonzero) elements per axis."},
+    {"argwhere", py_argwhere, METH_O, "argwhere($module, a)\n--\n\nthe coordinates of the nonzero elements, (N, a.ndim) int64."},
+    {"flatnonzero", py_flatnonzero, METH_O, "flatnonzero($module, a)\n--\n\nthe flat indices of the nonzero elements."},
     {"_count_true", py_count_true, METH_O, NULL},
     {"_true_rank", py_true_rank, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 PyMethodDef pg_array_methods_advanced[] = {
-    {"nonzero", array_nonzero, METH_NOARGS, "nonzero(): the coordinates of the nonzero elements, per axis."},
+    {"nonzero", array_nonzero, METH_NOARGS, "nonzero($self)\n--\n\nthe coordinates of the nonzero elements, per axis."},
     {NULL, NULL, 0, NULL},
 };

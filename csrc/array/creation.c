@@ -342,17 +342,17 @@ py_array(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 PyMethodDef pg_creation_methods[] = {
-    {"empty", FASTCALL(py_empty), "empty(shape, dtype=float64, order='C', device=None): an uninitialised array."},
-    {"zeros", FASTCALL(py_zeros), "zeros(shape, dtype=float64, order='C', device=None)"},
-    {"ones", FASTCALL(py_ones), "ones(shape, dtype=float64, order='C', device=None)"},
-    {"full", FASTCALL(py_full), "full(shape, fill_value, dtype=None, order='C', device=None)"},
-    {"empty_like", FASTCALL(py_empty_like), "empty_like(a, dtype=None, order='K', shape=None, device=None)"},
-    {"zeros_like", FASTCALL(py_zeros_like), "zeros_like(a, dtype=None, order='K', shape=None, device=None)"},
-    {"ones_like", FASTCALL(py_ones_like), "ones_like(a, dtype=None, order='K', shape=None, device=None)"},
-    {"full_like", FASTCALL(py_full_like), "full_like(a, fill_value, dtype=None, order='K', shape=None, device=None)"},
+    {"empty", FASTCALL(py_empty), "empty($module, shape, dtype=None, order='C', device=None)\n--\n\nan uninitialised array."},
+    {"zeros", FASTCALL(py_zeros), "zeros($module, shape, dtype=None, order='C', device=None)\n--\n\nan array of zeros."},
+    {"ones", FASTCALL(py_ones), "ones($module, shape, dtype=None, order='C', device=None)\n--\n\nan array of ones."},
+    {"full", FASTCALL(py_full), "full($module, shape, fill_value, dtype=None, order='C', device=None)\n--\n\nan array of fill_value."},
+    {"empty_like", FASTCALL(py_empty_like), "empty_like($module, a, dtype=None, order='K', shape=None, device=None)\n--\n\nan uninitialised array like a."},
+    {"zeros_like", FASTCALL(py_zeros_like), "zeros_like($module, a, dtype=None, order='K', shape=None, device=None)\n--\n\nzeros like a."},
+    {"ones_like", FASTCALL(py_ones_like), "ones_like($module, a, dtype=None, order='K', shape=None, device=None)\n--\n\nones like a."},
+    {"full_like", FASTCALL(py_full_like), "full_like($module, a, fill_value, dtype=None, order='K', shape=None, device=None)\n--\n\nfill_value like a."},
     {"asarray", FASTCALL(py_asarray),
-     "asarray(obj, dtype=None, device=None, copy=None, order='K'): a pygpu array from a pygpu or NumPy array, "
+     "asarray($module, obj, dtype=None, device=None, copy=None, order='K')\n--\n\na pygpu array from a pygpu or NumPy array, "
      "nested lists, a scalar, or an object with __cuda_array_interface__ or __dlpack__ (zero-copy where possible)."},
-    {"array", FASTCALL(py_array), "array(obj, dtype=None, device=None, copy=True, order='K'): as asarray, copying by default."},
+    {"array", FASTCALL(py_array), "array($module, obj, dtype=None, device=None, copy=True, order='K')\n--\n\nas asarray, copying by default."},
     {NULL, NULL, 0, NULL},
 };

@@ -1245,7 +1245,7 @@ PyGetSetDef pg_array_getset_interop[] = {
 
 PyMethodDef pg_interop_module_methods[] = {
     {"from_dlpack", (PyCFunction)(void (*)(void))py_from_dlpack, METH_VARARGS | METH_KEYWORDS,
-     "from_dlpack(x, *, device=None, copy=None): a pygpu array sharing the memory of an object that implements "
+     "from_dlpack($module, x, *, device=None, copy=None)\n--\n\na pygpu array sharing the memory of an object that implements "
      "__dlpack__ (NumPy, CuPy, PyTorch, JAX, ...), copied only for another device or copy=True."},
     {NULL, NULL, 0, NULL},
 };

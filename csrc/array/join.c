@@ -404,10 +404,10 @@ done:
 
 PyMethodDef pg_join_module_methods[] = {
     {"concatenate", KW(py_concatenate),
-     "concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting='same_kind'): the arrays joined along an "
+     "concatenate($module, arrays, /, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\nthe arrays joined along an "
      "existing axis (axis=None: flattened first)."},
     {"stack", KW(py_stack),
-     "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind'): arrays of one shape joined along a new "
+     "stack($module, arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\narrays of one shape joined along a new "
      "axis."},
     {NULL, NULL, 0, NULL},
 };

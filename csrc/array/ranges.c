@@ -537,14 +537,14 @@ py_empty_kind(PyObject *m, PyObject *args)
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 PyMethodDef pg_ranges_module_methods[] = {
     {"arange", KW(py_arange),
-     "arange(start, stop=None, step=None, dtype=None, *, device=None): evenly spaced values in [start, stop), "
+     "arange($module, start, stop=None, step=None, dtype=None, *, device=None)\n--\n\nevenly spaced values in [start, stop), "
      "as numpy.arange (same length rule, dtype inference and values), computed on the device."},
     {"linspace", KW(py_linspace),
      "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None): num "
      "evenly spaced samples over [start, stop], as numpy.linspace for scalar start and stop."},
     {"eye", KW(py_eye),
-     "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None): ones on the k-th diagonal, zeros elsewhere."},
-    {"identity", KW(py_identity), "identity(n, dtype=float64, *, device=None): the n x n identity matrix."},
+     "eye($module, N, M=None, k=0, dtype=None, order='C', *, device=None)\n--\n\nones on the k-th diagonal, zeros elsewhere."},
+    {"identity", KW(py_identity), "identity($module, n, dtype=None, *, device=None)\n--\n\nthe n x n identity matrix."},
     {"_empty_kind", py_empty_kind, METH_VARARGS,
      "_empty_kind(shape, dtype, order, device, kind): an uninitialised array in 'device', 'pinned', 'mapped' or "
      "'managed' memory."},

@@ -651,24 +651,24 @@ array_compress(PyObject *self, PyObject *args, PyObject *kwds)
 
 PyMethodDef pg_takeput_module_methods[] = {
     {"take", KW(py_take),
-     "take(a, indices, axis=None, out=None, mode='raise'): the elements of a at indices along axis (flattened "
+     "take($module, a, indices, axis=None, out=None, mode='raise')\n--\n\nthe elements of a at indices along axis (flattened "
      "when None); mode 'wrap' or 'clip' for indices out of range."},
-    {"put", KW(py_put), "put(a, ind, v, mode='raise'): a.flat[ind] = v (v repeated as needed), in place."},
+    {"put", KW(py_put), "put($module, a, ind, v, mode='raise')\n--\n\na.flat[ind] = v (v repeated as needed), in place."},
     {"take_along_axis", KW(py_take_along_axis),
-     "take_along_axis(arr, indices, axis=-1): arr's elements at indices along axis (e.g. of argsort)."},
+     "take_along_axis($module, arr, indices, axis=-1)\n--\n\narr's elements at indices along axis (e.g. of argsort)."},
     {"put_along_axis", KW(py_put_along_axis),
-     "put_along_axis(arr, indices, values, axis): arr's elements at indices along axis set to values."},
+     "put_along_axis($module, arr, indices, values, axis)\n--\n\narr's elements at indices along axis set to values."},
     {"choose", KW(py_choose),
-     "choose(a, choices, out=None, mode='raise'): choices[a[i]][i] for every i, all broadcast together."},
+     "choose($module, a, choices, out=None, mode='raise')\n--\n\nchoices[a[i]][i] for every i, all broadcast together."},
     {"compress", KW(py_compress),
-     "compress(condition, a, axis=None, out=None): the slices of a along axis where condition is true."},
+     "compress($module, condition, a, axis=None, out=None)\n--\n\nthe slices of a along axis where condition is true."},
     {NULL, NULL, 0, NULL},
 };
 
 PyMethodDef pg_array_methods_takeput[] = {
-    {"take", KW(array_take), "take(indices, axis=None, out=None, mode='raise'): see pygpu.take."},
-    {"put", KW(array_put), "put(indices, values, mode='raise'): self.flat[indices] = values."},
-    {"choose", KW(array_choose), "choose(choices, out=None, mode='raise'): see pygpu.choose."},
-    {"compress", KW(array_compress), "compress(condition, axis=None, out=None): see pygpu.compress."},
+    {"take", KW(array_take), "take($self, indices, axis=None, out=None, mode='raise')\n--\n\nsee pygpu.take."},
+    {"put", KW(array_put), "put($self, indices, values, mode='raise')\n--\n\nself.flat[indices] = values."},
+    {"choose", KW(array_choose), "choose($self, choices, out=None, mode='raise')\n--\n\nsee pygpu.choose."},
+    {"compress", KW(array_compress), "compress($self, condition, axis=None, out=None)\n--\n\nsee pygpu.compress."},
     {NULL, NULL, 0, NULL},
 };

@@ -740,14 +740,14 @@ pg_linalg_init(PyObject *module)
 #define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
 PyMethodDef pg_linalg_module_methods[] = {
     {"matmul", KW(py_matmul),
-     "matmul(x1, x2, /, out=None, *, casting='same_kind', order='K', dtype=None, subok=True): the matrix "
+     "matmul($module, x1, x2, /, out=None, *, casting='same_kind', order='K', dtype=None, subok=True)\n--\n\nthe matrix "
      "product with NumPy's rules (1-d operands promoted, batch dimensions broadcast)."},
     {"_matmul", py_matmul_private, METH_VARARGS, NULL},
     {"set_matmul_precision", py_set_matmul_precision, METH_O,
-     "set_matmul_precision(precision): 'highest' (default: float32 products are exact float32) or 'tf32' "
+     "set_matmul_precision($module, precision)\n--\n\n'highest' (default: float32 products are exact float32) or 'tf32' "
      "(float32 and complex64 products on the GPU may use TensorFloat-32 tensor cores, like PyTorch's "
      "allow_tf32). The environment variable PYGPU_MATMUL_PRECISION sets it at import."},
     {"get_matmul_precision", py_get_matmul_precision, METH_NOARGS,
-     "get_matmul_precision(): 'highest' or 'tf32' (see set_matmul_precision)."},
+     "get_matmul_precision($module)\n--\n\n'highest' or 'tf32' (see set_matmul_precision)."},
     {NULL, NULL, 0, NULL},
 };

@@ -433,9 +433,9 @@ done:
 
 PyMethodDef pg_search_module_methods[] = {
     {"searchsorted", KW(py_searchsorted),
-     "searchsorted(a, v, side='left', sorter=None): where v's elements would go in the sorted 1-d a (int64)."},
+     "searchsorted($module, a, v, side='left', sorter=None)\n--\n\nwhere v's elements would go in the sorted 1-d a (int64)."},
     {"bincount", KW(py_bincount),
-     "bincount(x, weights=None, minlength=0): the count (or summed weight) of each value of the non-negative "
+     "bincount($module, x, weights=None, minlength=0)\n--\n\nthe count (or summed weight) of each value of the non-negative "
      "integers x."},
     {"_histogram", py_histogram_counts, METH_VARARGS, NULL},
     {"_minmax", py_minmax, METH_O, NULL},
@@ -444,6 +444,6 @@ PyMethodDef pg_search_module_methods[] = {
 
 PyMethodDef pg_array_methods_search[] = {
     {"searchsorted", KW(array_searchsorted),
-     "searchsorted(v, side='left', sorter=None): where v's elements would go in this sorted 1-d array."},
+     "searchsorted($self, v, side='left', sorter=None)\n--\n\nwhere v's elements would go in this sorted 1-d array."},
     {NULL, NULL, 0, NULL},
 };

@@ -455,27 +455,27 @@ array_argpartition(PyObject *self, PyObject *args, PyObject *kwds)
 
 PyMethodDef pg_sort_module_methods[] = {
     {"sort", KW(py_sort),
-     "sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False): a sorted copy (NaNs last; "
+     "sort($module, a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n--\n\na sorted copy (NaNs last; "
      "descending: the array API's stable descending order)."},
     {"argsort", KW(py_argsort),
-     "argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False): the indices that sort a."},
+     "argsort($module, a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n--\n\nthe indices that sort a."},
     {"partition", KW(py_partition),
-     "partition(a, kth, axis=-1, kind='introselect', order=None): a copy with the kth elements in their sorted "
+     "partition($module, a, kth, axis=-1, kind='introselect', order=None)\n--\n\na copy with the kth elements in their sorted "
      "places, smaller ones before, larger after."},
     {"argpartition", KW(py_argpartition),
-     "argpartition(a, kth, axis=-1, kind='introselect', order=None): the indices that partition a."},
+     "argpartition($module, a, kth, axis=-1, kind='introselect', order=None)\n--\n\nthe indices that partition a."},
     {"lexsort", KW(py_lexsort),
-     "lexsort(keys, axis=-1): the indices that sort by the last key, then the one before, ... (stable)."},
+     "lexsort($module, keys, axis=-1)\n--\n\nthe indices that sort by the last key, then the one before, ... (stable)."},
     {NULL, NULL, 0, NULL},
 };
 
 PyMethodDef pg_array_methods_sort[] = {
-    {"sort", KW(array_sort), "sort(axis=-1, kind=None, order=None, *, stable=None): sort in place."},
+    {"sort", KW(array_sort), "sort($self, axis=-1, kind=None, order=None, *, stable=None)\n--\n\nsort in place."},
     {"argsort", KW(array_argsort),
-     "argsort(axis=-1, kind=None, order=None, *, stable=None): the indices that sort the array."},
+     "argsort($self, axis=-1, kind=None, order=None, *, stable=None)\n--\n\nthe indices that sort the array."},
     {"partition", KW(array_partition),
-     "partition(kth, axis=-1, kind='introselect', order=None): partition in place."},
+     "partition($self, kth, axis=-1, kind='introselect', order=None)\n--\n\npartition in place."},
     {"argpartition", KW(array_argpartition),
-     "argpartition(kth, axis=-1, kind='introselect', order=None): the indices that partition the array."},
+     "argpartition($self, kth, axis=-1, kind='introselect', order=None)\n--\n\nthe indices that partition the array."},
     {NULL, NULL, 0, NULL},
 };
