@@ -27,7 +27,7 @@ __all__ = [
     "LinAlgError", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "solve", "inv", "det",
     "slogdet", "pinv", "lstsq", "matrix_rank", "matrix_power", "norm", "vector_norm", "matrix_norm", "cond",
     "cross", "diagonal", "outer", "matmul", "tensordot", "vecdot", "matrix_transpose", "multi_dot", "tensorinv",
-    "tensorsolve", "trace",
+    "tensorsolve", "trace", "lu", "solve_triangular",
 ]
 
 matmul = _core.matmul
@@ -145,11 +145,11 @@ def _gpu_solve(a, b, dt, check=True):
         return _core.moveaxis(x.reshape((n,) + b.shape[:-2] + (k,)), 0, -2)
     a = _core.broadcast_to(a, batch + a.shape[-2:])
     b = _core.broadcast_to(b, batch + b.shape[-2:])
-    lu, ipiv, info = _gpu_lu(a, dt)
+    factors, ipiv, info = _gpu_lu(a, dt)
     if check:
         _check_info(info, "Singular matrix")
     x = _stack(b, dt)
-    _core._cusolver_getrs(lu, ipiv, x, 0)
+    _core._cusolver_getrs(factors, ipiv, x, 0)
     return _core.matrix_transpose(x)
 
 
@@ -335,8 +335,8 @@ def inv(a):
 
 def _gpu_slogdet(a, dt):
     n = a.shape[-1]
-    lu, ipiv, _ = _gpu_lu(a, dt)  # a singular matrix has a zero on U's diagonal: det 0
-    d = _core.diagonal(lu, 0, -2, -1)
+    factors, ipiv, _ = _gpu_lu(a, dt)  # a singular matrix has a zero on U's diagonal: det 0
+    d = _core.diagonal(factors, 0, -2, -1)
     rows = _core.arange(1, n + 1, dtype=_np.int64, device=a.device)
     swaps = _sum_last(_core.not_equal(ipiv, rows).astype(_np.int64))
     parity = 1 - 2 * _core.remainder(swaps, 2)
