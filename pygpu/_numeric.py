@@ -227,6 +227,11 @@ def sinc(x):
     return _pg.sin(y) / y
 
 
+@_pg.fuse   # one pass
+def _nan_or_clipped(p, nan, small, big):
+    return _pg.where(_pg.isnan(p), nan, _pg.clip(p, small, big))
+
+
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +inf -> posinf (default the dtype's largest), -inf -> neginf (its most
     negative); complex values part by part. Integers and bools are returned as they are."""
@@ -239,6 +244,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
     def fixed(p):
         if posinf is None and neginf is None:   # the dtype's extremes: clipping moves the infinities only
+            if p.dtype != _np.float16:   # (the VM has no half arithmetic to keep it half)
+                return _nan_or_clipped(p, nan, small, big)
             kept = _pg.clip(p, small, big)
         else:
             inf = _pg.isinf(p)

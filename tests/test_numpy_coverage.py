@@ -170,7 +170,7 @@ def test_fix_and_sinc(dtype):
         assert pygpu.sinc(pa).dtype == np.sinc(a).dtype
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("dtype", [np.int32, np.float16, np.float32, np.float64, np.complex64, np.complex128])
 def test_nan_to_num(dtype):
     a = special(dtype, (4, 5))
     same(pygpu.nan_to_num(pygpu.asarray(a)), np.nan_to_num(a))
