@@ -22,6 +22,11 @@ from ._core import (  # noqa: F401
     default_device, get_device, synchronize,
 )
 from ._memory import get_memory_pool, MemoryPool  # noqa: F401
+from . import _ufunc_docs  # noqa: E402
+for _name in dir(_core):
+    if isinstance(getattr(_core, _name), ufunc):
+        _ufunc_docs.document(getattr(_core, _name))   # help(pygpu.sin): its docstring and call signature
+del _name
 from . import cuda  # noqa: F401
 from . import random  # noqa: F401  (pygpu.random)
 from ._array_api import *  # noqa: F401,F403,E402  (array API names, promotion, isclose, round, ...)

@@ -67,18 +67,22 @@ def genfromtxt(*args, like=None, **kwargs):
 # ------------------------------------------------------------------ ndarray methods NumPy has
 
 def _dot(self, b, out=None):
+    """The dot product with b, as pygpu.dot(a, b)."""
     return _pg.dot(self, b, out=out)
 
 
 def _clip(self, min=None, max=None, out=None, **kwargs):   # noqa: A002 (NumPy's names)
+    """The values limited to [min, max], as pygpu.clip(a, min, max)."""
     return _pg.clip(self, min, max, out=out, **kwargs)
 
 
 def _conj(self):
+    """The complex conjugate (a copy for real arrays), as pygpu.conj(a)."""
     return _pg.conj(self)
 
 
 def _round(self, decimals=0, out=None):
+    """Rounded to decimals places (halves to even), as pygpu.round(a, decimals)."""
     return _pg.round(self, decimals=decimals, out=out)
 
 

@@ -22,6 +22,7 @@ class MemoryPool:
         return total - used
 
     def n_free_blocks(self):
+        """The number of freed blocks the pool keeps for reuse."""
         return _core._pool_stats(self.device)[2]
 
     def free_all_blocks(self):

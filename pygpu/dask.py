@@ -28,6 +28,8 @@ from dask.utils import Dispatch
 
 import pygpu
 
+__all__ = ["LocalCluster", "PygpuBackendEntrypoint", "to_pygpu_dispatch"]
+
 to_pygpu_dispatch = Dispatch("to_pygpu")
 
 

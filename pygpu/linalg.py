@@ -751,10 +751,14 @@ def outer(x1, x2, /):
 
 
 def tensordot(x1, x2, /, *, axes=2):
+    """The array API's tensordot (axes keyword-only): sums over the last ``axes`` axes of x1 and
+    the first of x2, or over the axes given as two sequences."""
     return _np_tensordot(x1, x2, axes=axes)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
+    """The array API's vecdot: the dot product of vectors along axis (the first conjugated),
+    the other axes broadcast."""
     return _np_vecdot(x1, x2, axis=axis)
 
 

@@ -728,9 +728,11 @@ class RandomState:
         self._generator = Generator(self._bit_generator)
 
     def get_state(self):
+        """The stream's state (a dict: the Philox4x32 key and counter), for set_state."""
         return self._bit_generator.state
 
     def set_state(self, state):
+        """Restores the stream to a state get_state returned."""
         self._bit_generator.state = state
 
     def __getstate__(self):
@@ -773,18 +775,23 @@ class RandomState:
         return self._generator._cont(_DIST["uniform"], size, [(alow, "", None), (rng, "", None)], device=device)
 
     def standard_normal(self, size=None, *, device=None):
+        """Standard normal draws (mean 0, standard deviation 1)."""
         return self._generator.standard_normal(size, device=device)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, device=None):
+        """Normal draws of mean loc and standard deviation scale."""
         return self._generator.normal(loc, scale, size, device=device)
 
     def choice(self, a, size=None, replace=True, p=None, *, device=None):
+        """Elements of a (or of arange(a) for an int), with or without replacement, weighted by p."""
         return _choice(self._generator, a, size, replace, p, 0, device, legacy=True)
 
     def shuffle(self, x):
+        """Shuffles x in place along its first axis."""
         _shuffle(self._bit_generator, x, 0)
 
     def permutation(self, x, *, device=None):
+        """A shuffled copy of x along its first axis (of arange(x) for an int)."""
         return self._generator.permutation(x, device=device)
 
     def __getattr__(self, name):
@@ -830,10 +837,12 @@ def seed(seed=None):
 
 
 def get_state():
+    """The global stream's state (a dict: the Philox4x32 key and counter), for set_state."""
     return get_random_state().get_state()
 
 
 def set_state(state):
+    """Restores the global stream to a state get_state returned."""
     get_random_state().set_state(state)
 
 
@@ -848,10 +857,12 @@ def randn(*args, dtype=np.float64, device=None):
 
 
 def randint(low, high=None, size=None, dtype=int, *, device=None):
+    """Integers in [low, high) ([0, low) without high) from the global stream, on the current device."""
     return get_random_state().randint(low, high, size, dtype, device=device)
 
 
 def random_sample(size=None, *, device=None):
+    """Floats in [0, 1) from the global stream (also named random, ranf and sample)."""
     return get_random_state().random_sample(size, device=device)
 
 
@@ -859,26 +870,32 @@ random = ranf = sample = random_sample
 
 
 def uniform(low=0.0, high=1.0, size=None, *, device=None):
+    """Floats in [low, high) from the global stream (high < low allowed, as NumPy's legacy uniform)."""
     return get_random_state().uniform(low, high, size, device=device)
 
 
 def normal(loc=0.0, scale=1.0, size=None, *, device=None):
+    """Normal draws of mean loc and standard deviation scale from the global stream."""
     return get_random_state().normal(loc, scale, size, device=device)
 
 
 def standard_normal(size=None, *, device=None):
+    """Standard normal draws (mean 0, standard deviation 1) from the global stream."""
     return get_random_state().standard_normal(size, device=device)
 
 
 def choice(a, size=None, replace=True, p=None, *, device=None):
+    """Elements of a (or of arange(a) for an int), with or without replacement, weighted by p."""
     return get_random_state().choice(a, size, replace, p, device=device)
 
 
 def shuffle(x):
+    """Shuffles x in place along its first axis, from the global stream."""
     get_random_state().shuffle(x)
 
 
 def permutation(x, *, device=None):
+    """A shuffled copy of x along its first axis (of arange(x) for an int), from the global stream."""
     return get_random_state().permutation(x, device=device)
 
 

@@ -70,22 +70,3 @@ def test_command_line_help_json_and_config():
     out = run("--bogus")
     assert out.returncode == 2 and "unrecognized arguments" in out.stderr
 
-
-def test_public_functions_have_signatures():
-    """Jupyter's Shift-Tab and help() show a signature for every public function of pygpu's
-    namespace, the C ones included (their __text_signature__). Left: the ufunc objects (their
-    call is NumPy's ufunc call), the classes, and where(condition[, x, y]), which no Python
-    signature spells."""
-    import inspect
-    missing = []
-    for name in dir(pygpu):
-        obj = getattr(pygpu, name)
-        if name.startswith("_") or not callable(obj) or isinstance(obj, (type, pygpu.ufunc)) or name == "where":
-            continue
-        try:
-            inspect.signature(obj)
-        except (TypeError, ValueError):
-            missing.append(name)
-    assert not missing, missing
-    assert str(inspect.signature(pygpu.zeros)) == "(shape, dtype=None, order='C', device=None)"
-    assert "descending=False" in str(inspect.signature(pygpu.sort))

@@ -755,16 +755,16 @@ array_fill_method(PyObject *self, PyObject *value)
 
 PyMethodDef pg_array_methods_core[] = {
     {"get", (PyCFunction)(void (*)(void))array_get, METH_VARARGS | METH_KEYWORDS,
-     "get(stream=None, out=None) -> numpy.ndarray: copy to the host (as cupy.ndarray.get)."},
+     "get($self, stream=None, out=None)\n--\n\nA numpy.ndarray with the elements, copied to the host (as cupy.ndarray.get)."},
     {"copy_to_host", (PyCFunction)(void (*)(void))array_copy_to_host, METH_VARARGS | METH_KEYWORDS,
-     "copy_to_host(ary=None, stream=0) -> numpy.ndarray (as Numba's DeviceNDArray: into ary when given)."},
+     "copy_to_host($self, ary=None, stream=0)\n--\n\nA numpy.ndarray with the elements (as Numba's DeviceNDArray: into ary when given)."},
     {"to_device", (PyCFunction)(void (*)(void))array_to_device, METH_VARARGS | METH_KEYWORDS,
-     "to_device(device) -> the array on that device (itself when already there)."},
+     "to_device($self, device)\n--\n\nThe array on that device (itself when already there)."},
     {"copy", (PyCFunction)(void (*)(void))array_copy_method, METH_VARARGS | METH_KEYWORDS,
-     "copy(order='C') -> a copy on the same device."},
+     "copy($self, order='C')\n--\n\nA copy on the same device."},
     {"astype", (PyCFunction)(void (*)(void))array_astype, METH_VARARGS | METH_KEYWORDS,
-     "astype(dtype, order='K', casting='unsafe', copy=True) -> the array cast to dtype."},
-    {"fill", array_fill_method, METH_O, "fill(value): set every element to value."},
+     "astype($self, dtype, order='K', casting='unsafe', copy=True)\n--\n\nThe array cast to dtype."},
+    {"fill", array_fill_method, METH_O, "fill($self, value, /)\n--\n\nSet every element to value."},
     {NULL, NULL, 0, NULL},
 };
 

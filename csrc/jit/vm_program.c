@@ -244,7 +244,8 @@ PyTypeObject PgVmProgram_Type = {
     .tp_basicsize = sizeof(PgVmProgramObject),
     .tp_dealloc = program_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A checked vectorize VM program (made by pygpu._compiler).",
+    .tp_doc = "VmProgram(code, consts, nslots, in_regs, in_types, out_reg, out_type)\n--\n\n"
+              "A checked vectorize VM program (made by pygpu._compiler from a Python function).",
     .tp_new = program_new,
     .tp_getset = program_getset,
 };

@@ -322,9 +322,9 @@ static PyMethodDef device_methods[] = {
     {"__enter__", device_enter, METH_NOARGS, NULL},
     {"__exit__", device_exit, METH_VARARGS, NULL},
     {"__reduce__", device_reduce, METH_NOARGS, NULL},
-    {"synchronize", device_synchronize, METH_NOARGS, "Wait for all work queued on this device."},
+    {"synchronize", device_synchronize, METH_NOARGS, "synchronize($self, /)\n--\n\nWait for all work queued on this device."},
     {"properties", device_properties, METH_NOARGS,
-     "A dict of the device's properties (name, memory, compute capability, ...)."},
+     "properties($self, /)\n--\n\nA dict of the device's properties (name, memory, compute capability, ...)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -344,7 +344,7 @@ PyTypeObject PgDevice_Type = {
     .tp_repr = device_repr,
     .tp_str = device_str,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Device(device=None)\n\nA compute device: Device('cpu'), Device('cuda:0') or Device(0). "
+    .tp_doc = "Device(device=None)\n--\n\nA compute device: Device('cpu'), Device('cuda:0') or Device(0). "
               "Use as a context manager to make it the current device.",
     .tp_methods = device_methods,
     .tp_getset = device_getset,

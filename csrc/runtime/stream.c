@@ -235,10 +235,10 @@ stream_get_non_blocking(PyObject *obj, void *closure)
 }
 
 static PyMethodDef stream_methods[] = {
-    {"synchronize", stream_synchronize, METH_NOARGS, "Wait until all work queued on the stream is done."},
-    {"query", stream_query, METH_NOARGS, "True when all work queued on the stream is done."},
-    {"wait_event", stream_wait_event, METH_O, "Make later work on this stream wait for the event."},
-    {"record", stream_record, METH_VARARGS, "record(event=None) -> Event recorded on this stream."},
+    {"synchronize", stream_synchronize, METH_NOARGS, "synchronize($self, /)\n--\n\nWait until all work queued on the stream is done."},
+    {"query", stream_query, METH_NOARGS, "query($self, /)\n--\n\nTrue when all work queued on the stream is done."},
+    {"wait_event", stream_wait_event, METH_O, "wait_event($self, event, /)\n--\n\nMake later work on this stream wait for the event."},
+    {"record", stream_record, METH_VARARGS, "record($self, event=None, /)\n--\n\nThe event (a new one when None) recorded on this stream."},
     {"__enter__", stream_enter, METH_NOARGS, NULL},
     {"__exit__", stream_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
@@ -261,7 +261,7 @@ PyTypeObject PgStream_Type = {
     .tp_dealloc = stream_dealloc,
     .tp_repr = stream_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* numba.cuda's Stream (pygpu/cuda.py) adds names */
-    .tp_doc = "Stream(device=None, *, null=False, non_blocking=False)\n\nA CUDA stream, ordered with the "
+    .tp_doc = "Stream(device=None, *, null=False, non_blocking=False)\n--\n\nA CUDA stream, ordered with the "
               "default stream like CuPy's and Numba's (non_blocking=True: not ordered with it; null=True: the "
               "device's default stream itself). `with stream:` makes it the current stream of this thread. On "
               "the CPU device work runs synchronously.",
@@ -367,10 +367,10 @@ event_elapsed_time(PyObject *obj, PyObject *end)
 
 static PyMethodDef event_methods[] = {
     {"record", (PyCFunction)(void (*)(void))event_record, METH_VARARGS | METH_KEYWORDS,
-     "record(stream=None): record the event on the stream (default: the current stream)."},
-    {"synchronize", event_synchronize, METH_NOARGS, "Wait until the recorded work is done."},
-    {"query", event_query, METH_NOARGS, "True when the recorded work is done."},
-    {"elapsed_time", event_elapsed_time, METH_O, "elapsed_time(end) -> milliseconds from this event to end."},
+     "record($self, stream=None)\n--\n\nRecord the event on the stream (default: the current stream)."},
+    {"synchronize", event_synchronize, METH_NOARGS, "synchronize($self, /)\n--\n\nWait until the recorded work is done."},
+    {"query", event_query, METH_NOARGS, "query($self, /)\n--\n\nTrue when the recorded work is done."},
+    {"elapsed_time", event_elapsed_time, METH_O, "elapsed_time($self, end, /)\n--\n\nMilliseconds from this event to end."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -380,7 +380,7 @@ PyTypeObject PgEvent_Type = {
     .tp_basicsize = sizeof(PgEvent),
     .tp_dealloc = event_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Event(device=None)\n\nA timing event: record() it on a stream, then synchronize() and "
+    .tp_doc = "Event(device=None)\n--\n\nA timing event: record() it on a stream, then synchronize() and "
               "elapsed_time(end).",
     .tp_methods = event_methods,
     .tp_new = event_new,

@@ -41,14 +41,19 @@ class _DeviceAttributes:
         shared_size_bytes, ...)."""
         return self._function(_core.get_device()).attributes
 
-    max_threads_per_block = property(lambda self: self.attributes["max_threads_per_block"])
-    shared_size_bytes = property(lambda self: self.attributes["shared_size_bytes"])
-    const_size_bytes = property(lambda self: self.attributes["const_size_bytes"])
-    local_size_bytes = property(lambda self: self.attributes["local_size_bytes"])
-    num_regs = property(lambda self: self.attributes["num_regs"])
-    ptx_version = property(lambda self: self.attributes["ptx_version"])
-    binary_version = property(lambda self: self.attributes["binary_version"])
-    max_dynamic_shared_size_bytes = property(lambda self: self.attributes["max_dynamic_shared_size_bytes"])
+    def _attribute(name, doc):   # noqa: N805 (a helper of the class body)
+        return property(lambda self: self.attributes[name], doc=doc + " (on the current device)")
+
+    max_threads_per_block = _attribute("max_threads_per_block", "The most threads a block of this kernel may have")
+    shared_size_bytes = _attribute("shared_size_bytes", "Bytes of static shared memory the kernel uses")
+    const_size_bytes = _attribute("const_size_bytes", "Bytes of constant memory the kernel uses")
+    local_size_bytes = _attribute("local_size_bytes", "Bytes of local memory per thread")
+    num_regs = _attribute("num_regs", "Registers per thread")
+    ptx_version = _attribute("ptx_version", "The PTX version it was compiled for (major * 10 + minor)")
+    binary_version = _attribute("binary_version", "The architecture of its binary (major * 10 + minor)")
+    max_dynamic_shared_size_bytes = _attribute("max_dynamic_shared_size_bytes",
+                                               "The most dynamic shared memory a launch may ask for")
+    del _attribute
 
 
 class RawKernel(_DeviceAttributes, _core._Kernel):
