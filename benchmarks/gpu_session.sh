@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One lent-GPU session in one command (device time is short; see README "Tests and benchmarks"):
+# One lent-GPU session in one command (device time is short; see docs/testing.md):
 # report the card, use the carried extension or build one here, then, side by side, the test
 # suite on cuda:0 and compute-sanitizer's four tools over the reduction, VM and kernel tests;
 # then, alone on the card, the benchmarks on cuda:0 against CuPy/PyTorch/Numba. Logs and JSON
@@ -9,7 +9,7 @@
 #   STEPS=bench BENCH_GROUPS="reductions vectorize" BENCH_ARGS=--quick bash ...
 #   STEPS=sanitize SAN_TOOLS="memcheck racecheck" SAN_FILES_ALL="tests/test_vreduce.py" bash ...
 # The release wheels' kernels come from NVRTC 12 (build_nvrtc.py): to run the suite on those, build
-# the carried extension here with PYGPU_CUDA_TOOLCHAIN=nvrtc12 (README: Wheels); `python -m pygpu`
+# the carried extension here with PYGPU_CUDA_TOOLCHAIN=nvrtc12 (docs/install.md: Wheels); `python -m pygpu`
 # in main.txt then says "CUDA kernels: NVRTC 12.9 for ...".
 # Each step has its own time limit (TEST_TIMEOUT, SAN_TIMEOUT, BENCH_TIMEOUT per group) so that
 # the whole fits one device call; a step cut short still leaves its log.

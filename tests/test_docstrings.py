@@ -5,14 +5,12 @@ Sphinx from these docstrings) show something for each. NumPy's own objects that 
 (pygpu.float32, pygpu.dtype, pygpu.s_, ...) carry NumPy's documentation and are left out."""
 import importlib
 import inspect
-import types
 
 import pytest
 
 import pygpu
+from pygpu._public import MODULES, public_names
 
-MODULES = ["pygpu", "pygpu.linalg", "pygpu.random", "pygpu.fft", "pygpu.cuda", "pygpu.emath", "pygpu.polynomial",
-           "pygpu.dask"]
 CLASSES = ["ndarray", "Device", "Stream", "Event", "ufunc", "MemoryPool", "random.Generator", "random.RandomState",
            "random.Philox4x32", "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel"]
 # no signature on purpose, each with its reason
@@ -20,15 +18,6 @@ NO_SIGNATURE = {
     "pygpu.where": "where(condition) and where(condition, x, y) are two calls no one Python signature spells "
                    "(NumPy's has none either)",
 }
-
-
-def public_names(module):
-    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
-    for name in names:
-        obj = getattr(module, name)
-        if isinstance(obj, types.ModuleType) or (getattr(obj, "__module__", None) or "").startswith("numpy"):
-            continue
-        yield name, obj
 
 
 def own_doc(obj):

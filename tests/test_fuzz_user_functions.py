@@ -18,7 +18,7 @@ comparing with the plain Python function run element by element on NumPy scalars
                 one of several forms: reassigned parameters, branches, loops, and unrelated "noise"
                 statements that make the program branch), compared with NumPy's reductions.
 
-The reference semantics (vectorize, cuda.jit) are those pygpu documents (README, "Your own
+The reference semantics (vectorize, cuda.jit) are those pygpu documents (docs/guide/vectorize.md, "Your own
 elementwise functions"): Numba's typing, int literals int64, float literals float64, integer
 arithmetic in 64 bits. The Python reference therefore runs on NumPy scalars: the reference copy of
 each function has every literal wrapped as np.int64 / np.float64 and `range`, `int`, `float`,

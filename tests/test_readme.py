@@ -1,30 +1,40 @@
-"""Every python block of the README runs on its own (a fresh namespace, a scratch working
-directory), so the examples a newcomer copies cannot rot: each block imports what it uses and
-makes the arrays it shows. Blocks that need a GPU or a library that may be missing guard those
-lines themselves (`if cuda.is_available():`, `try: import torch`)."""
+"""Every python block of the README and of the documentation's pages (docs/**/*.md) runs on its
+own (a fresh namespace, a scratch working directory), so the examples a newcomer copies cannot
+rot: each block imports what it uses and makes the arrays it shows. Blocks that need a GPU or a
+library that may be missing guard those lines themselves (`if cuda.is_available():`,
+`try: import torch`)."""
+import glob
 import os
 import re
 
 import pytest
 
-README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGES = ["README.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"),
+                                                                           recursive=True))
 
 
-def blocks():
-    with open(README) as f:
+def blocks(page):
+    with open(os.path.join(ROOT, page)) as f:
         text = f.read()
     return [(text.count("\n", 0, m.start()) + 2, m.group(1)) for m in re.finditer(r"```python\n(.*?)```", text, re.S)]
 
 
-def test_the_readme_has_examples():
-    assert len(blocks()) >= 20
+ALL_BLOCKS = [(page, line, source) for page in PAGES for line, source in blocks(page)]
 
 
-@pytest.mark.parametrize("line, source", blocks(), ids=lambda v: f"line{v}" if isinstance(v, int) else "")
-def test_readme_block_runs_alone(line, source, tmp_path, monkeypatch):
+def test_the_pages_have_examples():
+    assert "docs/guide/arrays.md" in PAGES and "docs/guide/kernels.md" in PAGES
+    assert len(blocks("README.md")) >= 1
+    assert len(ALL_BLOCKS) >= 25
+
+
+@pytest.mark.parametrize("page, line, source", ALL_BLOCKS,
+                         ids=["%s:%d" % (page, line) for page, line, _ in ALL_BLOCKS])
+def test_block_runs_alone(page, line, source, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    namespace = {"__name__": "__readme__"}
+    namespace = {"__name__": "__docs__"}
     try:
-        exec(compile(source, f"README.md, line {line}", "exec"), namespace)
+        exec(compile(source, f"{page}, line {line}", "exec"), namespace)
     except Exception as e:
-        raise AssertionError(f"README.md, the block at line {line}: {type(e).__name__}: {e}") from e
+        raise AssertionError(f"{page}, the block at line {line}: {type(e).__name__}: {e}") from e

@@ -12,8 +12,8 @@ PY=${PYTHON:-python3}
 mkdir -p "$WORK"
 # the sources as they are in the checkout (committed or not); -a keeps their times, so a reused
 # copy rebuilds only what changed (its objects are in $WORK/build); the normal build's extension
-# is left behind; README.md for tests/test_readme.py, whose examples then run instrumented too
-for part in csrc pygpu tests setup.py build_cuda.py pyproject.toml README.md; do
+# is left behind; README.md and docs/ for tests/test_readme.py, whose examples then run instrumented too
+for part in csrc pygpu tests setup.py build_cuda.py pyproject.toml README.md docs; do
     rm -rf "${WORK:?}/$part"
     cp -a "$ROOT/$part" "$WORK/"
 done
