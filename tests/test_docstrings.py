@@ -114,3 +114,29 @@ def test_kernel_only_names_say_where_they_belong():
     assert cuda.float32x4.__doc__.startswith("cuda.float32x4(x, y, z, w)")
     with pytest.raises(TypeError, match="only available inside a @cuda.jit kernel"):
         cuda.syncthreads()
+
+
+def _docstring_examples():
+    import doctest
+    parser = doctest.DocTestParser()
+    for modname in MODULES:
+        try:
+            module = importlib.import_module(modname)
+        except ImportError:
+            continue
+        for name, obj in public_names(module):
+            doc = own_doc(obj)
+            if doc and ">>>" in doc:
+                yield parser.get_doctest(doc, {}, "%s.%s" % (modname, name), None, 0)
+
+
+@pytest.mark.parametrize("test", list(_docstring_examples()), ids=lambda t: t.name)
+def test_docstring_examples_run(test):
+    """The Examples sections of the docstrings give the output they show."""
+    import doctest
+    import numpy as np
+    test.globs.update({"np": np, "pygpu": pygpu})
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    out = []
+    runner.run(test, out=out.append)
+    assert runner.failures == 0, "".join(out)

@@ -3,6 +3,7 @@
 #include "array/array.h"
 #include "array/interop.h"
 #include "runtime/stream.h"
+#include "core/docstrings.h"
 
 /* Keyword arguments shared by the creation functions, parsed by hand for speed. */
 typedef struct {
@@ -342,17 +343,15 @@ py_array(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 PyMethodDef pg_creation_methods[] = {
-    {"empty", FASTCALL(py_empty), "empty($module, shape, dtype=None, order='C', device=None)\n--\n\nan uninitialised array."},
-    {"zeros", FASTCALL(py_zeros), "zeros($module, shape, dtype=None, order='C', device=None)\n--\n\nan array of zeros."},
-    {"ones", FASTCALL(py_ones), "ones($module, shape, dtype=None, order='C', device=None)\n--\n\nan array of ones."},
-    {"full", FASTCALL(py_full), "full($module, shape, fill_value, dtype=None, order='C', device=None)\n--\n\nan array of fill_value."},
-    {"empty_like", FASTCALL(py_empty_like), "empty_like($module, a, dtype=None, order='K', shape=None, device=None)\n--\n\nan uninitialised array like a."},
-    {"zeros_like", FASTCALL(py_zeros_like), "zeros_like($module, a, dtype=None, order='K', shape=None, device=None)\n--\n\nzeros like a."},
-    {"ones_like", FASTCALL(py_ones_like), "ones_like($module, a, dtype=None, order='K', shape=None, device=None)\n--\n\nones like a."},
-    {"full_like", FASTCALL(py_full_like), "full_like($module, a, fill_value, dtype=None, order='K', shape=None, device=None)\n--\n\nfill_value like a."},
-    {"asarray", FASTCALL(py_asarray),
-     "asarray($module, obj, dtype=None, device=None, copy=None, order='K')\n--\n\na pygpu array from a pygpu or NumPy array, "
-     "nested lists, a scalar, or an object with __cuda_array_interface__ or __dlpack__ (zero-copy where possible)."},
+    {"empty", FASTCALL(py_empty), PG_DOC_EMPTY},
+    {"zeros", FASTCALL(py_zeros), PG_DOC_ZEROS},
+    {"ones", FASTCALL(py_ones), PG_DOC_ONES},
+    {"full", FASTCALL(py_full), PG_DOC_FULL},
+    {"empty_like", FASTCALL(py_empty_like), PG_DOC_EMPTY_LIKE},
+    {"zeros_like", FASTCALL(py_zeros_like), PG_DOC_ZEROS_LIKE},
+    {"ones_like", FASTCALL(py_ones_like), PG_DOC_ONES_LIKE},
+    {"full_like", FASTCALL(py_full_like), PG_DOC_FULL_LIKE},
+    {"asarray", FASTCALL(py_asarray), PG_DOC_ASARRAY},
     {"array", FASTCALL(py_array), "array($module, obj, dtype=None, device=None, copy=True, order='K')\n--\n\nas asarray, copying by default."},
     {NULL, NULL, 0, NULL},
 };

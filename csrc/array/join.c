@@ -2,6 +2,7 @@
  * of the result by one copy kernel (which converts dtypes as it loads), so joining costs what
  * copying the inputs costs. The result's layout follows the inputs' as NumPy's does. */
 #include "array/array.h"
+#include "core/docstrings.h"
 
 /* The inputs of a join, converted to pygpu arrays on one device. */
 typedef struct {
@@ -403,11 +404,7 @@ done:
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef pg_join_module_methods[] = {
-    {"concatenate", KW(py_concatenate),
-     "concatenate($module, arrays, /, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\nthe arrays joined along an "
-     "existing axis (axis=None: flattened first)."},
-    {"stack", KW(py_stack),
-     "stack($module, arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\narrays of one shape joined along a new "
-     "axis."},
+    {"concatenate", KW(py_concatenate), PG_DOC_CONCATENATE},
+    {"stack", KW(py_stack), PG_DOC_STACK},
     {NULL, NULL, 0, NULL},
 };

@@ -5,6 +5,7 @@
  * exactly) and linspace's `arange(num) * step + start`. */
 #include "array/array.h"
 #include "runtime/kernel_table.h"
+#include "core/docstrings.h"
 
 /* A scalar launch operand holding `bytes` as PgType t. */
 static void
@@ -536,9 +537,7 @@ py_empty_kind(PyObject *m, PyObject *args)
 
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 PyMethodDef pg_ranges_module_methods[] = {
-    {"arange", KW(py_arange),
-     "arange($module, start, stop=None, step=None, dtype=None, *, device=None)\n--\n\nevenly spaced values in [start, stop), "
-     "as numpy.arange (same length rule, dtype inference and values), computed on the device."},
+    {"arange", KW(py_arange), PG_DOC_ARANGE},
     {"linspace", KW(py_linspace),
      "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None): num "
      "evenly spaced samples over [start, stop], as numpy.linspace for scalar start and stop."},

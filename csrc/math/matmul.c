@@ -12,6 +12,7 @@
 #include "math/linalg.h"
 #include "math/ufunc.h"
 #include "runtime/stream.h"
+#include "core/docstrings.h"
 
 static int allow_tf32;                                  /* set_matmul_precision */
 static PyObject *numpy_matmul_ufunc;                  /* for its name in casting errors */
@@ -739,9 +740,7 @@ pg_linalg_init(PyObject *module)
 
 #define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
 PyMethodDef pg_linalg_module_methods[] = {
-    {"matmul", KW(py_matmul),
-     "matmul($module, x1, x2, /, out=None, *, casting='same_kind', order='K', dtype=None, subok=True)\n--\n\nthe matrix "
-     "product with NumPy's rules (1-d operands promoted, batch dimensions broadcast)."},
+    {"matmul", KW(py_matmul), PG_DOC_MATMUL},
     {"_matmul", py_matmul_private, METH_VARARGS, NULL},
     {"set_matmul_precision", py_set_matmul_precision, METH_O,
      "set_matmul_precision($module, precision)\n--\n\n'highest' (default: float32 products are exact float32) or 'tf32' "

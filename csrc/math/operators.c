@@ -4,6 +4,7 @@
 #include "array/advanced.h"
 #include "array/number.h"
 #include "math/ufunc.h"
+#include "core/docstrings.h"
 
 /* ------------------------------------------------------------------ operators */
 
@@ -207,9 +208,7 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 }
 
 PyMethodDef pg_math_module_methods[] = {
-    {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
-     "where(condition, x, y): elements of x where condition is true, else of y; where(condition): "
-     "nonzero(condition)."},
+    {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS, PG_DOC_WHERE},
     {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
      "clip($module, x, /, min=None, max=None, *, out=None, a_min=None, a_max=None)\n--\n\n"
      "x limited to [min, max] (NaN propagates); a_min and a_max are NumPy's older names of min "

@@ -4,6 +4,7 @@
  * the CPU, CUB's radix sort on CUDA). */
 #include "math/sort.h"
 #include "runtime/stream.h"
+#include "core/docstrings.h"
 
 /* ------------------------------------------------------------------ arguments */
 
@@ -454,11 +455,8 @@ array_argpartition(PyObject *self, PyObject *args, PyObject *kwds)
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef pg_sort_module_methods[] = {
-    {"sort", KW(py_sort),
-     "sort($module, a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n--\n\na sorted copy (NaNs last; "
-     "descending: the array API's stable descending order)."},
-    {"argsort", KW(py_argsort),
-     "argsort($module, a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n--\n\nthe indices that sort a."},
+    {"sort", KW(py_sort), PG_DOC_SORT},
+    {"argsort", KW(py_argsort), PG_DOC_ARGSORT},
     {"partition", KW(py_partition),
      "partition($module, a, kth, axis=-1, kind='introselect', order=None)\n--\n\na copy with the kth elements in their sorted "
      "places, smaller ones before, larger after."},

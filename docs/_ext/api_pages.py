@@ -115,12 +115,21 @@ _SECTION = re.compile(r"^\s*(Parameters|Returns|Yields|Raises|Notes|Examples|See
 _RST_INLINE = re.compile(r"([*`|\\])|(?<=\w)_(?=\W|$)")
 
 
+def _has_signature(obj):
+    try:
+        inspect.signature(obj)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
 def plain_text_docstrings(app, what, name, obj, options, lines):
     """Most of pygpu's docstrings are prose written for help(), not reStructuredText: in those,
     `*args`, `|x|`, `r_` and backquotes are text, so they are escaped here; NumPy-style docstrings
     (with a Parameters or Returns section) go to napoleon as they are. The first line of an
     alias's docstring (`absolute(x, /, ...)` for pygpu.abs) is its signature, shown already."""
-    if lines and re.match(r"^[A-Za-z_][\w.]*\(.*\)\s*$", lines[0]) and len(lines) > 1 and not lines[1].strip():
+    if lines and re.match(r"^[A-Za-z_][\w.]*\(.*\)\s*$", lines[0]) and len(lines) > 1 and not lines[1].strip() \
+            and _has_signature(obj):
         del lines[:2]
     if _SECTION.search("\n".join(lines)):
         return
