@@ -63,16 +63,18 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if aweights is not None:
         aweights = _weights(aweights, n, "aweights", False)
         w = aweights if w is None else w * aweights
-    avg, w_sum = _pg.average(X, axis=1, weights=w, returned=True)
-    w_sum = complex(w_sum.reshape(-1)[0]).real   # one total for every row
-    if w is None:
+    if w is None:   # no weights: a plain mean, and no total to read back from the device
+        avg = _pg.mean(X, axis=1)
         fact = n - ddof
-    elif ddof == 0:
-        fact = w_sum
-    elif aweights is None:
-        fact = w_sum - ddof
     else:
-        fact = w_sum - ddof * float(_pg.sum(w * aweights)) / w_sum
+        avg, w_sum = _pg.average(X, axis=1, weights=w, returned=True)
+        w_sum = complex(w_sum.reshape(-1)[0]).real   # one total for every row
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * float(_pg.sum(w * aweights)) / w_sum
     if fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0

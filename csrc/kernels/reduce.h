@@ -162,6 +162,23 @@
         if (a->flags & PG_RED_DIVIDE)                                                        \
             v = PG_RDIV_##S(v, a->divisor);                                                  \
         pg_store_##S(p, a->out_type, v);                                                     \
+    }                                                                                        \
+    /* m outputs at p, step bytes apart, stored in one loop when they are of the accumulator's  \
+     * type, side by side and with no initial value (a call of pg_rstore per output took      \
+     * longer than the sums of a reduction over a few rows); else 0: store them one by one */ \
+    PG_RDEV int pg_rstore_run_##NAME(const PgReduceArgs *a, char *p, int64_t step, const pg_t_##S *acc, int64_t m) \
+    {                                                                                        \
+        if (a->out_type != PG_TYPE_##S || step != (int64_t)sizeof(pg_t_##S) || (a->flags & PG_RED_INITIAL)) \
+            return 0;                                                                        \
+        pg_t_##S *q = (pg_t_##S *)p;                                                         \
+        if (a->flags & PG_RED_DIVIDE) {                                                      \
+            for (int64_t j = 0; j < m; j++)                                                  \
+                q[j] = PG_RDIV_##S(acc[j], a->divisor);                                      \
+        } else {                                                                             \
+            for (int64_t j = 0; j < m; j++)                                                  \
+                q[j] = acc[j];                                                               \
+        }                                                                                    \
+        return 1;                                                                            \
     }
 
 /* (value, index); index -1: empty. The first best wins: NaN is best (the first NaN), ties go to
@@ -216,6 +233,12 @@
     PG_RDEV void pg_rstore_##NAME(const PgReduceArgs *a, char *p, pg_racc_##NAME e)          \
     {                                                                                        \
         pg_store_i64(p, a->out_type, e.i);                                                   \
+    } \
+    PG_RDEV int pg_rstore_run_##NAME(const PgReduceArgs *a, char *p, int64_t step, const pg_racc_##NAME *acc, \
+                                     int64_t m)                                              \
+    {                                                                                        \
+        (void)a, (void)p, (void)step, (void)acc, (void)m;                                    \
+        return 0;                                                                            \
     }
 
 /* count n, mean, m2 = sum of squared deviations; merged as Chan, Golub and LeVeque (one element
@@ -281,6 +304,12 @@
         if (a->flags & PG_RED_STD)                                                           \
             v = PG_FN1(sqrt, v);                                                             \
         pg_store_##R(p, a->out_type, v);                                                     \
+    } \
+    PG_RDEV int pg_rstore_run_##NAME(const PgReduceArgs *a, char *p, int64_t step, const pg_racc_##NAME *acc, \
+                                     int64_t m)                                              \
+    {                                                                                        \
+        (void)a, (void)p, (void)step, (void)acc, (void)m;                                    \
+        return 0;                                                                            \
     }
 
 #define PG_RED_OP(NAME, S) PG_RED_OP_DEFINE(NAME, S)
@@ -970,7 +999,10 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
             for (int64_t j = 0; j < m; j++)                                                  \
                 parts[o + j - o0] = acc[j];                                                  \
         } else {                                                                             \
-            PG_ROUT_FOR(a, o, o + m, oj, ob, pg_rstore_##NAME(a, a->out + ob, acc[oj - o]));  \
+            int64_t ib_, ob_, mb_;                                                           \
+            pg_rkeep_offsets(a, o, &ib_, &ob_, &mb_);                                        \
+            if (!pg_rstore_run_##NAME(a, a->out + ob_, a->keep_out[a->nkeep - 1], acc, m))   \
+                PG_ROUT_FOR(a, o, o + m, oj, ob, pg_rstore_##NAME(a, a->out + ob, acc[oj - o])); \
         }                                                                                    \
         o += m;                                                                              \
     }
@@ -1032,7 +1064,8 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
                     pg_rgather_##NAME(a, row, ks, vbuf, m);                                  \
                     v = vbuf;                                                                \
                 }                                                                            \
-                for (int64_t j = 0; j < m; j++)                                              \
+                /* lanes of independent outputs: gcc left the loop scalar without the pragma */ \
+                _Pragma("omp simd") for (int64_t j = 0; j < m; j++)                          \
                     acc[j] = pg_rnext_##NAME(acc[j], pg_rtyped_##NAME(v[j], r));             \
             });                                                                              \
             return;                                                                          \
