@@ -139,16 +139,12 @@ run_units(const LoopRun *r, int64_t begin, int64_t end)
         r->loop(r->args, r->contiguous, begin, end);
 }
 
-/* Member t of n runs the t-th of n chunks; chunks of elements aligned to 16 keep vector loops
- * and cache lines whole. */
+/* A chunk of the team's; chunks of elements aligned to 16 keep vector loops and cache lines whole */
 static void
-run_chunk(void *ctx, int t, int n)
+run_chunk(const void *ctx, int t, int64_t begin, int64_t end)
 {
-    const LoopRun *r = ctx;
-    int64_t begin, end;
-    pg_cpu_team_share(r->units, t, n, r->rows ? 1 : 16, &begin, &end);
-    if (begin < end)
-        run_units(r, begin, end);
+    (void)t;
+    run_units(ctx, begin, end);
 }
 
 static int
@@ -168,7 +164,8 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
         return 0;
     }
     Py_BEGIN_ALLOW_THREADS
-    pg_cpu_team(pg_cpu_threads(), run_chunk, &r);
+    pg_cpu_team_for(pg_cpu_threads(), r.units, pg_cpu_team_chunk(r.units, pg_cpu_threads(), r.rows ? 1 : 16), run_chunk,
+                    &r);
     Py_END_ALLOW_THREADS
     return 0;
 }

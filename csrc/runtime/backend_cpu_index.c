@@ -4,19 +4,16 @@
 #include "runtime/cpu_team.h"
 
 typedef struct {
-    int64_t n;
     void (*run)(const void *ctx, int64_t begin, int64_t end);
     const void *ctx;
 } ParallelFor;
 
 static void
-parallel_for_member(void *ctx, int t, int nt)
+parallel_for_chunk(const void *ctx, int t, int64_t begin, int64_t end)
 {
     const ParallelFor *p = ctx;
-    int64_t begin, end;
-    pg_cpu_team_share(p->n, t, nt, 1, &begin, &end);
-    if (begin < end)
-        p->run(p->ctx, begin, end);
+    (void)t;
+    p->run(p->ctx, begin, end);
 }
 
 void
@@ -27,9 +24,9 @@ pg_cpu_parallel_for(int64_t n, int64_t serial_below, void (*run)(const void *ctx
         run(ctx, 0, n);
         return;
     }
-    ParallelFor p = {n, run, ctx};
+    ParallelFor p = {run, ctx};
     Py_BEGIN_ALLOW_THREADS
-    pg_cpu_team(pg_cpu_threads(), parallel_for_member, &p);
+    pg_cpu_team_for(pg_cpu_threads(), n, pg_cpu_team_chunk(n, pg_cpu_threads(), 1), parallel_for_chunk, &p);
     Py_END_ALLOW_THREADS
 }
 

@@ -21,30 +21,15 @@ typedef struct {
     int lanes;
     char *regs;     /* one register file per member */
     size_t file;    /* bytes per register file */
-    int64_t next;   /* the next chunk of a branching program; atomic */
 } VmRun;
 
+/* the team's members take chunks in turn (pg_cpu_team_for): loops make the work per element
+ * uneven, and a member the system descheduled leaves its share to the others */
 static void
-vm_member(void *ctx, int t, int team)
+vm_chunk(const void *ctx, int t, int64_t begin, int64_t end)
 {
-    VmRun *r = ctx;
-    const PgVmArgs *args = r->args;
-    char *mine = r->regs + r->file * (size_t)t;
-    int64_t n = args->size;
-    if (args->flags & PG_VM_HAS_JUMPS) {
-        /* loops make the work per element uneven: members take chunks as they finish */
-        for (;;) {
-            int64_t begin = __atomic_fetch_add(&r->next, PG_VM_CPU_CHUNK, __ATOMIC_RELAXED);
-            if (begin >= n)
-                break;
-            pg_vm_cpu_run(args, r->lanes, mine, begin, begin + PG_VM_CPU_CHUNK < n ? begin + PG_VM_CPU_CHUNK : n);
-        }
-    } else {
-        int64_t begin, end;
-        pg_cpu_team_share(n, t, team, r->lanes, &begin, &end); /* chunks of whole blocks */
-        if (begin < end)
-            pg_vm_cpu_run(args, r->lanes, mine, begin, end);
-    }
+    const VmRun *r = ctx;
+    pg_vm_cpu_run(r->args, r->lanes, r->regs + r->file * (size_t)t, begin, end);
 }
 
 int
@@ -80,8 +65,11 @@ pg_cpu_vm_run(PgDevice *dev, const PgVmArgs *args, void *stream)
     if (nt == 1) {
         pg_vm_cpu_run(args, lanes, regs, 0, n);
     } else {
-        VmRun run = {args, lanes, regs, file, 0};
-        pg_cpu_team(nt, vm_member, &run);
+        VmRun run = {args, lanes, regs, file};
+        /* a branching program in small chunks, so that uneven work evens out; else a few
+         * chunks of whole blocks per member */
+        pg_cpu_team_for(nt, n, args->flags & PG_VM_HAS_JUMPS ? PG_VM_CPU_CHUNK : pg_cpu_team_chunk(n, nt, lanes),
+                        vm_chunk, &run);
     }
     Py_END_ALLOW_THREADS
     free(regs);

@@ -252,3 +252,31 @@ pg_cpu_team(int nt, void (*member)(void *ctx, int t, int n), void *ctx)
     }
     member(ctx, 0, 1);
 }
+
+typedef struct {
+    int64_t count, chunk;
+    int64_t next; /* the next chunk to take; atomic */
+    void (*run)(const void *ctx, int t, int64_t begin, int64_t end);
+    const void *ctx;
+} TeamFor;
+
+static void
+team_for_member(void *ctx, int t, int n)
+{
+    TeamFor *f = ctx;
+    (void)n;
+    for (;;) {
+        int64_t begin = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED) * f->chunk;
+        if (begin >= f->count)
+            return;
+        f->run(f->ctx, t, begin, begin + f->chunk < f->count ? begin + f->chunk : f->count);
+    }
+}
+
+void
+pg_cpu_team_for(int nt, int64_t count, int64_t chunk, void (*run)(const void *ctx, int t, int64_t begin, int64_t end),
+                const void *ctx)
+{
+    TeamFor f = {count, chunk > 0 ? chunk : 1, 0, run, ctx};
+    pg_cpu_team(nt, team_for_member, &f);
+}

@@ -14,6 +14,26 @@
  * member can take long; member must touch no Python state. */
 void pg_cpu_team(int nt, void (*member)(void *ctx, int t, int n), void *ctx);
 
+/* Runs run(ctx, t, begin, end) over [0, count) in chunks of `chunk` (the last shorter) that the
+ * members take in turn, t the member taking it: a member whose thread the system has
+ * descheduled (another library's threads spinning after its call, a busy machine) leaves its
+ * chunks to the others instead of holding everyone up, as an even split would. */
+void pg_cpu_team_for(int nt, int64_t count, int64_t chunk, void (*run)(const void *ctx, int t, int64_t begin, int64_t end),
+                     const void *ctx);
+
+/* The chunk for pg_cpu_team_for that gives each of nt members a few (PG_TEAM_CHUNKS_PER_MEMBER),
+ * a multiple of `align`: enough that the others absorb a late member's share, few enough that
+ * each is a long run of memory. */
+#define PG_TEAM_CHUNKS_PER_MEMBER 4
+static inline int64_t
+pg_cpu_team_chunk(int64_t count, int nt, int64_t align)
+{
+    int64_t pieces = (int64_t)(nt > 1 ? nt : 1) * PG_TEAM_CHUNKS_PER_MEMBER;
+    int64_t chunk = (count + pieces - 1) / pieces;
+    chunk = (chunk + align - 1) / align * align;
+    return chunk > 0 ? chunk : 1;
+}
+
 /* [*begin, *end): member t's share of [0, count) split evenly between n members, each share a
  * multiple of `align` (the last one shorter); empty when there is none left for it. */
 static inline void
