@@ -34,15 +34,4 @@ pg_cpu_team_chunk(int64_t count, int nt, int64_t align)
     return chunk > 0 ? chunk : 1;
 }
 
-/* [*begin, *end): member t's share of [0, count) split evenly between n members, each share a
- * multiple of `align` (the last one shorter); empty when there is none left for it. */
-static inline void
-pg_cpu_team_share(int64_t count, int t, int n, int64_t align, int64_t *begin, int64_t *end)
-{
-    int64_t share = (count + n - 1) / n;
-    share = (share + align - 1) / align * align;
-    *begin = share * t < count ? share * t : count;
-    *end = *begin + share < count ? *begin + share : count;
-}
-
 #endif
