@@ -89,10 +89,12 @@ def test_signatures_spell_the_calls():
     assert sig(pygpu.Device) == "(device=None)"
     assert sig(pygpu.Stream) == sig(pygpu.cuda.Stream) == "(device=None, *, null=False, non_blocking=False)"
     assert sig(pygpu.ndarray.astype) == "(self, /, dtype, order='K', casting='unsafe', copy=True)"
+    assert sig(pygpu.ndarray.to_device) == "(self, /, device, *, stream=None)"   # the array API's, checked by its suite
     x = pygpu.arange(3.0, device="cpu")
     # each signature's keywords are accepted by the call
     pygpu.sin(x, out=pygpu.empty(3, device="cpu"), dtype="float64", casting="same_kind")
     x.astype(dtype="float32", order="K", casting="unsafe", copy=True)
+    x.to_device(device="cpu", stream=None)
     pygpu.Stream(device="cpu", null=False, non_blocking=False)
 
 

@@ -759,7 +759,7 @@ PyMethodDef pg_array_methods_core[] = {
     {"copy_to_host", (PyCFunction)(void (*)(void))array_copy_to_host, METH_VARARGS | METH_KEYWORDS,
      "copy_to_host($self, ary=None, stream=0)\n--\n\nA numpy.ndarray with the elements (as Numba's DeviceNDArray: into ary when given)."},
     {"to_device", (PyCFunction)(void (*)(void))array_to_device, METH_VARARGS | METH_KEYWORDS,
-     "to_device($self, device)\n--\n\nThe array on that device (itself when already there)."},
+     "to_device($self, device, *, stream=None)\n--\n\nThe array on that device (itself when already there)."},
     {"copy", (PyCFunction)(void (*)(void))array_copy_method, METH_VARARGS | METH_KEYWORDS,
      "copy($self, order='C')\n--\n\nA copy on the same device."},
     {"astype", (PyCFunction)(void (*)(void))array_astype, METH_VARARGS | METH_KEYWORDS,
