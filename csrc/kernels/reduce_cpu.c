@@ -4,6 +4,12 @@
 #include "reduce.h"
 #include "reduce_ids.h"
 
+/* reduce_cpu_avx2.c includes this file under other table names, for x86-64-v3 CPUs */
+#ifndef PG_CPU_REDUCERS
+#define PG_CPU_REDUCERS pg_cpu_reducers
+#define PG_CPU_REDUCER_FINISH pg_cpu_reducer_finish
+#endif
+
 #define PG_RED_OP(NAME, S) PG_RBLOCK_OP(NAME, S) PG_REDUCE_CPU(NAME, S)
 #define PG_RED_ARG(NAME, S, CMP) PG_RBLOCK_ARG(NAME, S, CMP) PG_REDUCE_CPU(NAME, S)
 #define PG_RED_MOMENTS(NAME, S, R) PG_RBLOCK_MOMENTS(NAME, S, R) PG_REDUCE_CPU(NAME, S)
@@ -15,7 +21,7 @@
 #define PG_RED_OP(NAME, S) pg_cpu_reduce_##NAME,
 #define PG_RED_ARG(NAME, S, CMP) pg_cpu_reduce_##NAME,
 #define PG_RED_MOMENTS(NAME, S, R) pg_cpu_reduce_##NAME,
-const PgCpuReduce pg_cpu_reducers[PG_NREDUCERS] = {
+const PgCpuReduce PG_CPU_REDUCERS[PG_NREDUCERS] = {
 #include "reduce.def"
 };
 #undef PG_RED_OP
@@ -25,7 +31,7 @@ const PgCpuReduce pg_cpu_reducers[PG_NREDUCERS] = {
 #define PG_RED_OP(NAME, S) pg_cpu_rfinish_##NAME,
 #define PG_RED_ARG(NAME, S, CMP) pg_cpu_rfinish_##NAME,
 #define PG_RED_MOMENTS(NAME, S, R) pg_cpu_rfinish_##NAME,
-const PgCpuReduceFinish pg_cpu_reducer_finish[PG_NREDUCERS] = {
+const PgCpuReduceFinish PG_CPU_REDUCER_FINISH[PG_NREDUCERS] = {
 #include "reduce.def"
 };
 #undef PG_RED_OP

@@ -101,6 +101,10 @@ typedef void (*PgCpuReduceSeg)(const PgReduceArgs *a, int64_t o0, int64_t o1);
 typedef void (*PgCpuReduceAt)(const PgAtArgs *a);
 extern const PgCpuReduce pg_cpu_reducers[];
 extern const PgCpuReduceFinish pg_cpu_reducer_finish[];
+#if defined(__x86_64__) && defined(__GNUC__)
+extern const PgCpuReduce pg_cpu_reducers_avx2[]; /* the same for x86-64-v3 (reduce_cpu_avx2.c) */
+extern const PgCpuReduceFinish pg_cpu_reducer_finish_avx2[];
+#endif
 extern const PgCpuScan pg_cpu_scans[];
 extern const PgCpuReduceSeg pg_cpu_rsegs[];
 extern const PgCpuReduceAt pg_cpu_rats[];

@@ -5,27 +5,16 @@
 #include "vm_cpu_run.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include "cpu_features.h"
 void pg_vm_cpu_run_avx2(const PgVmArgs *a, int lanes, char *regs, int64_t begin, int64_t end);
 void pg_vm_cpu_exec_avx2(const PgVmProgram *p, char *R, int64_t slot, int n);
-
-static int
-has_avx2(void)
-{
-    static int known = -1; /* set on first use; a race writes the same value */
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2") &&
-                __builtin_cpu_supports("f16c") && __builtin_cpu_supports("movbe");
-    }
-    return known;
-}
 #endif
 
 void
 pg_vm_cpu_run(const PgVmArgs *a, int lanes, char *regs, int64_t begin, int64_t end)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (has_avx2()) {
+    if (pg_cpu_x86_64_v3()) {
         pg_vm_cpu_run_avx2(a, lanes, regs, begin, end);
         return;
     }
@@ -37,7 +26,7 @@ void
 pg_vm_cpu_exec(const PgVmProgram *p, char *R, int64_t slot, int n)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (has_avx2()) {
+    if (pg_cpu_x86_64_v3()) {
         pg_vm_cpu_exec_avx2(p, R, slot, n);
         return;
     }

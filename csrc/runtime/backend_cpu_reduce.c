@@ -6,6 +6,7 @@
  * total before it. */
 #include "runtime/cpu_backend.h"
 #include "runtime/reducer_table.h"
+#include "kernels/cpu_features.h"
 
 /* Parts of a reduced range or a scanned row start at multiples of this (pairwise leaves). */
 #define PG_CPU_PART_ALIGN 128
@@ -54,7 +55,15 @@ pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
     PG_UNUSED(dev);
     PG_UNUSED(stream);
     const int64_t nout = a->nout, nred = a->nred_total, nt = pg_cpu_threads();
-    ReduceRun run = {pg_cpu_reducers[reducer], a, nt, NULL, (size_t)pg_reducers[reducer].acc_size};
+    const PgCpuReduce *reducers = pg_cpu_reducers;
+    const PgCpuReduceFinish *finish = pg_cpu_reducer_finish;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (pg_cpu_x86_64_v3()) {
+        reducers = pg_cpu_reducers_avx2;
+        finish = pg_cpu_reducer_finish_avx2;
+    }
+#endif
+    ReduceRun run = {reducers[reducer], a, nt, NULL, (size_t)pg_reducers[reducer].acc_size};
     a->phase = PG_RPHASE_FINAL;
     if ((double)nout * (double)(nred > 0 ? nred : 1) < PG_CPU_PARALLEL_MIN || nt == 1) {
         run.fn(a, 0, nout, 0, nred, NULL);
@@ -75,7 +84,7 @@ pg_cpu_reduce(PgDevice *dev, int reducer, PgReduceArgs *a, void *stream)
     }
     pg_cpu_parallel_for(nt, 0, reduce_parts, &run);
     Py_BEGIN_ALLOW_THREADS
-    pg_cpu_reducer_finish[reducer](a, run.parts, (int)nt, 0, nout);
+    finish[reducer](a, run.parts, (int)nt, 0, nout);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(run.parts);
     return 0;

@@ -1,0 +1,81 @@
+"""The CPU kernels built twice, for baseline x86-64 and for x86-64-v3 (AVX2; the reductions and
+the vectorize VM, picked at run time), give the same bits: every fold's order is written out and
+a*b+c is never fused, so the wider vectors change the speed only. A child process with
+PYGPU_CPU_BASELINE=1 computes the cases on the baseline build; this process on the build the
+CPU picks. Where the CPU has no x86-64-v3 both are the baseline and the test still holds."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pygpu
+
+CASES = r'''
+import numpy as np, pygpu
+rng = np.random.default_rng(7)
+out = {}
+for dt in ("float32", "float64", "complex64", "complex128", "int32", "float16"):
+    for shape in [(1000003,), (37, 4099), (4099, 37), (3, 5, 1031)]:
+        a = rng.standard_normal(shape) * 100
+        if dt.startswith("complex"):
+            a = a + 1j * rng.standard_normal(shape)
+        x = pygpu.asarray(a.astype(dt), device="cpu")
+        for axis in (None, 0, -1):
+            for name in ("sum", "mean", "prod", "var", "std", "max", "min", "argmax", "argmin", "cumsum"):
+                if dt.startswith("complex") and name in ("max", "min", "argmax", "argmin"):
+                    continue
+                if name == "cumsum" and axis is None:
+                    continue
+                f = getattr(pygpu, name)
+                r = f(x, axis=axis)
+                out["%s %s %s %s" % (dt, shape, axis, name)] = pygpu.asnumpy(r).tobytes()
+@pygpu.vectorize(["float64(float64, float64)", "float32(float32, float32)"])
+def g(u, v):
+    return u * v + v / (u + 3.5) - abs(u) ** 0.5
+@pygpu.vectorize(["complex128(complex128, complex128)", "complex64(complex64, complex64)"])
+def h(u, v):
+    return u * v + v * v - u / (v + 2.0)
+for dt in ("float32", "float64"):
+    u = pygpu.asarray(rng.standard_normal(100003).astype(dt), device="cpu")
+    out["vectorize " + dt] = pygpu.asnumpy(g(u, u[::-1])).tobytes()
+for dt in ("complex64", "complex128"):
+    z = rng.standard_normal(100003) + 1j * rng.standard_normal(100003)
+    u = pygpu.asarray(z.astype(dt), device="cpu")
+    out["vectorize " + dt] = pygpu.asnumpy(h(u, u[::-1])).tobytes()
+    out["multiply " + dt] = pygpu.asnumpy(u * u[::-1]).tobytes()
+'''
+
+
+def compute(baseline):
+    env = dict(os.environ, PYGPU_CPU_BASELINE="1" if baseline else "0", PYGPU_DEVICE="cpu")
+    code = CASES + "\nimport pickle, sys\nsys.stdout.buffer.write(pickle.dumps(out))\n"
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=600,
+                          cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    import pickle
+    return pickle.loads(proc.stdout)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the x86-64-v3 builds are gcc's on Linux")
+def test_baseline_and_x86_64_v3_builds_agree_bit_for_bit():
+    wide, base = compute(False), compute(True)
+    assert wide.keys() == base.keys() and len(wide) > 300
+    differ = [k for k in wide if wide[k] != base[k]]
+    assert not differ, "the builds differ on %d cases, e.g. %s" % (len(differ), differ[:5])
+
+
+def test_baseline_build_is_numpy_exact_on_a_few_sums():
+    """The baseline tables (the ones a CPU without AVX2 runs) are reached and right."""
+    code = ("import numpy as np, pygpu\n"
+            "a = np.arange(1, 100001, dtype=np.float64).reshape(100, 1000)\n"
+            "x = pygpu.asarray(a, device='cpu')\n"
+            "assert float(pygpu.sum(x)) == 5000050000.0\n"
+            "assert (pygpu.asnumpy(pygpu.sum(x, axis=0)) == a.sum(axis=0)).all()\n"
+            "assert int(pygpu.argmax(x)) == 99999\n")
+    env = dict(os.environ, PYGPU_CPU_BASELINE="1")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=300,
+                          cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert pygpu.Device("cpu") is not None and np is not None
