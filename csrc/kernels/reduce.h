@@ -758,6 +758,13 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 
 /* Folds n elements ELEM(NAME, i), in order, into OUT: 8 interleaved chains merged pairwise
  * (NumPy's leaf), written as loops over the chains so that the compiler vectorises them. */
+/* the eight accumulators as one vector: gcc left max's selects scalar without the pragma (the
+ * device compiler needs none) */
+#ifdef __CUDACC__
+#define PG_RLANES
+#else
+#define PG_RLANES _Pragma("omp simd")
+#endif
 #define PG_RFOLD8(NAME, ELEM, n, OUT)                                                       \
     do {                                                                                     \
         if ((n) < 8) {                                                                       \
@@ -770,7 +777,7 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
             q_[j] = ELEM(NAME, j);                                                           \
         int64_t i = 8;                                                                       \
         for (; i + 8 <= (n); i += 8)                                                         \
-            for (int j = 0; j < 8; j++)                                                      \
+            PG_RLANES for (int j = 0; j < 8; j++)                                            \
                 q_[j] = pg_rnext_##NAME(q_[j], ELEM(NAME, i + j));                           \
         pg_racc_##NAME s_ = pg_rcomb_##NAME(pg_rcomb_##NAME(pg_rcomb_##NAME(q_[0], q_[1]), pg_rcomb_##NAME(q_[2], q_[3])), \
                                             pg_rcomb_##NAME(pg_rcomb_##NAME(q_[4], q_[5]), pg_rcomb_##NAME(q_[6], q_[7]))); \
