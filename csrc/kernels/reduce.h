@@ -181,6 +181,15 @@
         return 1;                                                                            \
     }
 
+/* pg_rstore_run of the reducers whose outputs are stored one by one (arg and moments): none */
+#define PG_RSTORE_RUN_NONE(NAME)                                                            \
+    PG_RDEV int pg_rstore_run_##NAME(const PgReduceArgs *a, char *p, int64_t step, const pg_racc_##NAME *acc, \
+                                     int64_t m)                                              \
+    {                                                                                        \
+        (void)a, (void)p, (void)step, (void)acc, (void)m;                                    \
+        return 0;                                                                            \
+    }
+
 /* (value, index); index -1: empty. The first best wins: NaN is best (the first NaN), ties go to
  * the smaller index, so the merge order does not matter. */
 #define PG_RED_ARG_DEFINE(NAME, S, CMP)                                                     \
@@ -233,13 +242,8 @@
     PG_RDEV void pg_rstore_##NAME(const PgReduceArgs *a, char *p, pg_racc_##NAME e)          \
     {                                                                                        \
         pg_store_i64(p, a->out_type, e.i);                                                   \
-    } \
-    PG_RDEV int pg_rstore_run_##NAME(const PgReduceArgs *a, char *p, int64_t step, const pg_racc_##NAME *acc, \
-                                     int64_t m)                                              \
-    {                                                                                        \
-        (void)a, (void)p, (void)step, (void)acc, (void)m;                                    \
-        return 0;                                                                            \
-    }
+    }                                                                                        \
+    PG_RSTORE_RUN_NONE(NAME)
 
 /* count n, mean, m2 = sum of squared deviations; merged as Chan, Golub and LeVeque (one element
  * at a time this is Welford's update) */
@@ -304,13 +308,8 @@
         if (a->flags & PG_RED_STD)                                                           \
             v = PG_FN1(sqrt, v);                                                             \
         pg_store_##R(p, a->out_type, v);                                                     \
-    } \
-    PG_RDEV int pg_rstore_run_##NAME(const PgReduceArgs *a, char *p, int64_t step, const pg_racc_##NAME *acc, \
-                                     int64_t m)                                              \
-    {                                                                                        \
-        (void)a, (void)p, (void)step, (void)acc, (void)m;                                    \
-        return 0;                                                                            \
-    }
+    }                                                                                        \
+    PG_RSTORE_RUN_NONE(NAME)
 
 #define PG_RED_OP(NAME, S) PG_RED_OP_DEFINE(NAME, S)
 #define PG_RED_ARG(NAME, S, CMP) PG_RED_ARG_DEFINE(NAME, S, CMP)
