@@ -121,7 +121,43 @@ def _merge_dims(shape, strides_list):
 
 
 class ElementwiseKernel:
-    """An elementwise kernel from CUDA C (see the module's docstring)."""
+    """An elementwise kernel from a line of CUDA C, as CuPy's ``cupy.ElementwiseKernel``.
+
+    Parameters
+    ----------
+    in_params, out_params : str
+        Comma-separated ``[raw] type name`` declarations. ``type`` is a NumPy dtype name
+        (``float32``, ``int64``, ``bool``, ...) or a placeholder (``T``, ``U``, ...) bound by the
+        dtypes of the arguments. Non-raw arguments are broadcast together and seen element by
+        element, converted to the parameter's type as they are loaded (and back as outputs are
+        stored); ``raw`` arguments are whole arrays, indexed ``x[j]`` in C order.
+    operation : str
+        The CUDA C run for each element: ``i`` is its index, ``_ind.size()`` the element count.
+    name : str, optional
+        The kernel's name (in error messages and compiler logs).
+    reduce_dims : bool, optional
+        Merge dimensions that are contiguous in every argument before launching.
+    preamble, loop_prep, after_loop : str, optional
+        CUDA C placed before the kernel (helper functions), before and after the element loop.
+    no_return, return_tuple : bool, optional
+        Return nothing, or always a tuple of the outputs.
+    options : sequence of str, optional
+        Compiler options.
+
+    Notes
+    -----
+    Call it with the inputs (and optionally the outputs): ``k(x, y)`` allocates the outputs with
+    the broadcast shape on the inputs' device; ``size=`` sets the element count when every
+    argument is raw. The operation is compiled once per combination of types and merged
+    dimensions through RawKernel's machinery: NVRTC on a GPU, the host C++ compiler on the CPU.
+
+    Examples
+    --------
+    >>> import numpy as np, pygpu
+    >>> add = pygpu.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add")
+    >>> add(pygpu.arange(3.0), pygpu.ones(3)).tolist()
+    [1.0, 2.0, 3.0]
+    """
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
                  no_return=False, return_tuple=False, loop_prep="", after_loop="", options=()):

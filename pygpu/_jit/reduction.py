@@ -57,7 +57,50 @@ def _pow2_at_least(n):
 
 
 class ReductionKernel:
-    """A reduction kernel from CUDA C (see the module's docstring)."""
+    """A reduction kernel from lines of CUDA C, as CuPy's ``cupy.ReductionKernel``.
+
+    Parameters
+    ----------
+    in_params, out_params : str
+        ElementwiseKernel's declarations (``type name``, placeholders such as ``T`` bound by the
+        arguments' dtypes; inputs broadcast together, numbers allowed).
+    map_expr : str
+        Maps each element (an expression of the inputs) to a value of ``reduce_type``.
+    reduce_expr : str
+        Combines two values ``a`` and ``b``; it must be associative and commutative (elements are
+        combined in any order).
+    post_map_expr : str
+        Stores the reduced value ``a`` into the outputs.
+    identity : str or None
+        A C expression each reduction starts from; with None an empty reduction raises NumPy's
+        ``zero-size array to reduction operation ... which has no identity``.
+    name : str, optional
+        The kernel's name.
+    reduce_type : str, optional
+        The type values are reduced in; the first output's by default.
+    reduce_dims : bool, optional
+        Merge dimensions that are contiguous in every argument.
+    preamble : str, optional
+        CUDA C placed before the kernel.
+    options : sequence of str, optional
+        Compiler options.
+
+    Notes
+    -----
+    Call it with the inputs and NumPy's ``axis`` (int, tuple, None: all), ``keepdims``, ``out=``
+    and ``stream=``. ``_in_ind.size()`` and ``_out_ind.size()`` are the element counts of the
+    broadcast input and of the output, ``_type_reduce`` the reduce type. The kernel has the
+    library's reduction structure (csrc/kernels/reduce.h) and is compiled once per combination of
+    types, layout depth and identity, through RawKernel's machinery (NVRTC on a GPU, the host C++
+    compiler on the CPU).
+
+    Examples
+    --------
+    >>> import numpy as np, pygpu
+    >>> l2 = pygpu.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    >>> l2(pygpu.asarray([[3.0, 4.0], [6.0, 8.0]]), axis=1).tolist()
+    [5.0, 10.0]
+    """
 
     _bind = ElementwiseKernel._bind
     _ptype = ElementwiseKernel._ptype
