@@ -4,18 +4,20 @@
 #ifndef PG_DOCSTRINGS_H
 #define PG_DOCSTRINGS_H
 
-#define PG_DOC_EMPTY \
-    "empty($module, shape, dtype=None, order='C', device=None)\n" \
+/* empty, zeros, ones, full: one text, their summary, extra parameter, result and notes put in */
+#define PG_DOC_SHAPED(NAME, FILL_SIG, SUMMARY, FILL_PARAM, FILL_DTYPE, RETURNS, SEE, NOTE) \
+    NAME "($module, shape, " FILL_SIG "dtype=None, order='C', device=None)\n" \
     "--\n" \
     "\n" \
-    "A new array without initialising its elements.\n" \
+    SUMMARY "\n" \
     "\n" \
     "Parameters\n" \
     "----------\n" \
     "shape : int or tuple of ints\n" \
     "    The shape of the new array.\n" \
+    FILL_PARAM \
     "dtype : dtype, optional\n" \
-    "    Its element type: float64 when absent. Any of bool, int8 to int64, uint8 to\n" \
+    "    Its element type: float64 when absent" FILL_DTYPE ". Any of bool, int8 to int64, uint8 to\n" \
     "    uint64, float16, float32, float64, complex64, complex128 (a numpy.dtype, a type or a\n" \
     "    string).\n" \
     "order : {'C', 'F'}, optional\n" \
@@ -27,128 +29,43 @@
     "Returns\n" \
     "-------\n" \
     "ndarray\n" \
-    "    Uninitialised memory: read nothing before you write it.\n" \
+    "    " RETURNS "\n" \
     "\n" \
     "See Also\n" \
     "--------\n" \
-    "empty_like, zeros\n" \
+    SEE "\n" \
     "\n" \
     "Notes\n" \
     "-----\n" \
-    "As ``numpy.empty`` with a ``device`` argument. The memory comes from the device's caching pool: no kernel runs."
+    "As ``numpy." NAME "`` with a ``device`` argument. " NOTE
 
-#define PG_DOC_ZEROS \
-    "zeros($module, shape, dtype=None, order='C', device=None)\n" \
+#define PG_DOC_EMPTY PG_DOC_SHAPED("empty", "", "A new array without initialising its elements.", "", "", \
+                                   "Uninitialised memory: read nothing before you write it.", "empty_like, zeros", \
+                                   "The memory comes from the device's caching pool: no kernel runs.")
+#define PG_DOC_ZEROS PG_DOC_SHAPED("zeros", "", "A new array of zeros.", "", "", "An array of zeros.", \
+                                   "zeros_like, ones, full, empty", \
+                                   "The memory is cleared on the device, with no host data copied.")
+#define PG_DOC_ONES PG_DOC_SHAPED("ones", "", "A new array of ones.", "", "", "An array of ones.", \
+                                  "ones_like, zeros, full", "The values are written on the device.")
+#define PG_DOC_FULL PG_DOC_SHAPED("full", "fill_value, ", "A new array with every element equal to fill_value.", \
+                                  "fill_value : scalar or array_like\n" \
+                                  "    The value (a scalar, or an array broadcast to ``shape``).\n", \
+                                  " (then fill_value's, by NumPy's rules)", "An array of fill_value.", \
+                                  "full_like, zeros, ones", "The values are written on the device.")
+
+/* the *_like functions: one text, their summary, extra parameter and result put in */
+#define PG_DOC_LIKE(NAME, FILL_SIG, SUMMARY, FILL_PARAM, RETURNS) \
+    NAME "($module, a, " FILL_SIG "dtype=None, order='K', shape=None, device=None)\n" \
     "--\n" \
     "\n" \
-    "A new array of zeros.\n" \
-    "\n" \
-    "Parameters\n" \
-    "----------\n" \
-    "shape : int or tuple of ints\n" \
-    "    The shape of the new array.\n" \
-    "dtype : dtype, optional\n" \
-    "    Its element type: float64 when absent. Any of bool, int8 to int64, uint8 to\n" \
-    "    uint64, float16, float32, float64, complex64, complex128 (a numpy.dtype, a type or a\n" \
-    "    string).\n" \
-    "order : {'C', 'F'}, optional\n" \
-    "    Row-major (C) or column-major (Fortran) layout of the memory.\n" \
-    "device : Device, str or int, optional\n" \
-    "    Where the array lives: ``'cpu'``, ``'cuda:0'``, ``0`` or a Device. The current device\n" \
-    "    when absent (the innermost ``with device:`` block, else the default device).\n" \
-    "\n" \
-    "Returns\n" \
-    "-------\n" \
-    "ndarray\n" \
-    "    An array of zeros.\n" \
-    "\n" \
-    "See Also\n" \
-    "--------\n" \
-    "zeros_like, ones, full, empty\n" \
-    "\n" \
-    "Notes\n" \
-    "-----\n" \
-    "As ``numpy.zeros`` with a ``device`` argument. The memory is cleared on the device, with no host data copied."
-
-#define PG_DOC_ONES \
-    "ones($module, shape, dtype=None, order='C', device=None)\n" \
-    "--\n" \
-    "\n" \
-    "A new array of ones.\n" \
-    "\n" \
-    "Parameters\n" \
-    "----------\n" \
-    "shape : int or tuple of ints\n" \
-    "    The shape of the new array.\n" \
-    "dtype : dtype, optional\n" \
-    "    Its element type: float64 when absent. Any of bool, int8 to int64, uint8 to\n" \
-    "    uint64, float16, float32, float64, complex64, complex128 (a numpy.dtype, a type or a\n" \
-    "    string).\n" \
-    "order : {'C', 'F'}, optional\n" \
-    "    Row-major (C) or column-major (Fortran) layout of the memory.\n" \
-    "device : Device, str or int, optional\n" \
-    "    Where the array lives: ``'cpu'``, ``'cuda:0'``, ``0`` or a Device. The current device\n" \
-    "    when absent (the innermost ``with device:`` block, else the default device).\n" \
-    "\n" \
-    "Returns\n" \
-    "-------\n" \
-    "ndarray\n" \
-    "    An array of ones.\n" \
-    "\n" \
-    "See Also\n" \
-    "--------\n" \
-    "ones_like, zeros, full\n" \
-    "\n" \
-    "Notes\n" \
-    "-----\n" \
-    "As ``numpy.ones`` with a ``device`` argument. The values are written on the device."
-
-#define PG_DOC_FULL \
-    "full($module, shape, fill_value, dtype=None, order='C', device=None)\n" \
-    "--\n" \
-    "\n" \
-    "A new array with every element equal to fill_value.\n" \
-    "\n" \
-    "Parameters\n" \
-    "----------\n" \
-    "shape : int or tuple of ints\n" \
-    "    The shape of the new array.\n" \
-    "fill_value : scalar or array_like\n" \
-    "    The value (a scalar, or an array broadcast to ``shape``).\n" \
-    "dtype : dtype, optional\n" \
-    "    Its element type: float64 when absent (then fill_value's, by NumPy's rules). Any of bool, int8 to int64, uint8 to\n" \
-    "    uint64, float16, float32, float64, complex64, complex128 (a numpy.dtype, a type or a\n" \
-    "    string).\n" \
-    "order : {'C', 'F'}, optional\n" \
-    "    Row-major (C) or column-major (Fortran) layout of the memory.\n" \
-    "device : Device, str or int, optional\n" \
-    "    Where the array lives: ``'cpu'``, ``'cuda:0'``, ``0`` or a Device. The current device\n" \
-    "    when absent (the innermost ``with device:`` block, else the default device).\n" \
-    "\n" \
-    "Returns\n" \
-    "-------\n" \
-    "ndarray\n" \
-    "    An array of fill_value.\n" \
-    "\n" \
-    "See Also\n" \
-    "--------\n" \
-    "full_like, zeros, ones\n" \
-    "\n" \
-    "Notes\n" \
-    "-----\n" \
-    "As ``numpy.full`` with a ``device`` argument. The values are written on the device."
-
-#define PG_DOC_EMPTY_LIKE \
-    "empty_like($module, a, dtype=None, order='K', shape=None, device=None)\n" \
-    "--\n" \
-    "\n" \
-    "A new array like ``a``, its elements not initialised.\n" \
+    SUMMARY "\n" \
     "\n" \
     "Parameters\n" \
     "----------\n" \
     "a : array_like\n" \
     "    The array whose shape, dtype, layout and device the result takes (a pygpu array, a NumPy\n" \
     "    array, anything ``asarray`` accepts).\n" \
+    FILL_PARAM \
     "dtype : dtype, optional\n" \
     "    Overrides the element type.\n" \
     "order : {'K', 'A', 'C', 'F'}, optional\n" \
@@ -162,103 +79,23 @@
     "Returns\n" \
     "-------\n" \
     "ndarray\n" \
-    "    Uninitialised memory of a's shape, dtype and device.\n" \
+    "    " RETURNS "\n" \
     "\n" \
     "Notes\n" \
     "-----\n" \
-    "As ``numpy.empty_like`` with a ``device`` argument."
+    "As ``numpy." NAME "`` with a ``device`` argument."
 
-#define PG_DOC_ZEROS_LIKE \
-    "zeros_like($module, a, dtype=None, order='K', shape=None, device=None)\n" \
-    "--\n" \
-    "\n" \
-    "A new array of zeros like ``a``.\n" \
-    "\n" \
-    "Parameters\n" \
-    "----------\n" \
-    "a : array_like\n" \
-    "    The array whose shape, dtype, layout and device the result takes (a pygpu array, a NumPy\n" \
-    "    array, anything ``asarray`` accepts).\n" \
-    "dtype : dtype, optional\n" \
-    "    Overrides the element type.\n" \
-    "order : {'K', 'A', 'C', 'F'}, optional\n" \
-    "    The layout: ``'K'`` keeps ``a``'s as closely as it can, ``'A'`` is Fortran when ``a``\n" \
-    "    is, ``'C'`` and ``'F'`` force one.\n" \
-    "shape : int or tuple of ints, optional\n" \
-    "    Overrides the shape.\n" \
-    "device : Device, str or int, optional\n" \
-    "    Overrides the device: ``a``'s when ``a`` is a pygpu array, else the current device.\n" \
-    "\n" \
-    "Returns\n" \
-    "-------\n" \
-    "ndarray\n" \
-    "    Zeros of a's shape, dtype and device.\n" \
-    "\n" \
-    "Notes\n" \
-    "-----\n" \
-    "As ``numpy.zeros_like`` with a ``device`` argument."
-
-#define PG_DOC_ONES_LIKE \
-    "ones_like($module, a, dtype=None, order='K', shape=None, device=None)\n" \
-    "--\n" \
-    "\n" \
-    "A new array of ones like ``a``.\n" \
-    "\n" \
-    "Parameters\n" \
-    "----------\n" \
-    "a : array_like\n" \
-    "    The array whose shape, dtype, layout and device the result takes (a pygpu array, a NumPy\n" \
-    "    array, anything ``asarray`` accepts).\n" \
-    "dtype : dtype, optional\n" \
-    "    Overrides the element type.\n" \
-    "order : {'K', 'A', 'C', 'F'}, optional\n" \
-    "    The layout: ``'K'`` keeps ``a``'s as closely as it can, ``'A'`` is Fortran when ``a``\n" \
-    "    is, ``'C'`` and ``'F'`` force one.\n" \
-    "shape : int or tuple of ints, optional\n" \
-    "    Overrides the shape.\n" \
-    "device : Device, str or int, optional\n" \
-    "    Overrides the device: ``a``'s when ``a`` is a pygpu array, else the current device.\n" \
-    "\n" \
-    "Returns\n" \
-    "-------\n" \
-    "ndarray\n" \
-    "    Ones of a's shape, dtype and device.\n" \
-    "\n" \
-    "Notes\n" \
-    "-----\n" \
-    "As ``numpy.ones_like`` with a ``device`` argument."
-
-#define PG_DOC_FULL_LIKE \
-    "full_like($module, a, fill_value, dtype=None, order='K', shape=None, device=None)\n" \
-    "--\n" \
-    "\n" \
-    "A new array like ``a`` with every element equal to fill_value.\n" \
-    "\n" \
-    "Parameters\n" \
-    "----------\n" \
-    "a : array_like\n" \
-    "    The array whose shape, dtype, layout and device the result takes (a pygpu array, a NumPy\n" \
-    "    array, anything ``asarray`` accepts).\n" \
-    "fill_value : scalar or array_like\n" \
-    "    The value, broadcast to the shape.\n" \
-    "dtype : dtype, optional\n" \
-    "    Overrides the element type.\n" \
-    "order : {'K', 'A', 'C', 'F'}, optional\n" \
-    "    The layout: ``'K'`` keeps ``a``'s as closely as it can, ``'A'`` is Fortran when ``a``\n" \
-    "    is, ``'C'`` and ``'F'`` force one.\n" \
-    "shape : int or tuple of ints, optional\n" \
-    "    Overrides the shape.\n" \
-    "device : Device, str or int, optional\n" \
-    "    Overrides the device: ``a``'s when ``a`` is a pygpu array, else the current device.\n" \
-    "\n" \
-    "Returns\n" \
-    "-------\n" \
-    "ndarray\n" \
-    "    fill_value in a's shape, dtype and device.\n" \
-    "\n" \
-    "Notes\n" \
-    "-----\n" \
-    "As ``numpy.full_like`` with a ``device`` argument."
+#define PG_DOC_EMPTY_LIKE PG_DOC_LIKE("empty_like", "", "A new array like ``a``, its elements not initialised.", "", \
+                                      "Uninitialised memory of a's shape, dtype and device.")
+#define PG_DOC_ZEROS_LIKE PG_DOC_LIKE("zeros_like", "", "A new array of zeros like ``a``.", "", \
+                                      "Zeros of a's shape, dtype and device.")
+#define PG_DOC_ONES_LIKE PG_DOC_LIKE("ones_like", "", "A new array of ones like ``a``.", "", \
+                                     "Ones of a's shape, dtype and device.")
+#define PG_DOC_FULL_LIKE PG_DOC_LIKE("full_like", "fill_value, ", \
+                                     "A new array like ``a`` with every element equal to fill_value.", \
+                                     "fill_value : scalar or array_like\n" \
+                                     "    The value, broadcast to the shape.\n", \
+                                     "fill_value in a's shape, dtype and device.")
 
 #define PG_DOC_ASARRAY \
     "asarray($module, obj, dtype=None, device=None, copy=None, order='K')\n" \
