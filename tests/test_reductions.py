@@ -180,6 +180,47 @@ def test_argmin_first_of_ties_and_nan(device):
         compare(getattr(pygpu, name)(to_device(z[:4], device)), getattr(np, name)(z[:4]))
 
 
+# lengths about the CPU leaves (128 for pairwise sums, 2048 where the order cannot change the
+# result) and the parallel split
+LONG_ROWS = [127, 128, 129, 2047, 2048, 2049, 4097, 70001]
+
+
+@pytest.mark.parametrize("dt", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64", "float16",
+                                "float32", "float64", "complex64", "complex128", "bool"])
+def test_order_free_reductions_over_long_rows(device, dt):
+    """argmin/argmax (the first best: ties planted before and after it, NaN first when present),
+    max/min, any/all and the integer sums, products and bitwise reductions, exact against NumPy
+    over rows about every leaf length, contiguous, strided, as rows of a matrix and as columns."""
+    rng = np.random.default_rng(11)
+    dtype = np.dtype(dt)
+    for n in LONG_ROWS:
+        x = values(dt, (n,), small=dtype.kind in "iu")
+        if dtype.kind != "b":
+            lo, hi = (x.min(), x.max()) if dtype.kind != "c" else (x[np.argmin(x)], x[np.argmax(x)])
+            for best, k in ((lo, 3), (hi, 3)):
+                x[np.sort(rng.choice(n, size=min(k, n), replace=False))] = best   # ties of the best
+        cases = [x, np.concatenate([x, x])[::2], x.reshape(1, n), np.stack([x, x[::-1]])]
+        if dtype.kind in "fc":
+            y = x.copy()
+            y[rng.integers(n // 2, n, 2)] = np.nan
+            cases.append(y)
+        for v in cases:
+            d = to_device(v, device)
+            for axis in [None] + list(range(v.ndim)):
+                names = ["argmin", "argmax", "max", "min", "any", "all"]
+                if dtype.kind in "iub":
+                    names += ["sum", "prod"]
+                for name in names:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", RuntimeWarning)
+                        expected = getattr(np, name)(v, axis=axis)
+                    compare(getattr(pygpu, name)(d, axis=axis), expected, exact=name != "prod")
+                if dtype.kind in "iu":
+                    for ufunc in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+                        compare(getattr(pygpu, ufunc).reduce(d, axis=axis),
+                                getattr(np, ufunc).reduce(v, axis=axis))
+
+
 def test_argmax_layouts_and_keepdims(device):
     x = values("float32", (4, 5, 6))
     for layout, v in layouts(x) + [("transposed3", np.transpose(x, (2, 0, 1)))]:

@@ -785,6 +785,30 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         OUT = pg_rcomb_##NAME(OUT, s_);                                                      \
     } while (0)
 
+/* PG_RFOLD8 over 32 chains merged by halving, for the reducers whose result does not depend on
+ * the order (max, min, logical, bitwise, integer): eight chains of float32 are one vector, whose
+ * dependency chain (a max and the NaN selects) bounded the fold. */
+#define PG_RFOLD32(NAME, ELEM, n, OUT)                                                      \
+    do {                                                                                     \
+        if ((n) < 64) {                                                                      \
+            PG_RFOLD8(NAME, ELEM, n, OUT);                                                   \
+            break;                                                                           \
+        }                                                                                    \
+        pg_racc_##NAME q_[32];                                                               \
+        for (int j = 0; j < 32; j++)                                                         \
+            q_[j] = ELEM(NAME, j);                                                           \
+        int64_t i = 32;                                                                      \
+        for (; i + 32 <= (n); i += 32)                                                       \
+            PG_RLANES for (int j = 0; j < 32; j++)                                           \
+                q_[j] = pg_rnext_##NAME(q_[j], ELEM(NAME, i + j));                           \
+        for (int w = 16; w >= 1; w /= 2)                                                     \
+            for (int j = 0; j < w; j++)                                                      \
+                q_[j] = pg_rcomb_##NAME(q_[j], q_[j + w]);                                   \
+        for (; i < (n); i++)                                                                 \
+            q_[0] = pg_rcomb_##NAME(q_[0], ELEM(NAME, i));                                   \
+        OUT = pg_rcomb_##NAME(OUT, q_[0]);                                                   \
+    } while (0)
+
 /* Walks reduced elements [r0, r0 + n) from their multi-index: BODY sees r, io, mo (input and mask
  * byte offsets). */
 #define PG_RWALK(a, r0, n, BODY)                                                            \
@@ -811,19 +835,22 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         }                                                                                    \
     } while (0)
 
-/* Folds n >= 1 plain values v[i] with the exact op FN (maximum, minimum) into OUT: 8 chains, so
- * that the compiler vectorises them. */
-#define PG_VFOLD8(T, FN, v, n, OUT)                                                         \
+/* Folds n >= 1 plain values v[i] with the exact op FN (maximum, minimum) into OUT: 32 chains (four
+ * vectors of float32), so that the compiler vectorises them off one dependency chain. */
+#define PG_VFOLD32(T, FN, v, n, OUT)                                                        \
     do {                                                                                     \
         int64_t i = 0;                                                                       \
-        if ((n) >= 8) {                                                                      \
-            T q_[8];                                                                         \
-            for (int j = 0; j < 8; j++)                                                      \
+        if ((n) >= 32) {                                                                     \
+            T q_[32];                                                                        \
+            for (int j = 0; j < 32; j++)                                                     \
                 q_[j] = (v)[j];                                                              \
-            for (i = 8; i + 8 <= (n); i += 8)                                                \
-                for (int j = 0; j < 8; j++)                                                  \
+            for (i = 32; i + 32 <= (n); i += 32)                                             \
+                PG_RLANES for (int j = 0; j < 32; j++)                                       \
                     q_[j] = FN(q_[j], (v)[i + j]);                                           \
-            OUT = FN(FN(FN(q_[0], q_[1]), FN(q_[2], q_[3])), FN(FN(q_[4], q_[5]), FN(q_[6], q_[7]))); \
+            for (int w = 16; w >= 1; w /= 2)                                                 \
+                for (int j = 0; j < w; j++)                                                  \
+                    q_[j] = FN(q_[j], q_[j + w]);                                            \
+            OUT = q_[0];                                                                     \
         } else {                                                                             \
             OUT = (v)[0];                                                                    \
             i = 1;                                                                           \
@@ -832,15 +859,49 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
             OUT = FN(OUT, (v)[i]);                                                           \
     } while (0)
 
+/* pg_rleaf_n_NAME(a): the longest leaf of a reduction over one axis without a mask. Pairwise
+ * summation wants short leaves (its rounding depends on them, as NumPy's); where the order does
+ * not change the result (max, min, logical, bitwise and integer reducers, the arg reducers'
+ * positions) a leaf is long: a short one cost more in its ends (the chains' merge, the calls of
+ * the recursion, the arg reducers' search) than in its values. */
+#define PG_RPW_LONG 2048
+#define PG_RSECOND_(a, b, ...) b
+#define PG_RPROBE_(...) PG_RSECOND_(__VA_ARGS__, 0, 0)
+#define PG_RPAIRWISE_MARK_ ~, 1
+#define PG_RIS_PAIRWISE(NAME) PG_RPROBE_(PG_RCAT3(PG_RPAIRWISE_, NAME, ))
+#define PG_RPAIRWISE_add_f32 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_add_f64 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_add_c64 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_add_c128 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_multiply_f32 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_multiply_f64 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_multiply_c64 PG_RPAIRWISE_MARK_
+#define PG_RPAIRWISE_multiply_c128 PG_RPAIRWISE_MARK_
+#define PG_RLEAF_N_OP(NAME)                                                                 \
+    static inline int64_t pg_rleaf_n_##NAME(const PgReduceArgs *a)                          \
+    {                                                                                        \
+        (void)a;                                                                             \
+        return PG_RIS_PAIRWISE(NAME) ? PG_RPW : PG_RPW_LONG;                                 \
+    }
+#define PG_RLEAF_N_MOMENTS(NAME)                                                            \
+    static inline int64_t pg_rleaf_n_##NAME(const PgReduceArgs *a)                          \
+    {                                                                                        \
+        (void)a;                                                                             \
+        return PG_RPW;                                                                       \
+    }
 /* pg_rblock_NAME(v, r0, n, acc): acc merged with n plain values v[0..n) (reduced indices r0...),
  * the fast path of the CPU leaves, per kind of reducer. */
 #define PG_RE_V(NAME, i) (v[i])
 #define PG_RBLOCK_OP(NAME, S)                                                               \
     PG_RGATHER_OP(NAME, S)                                                                   \
+    PG_RLEAF_N_OP(NAME)                                                                      \
     static inline pg_t_##S pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_t_##S acc) \
     {                                                                                        \
         (void)r0;                                                                            \
-        PG_RFOLD8(NAME, PG_RE_V, n, acc);                                                    \
+        if (PG_RIS_PAIRWISE(NAME))                                                           \
+            PG_RFOLD8(NAME, PG_RE_V, n, acc);                                                \
+        else                                                                                 \
+            PG_RFOLD32(NAME, PG_RE_V, n, acc);                                               \
         return acc;                                                                          \
     }
 /* the best value by the op's own maximum/minimum (vectorised; NaN propagates), then its first
@@ -858,27 +919,95 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 #define PG_REQV_f64 PG_REQV_REAL
 #define PG_REQV_c64 PG_REQV_CPLX
 #define PG_REQV_c128 PG_REQV_CPLX
+/* the first k in [0, n) with HIT(v[k], x), which exists: sixteen at a time (vectorised), then
+ * one by one within the sixteen */
+#define PG_RFIND(v, n, x, HIT, K)                                                           \
+    do {                                                                                     \
+        K = 0;                                                                               \
+        for (; K + 16 <= (n); K += 16) {                                                     \
+            int hit_ = 0;                                                                    \
+            _Pragma("omp simd reduction(|:hit_)") for (int j_ = 0; j_ < 16; j_++)            \
+                hit_ |= HIT((v)[K + j_], x);                                                 \
+            if (hit_)                                                                        \
+                break;                                                                       \
+        }                                                                                    \
+        while (!HIT((v)[K], x))                                                              \
+            K++;                                                                             \
+    } while (0)
+#define PG_RHIT_NAN(S) PG_RHIT_NAN_##S
+#define PG_RHIT_NAN_REAL(y, x) ((y) != (y))
+#define PG_RHIT_NAN_CPLX(y, x) ((y).re != (y).re || (y).im != (y).im)
+#define PG_RHIT_NAN_i64 PG_RHIT_NAN_REAL
+#define PG_RHIT_NAN_u64 PG_RHIT_NAN_REAL
+#define PG_RHIT_NAN_f32 PG_RHIT_NAN_REAL
+#define PG_RHIT_NAN_f64 PG_RHIT_NAN_REAL
+#define PG_RHIT_NAN_c64 PG_RHIT_NAN_CPLX
+#define PG_RHIT_NAN_c128 PG_RHIT_NAN_CPLX
+/* The best of a leaf by one of two methods, whichever this machine's compiler vectorised better
+ * (2-core AMD EPYC, gcc 12): 64-bit values by lanes (eight bests and their positions; a later
+ * element replaces a lane's best only when strictly better, a NaN only a number; the lanes merged
+ * by position), float32 and complex values in two passes (the best value by the op's maximum or
+ * minimum, then its first position). */
+#define PG_RARG_LANES_i64 1
+#define PG_RARG_LANES_u64 1
+#define PG_RARG_LANES_f64 1
+#define PG_RARG_LANES_f32 0
+#define PG_RARG_LANES_c64 0
+#define PG_RARG_LANES_c128 0
 #define PG_RBLOCK_ARG(NAME, S, CMP)                                                         \
     PG_RGATHER_PLAIN(NAME, S)                                                                \
+    static inline int64_t pg_rleaf_n_##NAME(const PgReduceArgs *a)                          \
+    {                                                                                        \
+        return pg_rcan_gather_##NAME(a) ? PG_RPW_LONG : PG_RPW;                              \
+    }                                                                                        \
+    static inline pg_racc_##NAME pg_rblock_lanes_##NAME(const pg_t_##S *v, int64_t r0, int64_t n) \
+    {                                                                                        \
+        pg_t_##S bv[8];                                                                      \
+        int64_t bi[8];                                                                       \
+        for (int j = 0; j < 8; j++) {                                                        \
+            bv[j] = v[j];                                                                    \
+            bi[j] = j;                                                                       \
+        }                                                                                    \
+        int64_t i = 8;                                                                       \
+        for (; i + 8 <= n; i += 8)                                                           \
+            PG_RLANES for (int j = 0; j < 8; j++) {                                          \
+                const pg_t_##S x = v[i + j];                                                 \
+                /* bitwise, not short-circuit: gcc vectorises only this form */             \
+                const int take = (!PG_RISNAN_##S(bv[j])) & (PG_RISNAN_##S(x) | PG_RBEFORE_##S(CMP, x, bv[j])); \
+                bv[j] = take ? x : bv[j];                                                    \
+                bi[j] = take ? i + j : bi[j];                                                \
+            }                                                                                \
+        pg_racc_##NAME e = pg_rtyped_##NAME(bv[0], r0 + bi[0]);                              \
+        for (int j = 1; j < 8; j++)                                                          \
+            e = pg_rcomb_##NAME(e, pg_rtyped_##NAME(bv[j], r0 + bi[j]));                     \
+        for (; i < n; i++) /* after every lane's elements */                                 \
+            e = pg_rnext_##NAME(e, pg_rtyped_##NAME(v[i], r0 + i));                          \
+        return e;                                                                            \
+    }                                                                                        \
+    static inline pg_racc_##NAME pg_rblock_two_pass_##NAME(const pg_t_##S *v, int64_t r0, int64_t n) \
+    {                                                                                        \
+        pg_racc_##NAME e;                                                                    \
+        PG_VFOLD32(pg_t_##S, PG_RARGFN(CMP, S), v, n, e.v);                                   \
+        int64_t k;                                                                           \
+        if (PG_RISNAN_##S(e.v))                                                              \
+            PG_RFIND(v, n, e.v, PG_RHIT_NAN(S), k);                                          \
+        else                                                                                 \
+            PG_RFIND(v, n, e.v, PG_REQV_##S, k);                                             \
+        e.i = r0 + k;                                                                        \
+        return e;                                                                            \
+    }                                                                                        \
     static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
     {                                                                                        \
         if (n <= 0)                                                                          \
             return acc;                                                                      \
-        pg_racc_##NAME e;                                                                    \
-        PG_VFOLD8(pg_t_##S, PG_RARGFN(CMP, S), v, n, e.v);                                   \
-        int64_t k = 0;                                                                       \
-        if (PG_RISNAN_##S(e.v))                                                              \
-            while (!PG_RISNAN_##S(v[k]))                                                     \
-                k++;                                                                         \
-        else                                                                                 \
-            while (!PG_REQV_##S(v[k], e.v))                                                  \
-                k++;                                                                         \
-        e.i = r0 + k;                                                                        \
-        return pg_rcomb_##NAME(acc, e);                                                      \
+        if (PG_RARG_LANES_##S && n >= 16)                                                    \
+            return pg_rcomb_##NAME(acc, pg_rblock_lanes_##NAME(v, r0, n));                   \
+        return pg_rcomb_##NAME(acc, pg_rblock_two_pass_##NAME(v, r0, n));                    \
     }
 /* exact two passes over the block (mean, then squared deviations), merged as Chan */
 #define PG_RBLOCK_MOMENTS(NAME, S, R)                                                       \
     PG_RGATHER_MOMENTS(NAME, S)                                                              \
+    PG_RLEAF_N_MOMENTS(NAME)                                                                 \
     static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
     {                                                                                        \
         (void)r0;                                                                            \
@@ -1021,7 +1150,7 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         if (!a->mask && a->nred <= 1) {                                                      \
             const int64_t st = a->nred ? a->red_in[0] : 0;                                   \
             const char *p = a->in + ib + r0 * st;                                            \
-            pg_t_##S v[PG_RPW];                                                              \
+            pg_t_##S v[PG_RPW_LONG];                                                         \
             if (PG_RPLAIN(a) && a->in_type == PG_TYPE_##S && st == (int64_t)sizeof(pg_t_##S)) \
                 return pg_rblock_##NAME((const pg_t_##S *)p, r0, n, id);                     \
             int64_t m = pg_rgather_leaf_##NAME(a, p, st, v, n);                              \
@@ -1039,7 +1168,7 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
     }                                                                                        \
     static pg_racc_##NAME pg_rpair_##NAME(const PgReduceArgs *a, int64_t ib, int64_t mb, int64_t r0, int64_t n) \
     {                                                                                        \
-        if (n <= PG_RPW)                                                                     \
+        if (n <= PG_RPW || (!a->mask && a->nred == 1 && n <= pg_rleaf_n_##NAME(a)))          \
             return pg_rleaf_##NAME(a, ib, mb, r0, n);                                        \
         int64_t h = n / 2;                                                                   \
         h -= h % 8;                                                                          \
