@@ -174,21 +174,30 @@ typedef void (*PgCpuLoop)(const PgLoopArgs *a, int contiguous, int64_t begin, in
  * expression runs over the buffers (vectorisable), and the result is scattered. */
 #define PG_CPU_BLOCK 256
 
-#define PG_GATHER_CASE(SUF, T)                                                              \
+/* a run of elements Z bytes apart (contiguous: vectorised) or any stride */
+#define PG_GATHER_CASE(SUF, T, Z)                                                           \
     case T:                                                                                 \
-        for (int64_t i = 0; i < n; i++)                                                     \
-            out[i] = pg_load_##SUF(p + i * stride, T);                                      \
+        if (stride == (Z))                                                                  \
+            for (int64_t i = 0; i < n; i++)                                                 \
+                out[i] = pg_load_##SUF(p + i * (Z), T);                                     \
+        else                                                                                \
+            for (int64_t i = 0; i < n; i++)                                                 \
+                out[i] = pg_load_##SUF(p + i * stride, T);                                  \
         break;
-#define PG_SCATTER_CASE(SUF, T)                                                             \
+#define PG_SCATTER_CASE(SUF, T, Z)                                                          \
     case T:                                                                                 \
-        for (int64_t i = 0; i < n; i++)                                                     \
-            pg_store_##SUF(p + i * stride, T, in[i]);                                       \
+        if (stride == (Z))                                                                  \
+            for (int64_t i = 0; i < n; i++)                                                 \
+                pg_store_##SUF(p + i * (Z), T, in[i]);                                      \
+        else                                                                                \
+            for (int64_t i = 0; i < n; i++)                                                 \
+                pg_store_##SUF(p + i * stride, T, in[i]);                                   \
         break;
 #define PG_ALL_TYPE_CASES(X, SUF)                                                           \
-    X(SUF, PG_BOOL) X(SUF, PG_INT8) X(SUF, PG_INT16) X(SUF, PG_INT32) X(SUF, PG_INT64)      \
-    X(SUF, PG_UINT8) X(SUF, PG_UINT16) X(SUF, PG_UINT32) X(SUF, PG_UINT64)                  \
-    X(SUF, PG_FLOAT16) X(SUF, PG_FLOAT32) X(SUF, PG_FLOAT64) X(SUF, PG_COMPLEX64)           \
-    default: X(SUF, PG_COMPLEX128)
+    X(SUF, PG_BOOL, 1) X(SUF, PG_INT8, 1) X(SUF, PG_INT16, 2) X(SUF, PG_INT32, 4)           \
+    X(SUF, PG_INT64, 8) X(SUF, PG_UINT8, 1) X(SUF, PG_UINT16, 2) X(SUF, PG_UINT32, 4)       \
+    X(SUF, PG_UINT64, 8) X(SUF, PG_FLOAT16, 2) X(SUF, PG_FLOAT32, 4) X(SUF, PG_FLOAT64, 8)  \
+    X(SUF, PG_COMPLEX64, 8) default: X(SUF, PG_COMPLEX128, 16)
 
 #define PG_DEFINE_GATHER_SCATTER(SUF)                                                       \
     static inline void pg_gather_##SUF(const char *p, int64_t stride, int type,             \
