@@ -37,6 +37,8 @@ static struct {
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, NULL, 0, 0, 0};
 
 static pthread_mutex_t team_busy = PTHREAD_MUTEX_INITIALIZER;
+/* the generation at which pg_cpu_team_rest was last called (atomic): workers idle since then sleep */
+static uint64_t rest_generation = UINT64_MAX;
 static uint64_t start_generation[PG_TEAM_MAX]; /* the generation a new worker was made at */
 
 static int max_threads;
@@ -156,7 +158,9 @@ worker(void *arg)
     uint64_t seen = start_generation[t];
     for (;;) {
         int64_t deadline = 0;
-        for (unsigned i = 0; __atomic_load_n(&pool.generation, __ATOMIC_ACQUIRE) == seen && keep_polling(i, &deadline); i++)
+        for (unsigned i = 0; __atomic_load_n(&pool.generation, __ATOMIC_ACQUIRE) == seen &&
+                             __atomic_load_n(&rest_generation, __ATOMIC_RELAXED) != seen && keep_polling(i, &deadline);
+             i++)
             cpu_relax();
         pthread_mutex_lock(&pool.lock);
         while (__atomic_load_n(&pool.generation, __ATOMIC_RELAXED) == seen)
@@ -220,6 +224,12 @@ wait_for_workers(void)
     while (__atomic_load_n(&pool.remaining, __ATOMIC_ACQUIRE) > 0)
         pthread_cond_wait(&pool.done, &pool.lock);
     pthread_mutex_unlock(&pool.lock);
+}
+
+void
+pg_cpu_team_rest(void)
+{
+    __atomic_store_n(&rest_generation, __atomic_load_n(&pool.generation, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
 }
 
 void

@@ -14,6 +14,11 @@
  * member can take long; member must touch no Python state. */
 void pg_cpu_team(int nt, void (*member)(void *ctx, int t, int n), void *ctx);
 
+/* Sends the idle workers to sleep now rather than at the end of their polling: called before
+ * another library's threads take the CPU (a BLAS call), which the polling would slow. The next
+ * job wakes them as usual. */
+void pg_cpu_team_rest(void);
+
 /* Runs run(ctx, t, begin, end) over [0, count) in chunks of `chunk` (the last shorter) that the
  * members take in turn, t the member taking it: a member whose thread the system has
  * descheduled (another library's threads spinning after its call, a busy machine) leaves its

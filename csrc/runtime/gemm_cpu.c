@@ -5,6 +5,7 @@
  * a slow loop rounding every partial sum to half). Integer and bool products run the
  * single-source kernel of kernels/matmul.h over the worker team, as the GPU does. */
 #include "runtime/cpu_backend.h"
+#include "runtime/cpu_team.h"
 #include "kernels/matmul.h"
 #include "core/dtype.h"
 
@@ -86,6 +87,7 @@ gemm_blas(const PgGemmArgs *g)
             goto done;
     }
     PyObject *args[3] = {a, b, c};
+    pg_cpu_team_rest(); /* the BLAS threads get the cores our idle workers would poll on */
     res = PyObject_Vectorcall(matmul_fn, args, 2, out_kwnames);
     if (res != NULL)
         rc = 0;
