@@ -1,4 +1,5 @@
-/* Whole-array float32 sin, cos, exp and log for the CPU loops (see vmath.h).
+/* Whole-array float32 sin, cos, exp and log and float64 exp and log for the CPU loops (see
+ * vmath.h).
  *
  * Each function is a loop the compiler vectorises (no calls, no branches: selects), built three
  * times and chosen once at run time from what the CPU supports:
@@ -11,6 +12,9 @@
  *     own SIMD loops: 1.5, 2.3, 3.6 on the same arguments).
  *   - baseline (any CPU, and other architectures): no FMA, so sin/cos reduce and evaluate in
  *     double precision (0.6 ulp); exp and log as above without fused operations (1.0 ulp).
+ * float64 exp and log (every variant, fused where it has FMA): exp by Cody-Waite reduction and
+ * the Taylor polynomial of e^r, log by 2 atanh(f / (2 + f)) as a series; max errors 0.77 and 0.86
+ * ulp over 10^7 arguments against long double (glibc: 0.73 and 0.62).
  * Arguments outside a function's fast range (sin/cos: |x| > 71476 or not finite; log: zero,
  * negative, subnormal, inf, NaN) set a flag in the vector pass, and a second pass gives those
  * elements to libm, so every result is libm's or within the bounds above. */
@@ -56,6 +60,14 @@ double_bits(double d)
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     return u;
+}
+
+PG_ALWAYS_INLINE double
+bits_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
 }
 
 /* ------------------------------------------------------------------ sin, cos */
@@ -165,10 +177,89 @@ log_slow(float x)
     return !(x >= 1.17549435e-38f && x <= 3.40282347e+38f);
 }
 
+/* ------------------------------------------------------------------ float64 exp, log */
+
+/* a*b + c in double precision, fused where the variant has FMA */
+#define PG_FMAD(a, b, c) (fused ? __builtin_fma((a), (b), (c)) : (a) * (b) + (c))
+/* ln 2 in two parts, the first with 21 trailing zero bits (its products with exponents are exact) */
+#define PG_LN2_HI 6.93147180369123816490e-01
+#define PG_LN2_LO 1.90821492927058770002e-10
+
+/* e^x = 2^k e^r, k = round(x / ln 2), |r| <= ln 2 / 2 reduced in two parts; e^r by its Taylor
+ * polynomial to r^13 (truncation below 2^-60), 1 + r kept exactly as two doubles and the rest
+ * added to its low part; 2^k applied as two normal factors so that a subnormal result rounds
+ * once. */
+PG_ALWAYS_INLINE double
+exp_double(double x, const int fused)
+{
+    /* past these e^x is inf or 0; NaN passes both comparisons and stays NaN */
+    x = x > 720.0 ? 720.0 : x;
+    x = x < -750.0 ? -750.0 : x;
+    double t = PG_FMAD(x, 1.44269504088896338700e+00, PG_MAGIC_D);
+    int64_t k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D)); /* the rounded integer */
+    double q = t - PG_MAGIC_D;
+    double r = PG_FMAD(q, -PG_LN2_HI, x);
+    r = PG_FMAD(q, -PG_LN2_LO, r);
+    double p = 1.0 / 6227020800.0;                       /* 1/13! */
+    p = PG_FMAD(p, r, 1.0 / 479001600.0);
+    p = PG_FMAD(p, r, 1.0 / 39916800.0);
+    p = PG_FMAD(p, r, 1.0 / 3628800.0);
+    p = PG_FMAD(p, r, 1.0 / 362880.0);
+    p = PG_FMAD(p, r, 1.0 / 40320.0);
+    p = PG_FMAD(p, r, 1.0 / 5040.0);
+    p = PG_FMAD(p, r, 1.0 / 720.0);
+    p = PG_FMAD(p, r, 1.0 / 120.0);
+    p = PG_FMAD(p, r, 1.0 / 24.0);
+    p = PG_FMAD(p, r, 1.0 / 6.0);
+    p = PG_FMAD(p, r, 0.5);
+    double hi = 1.0 + r, lo = (1.0 - hi) + r; /* 1 + r and its rounding error, exactly */
+    double y = hi + PG_FMAD(p, r * r, lo);
+    int64_t k1 = k >> 1, k2 = k - k1;
+    return y * bits_double((uint64_t)(k1 + 1023) << 52) * bits_double((uint64_t)(k2 + 1023) << 52);
+}
+
+/* log x = e ln 2 + log(1 + f), x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)); with
+ * s = f / (2 + f), log(1 + f) = 2 atanh s = f - f^2/2 + s (f^2/2 + R), R = sum 2 s^2k / (2k + 1)
+ * (the series to s^20: |s| <= 0.172, truncation below 2^-60); the small terms first. */
+PG_ALWAYS_INLINE double
+log_double(double x, const int fused)
+{
+    uint64_t ix = double_bits(x);
+    uint64_t mbits = (ix & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
+    int e = (int)(ix >> 52) - 1023;
+    int high = mbits > 0x3ff6a09e667f3bcdull; /* m > sqrt(2): use m / 2 */
+    mbits -= high ? 0x0010000000000000ull : 0;
+    e += high;
+    double f = bits_double(mbits) - 1.0;
+    double s = f / (2.0 + f);
+    double z = s * s;
+    double R = 2.0 / 21.0;
+    R = PG_FMAD(R, z, 2.0 / 19.0);
+    R = PG_FMAD(R, z, 2.0 / 17.0);
+    R = PG_FMAD(R, z, 2.0 / 15.0);
+    R = PG_FMAD(R, z, 2.0 / 13.0);
+    R = PG_FMAD(R, z, 2.0 / 11.0);
+    R = PG_FMAD(R, z, 2.0 / 9.0);
+    R = PG_FMAD(R, z, 2.0 / 7.0);
+    R = PG_FMAD(R, z, 2.0 / 5.0);
+    R = PG_FMAD(R, z, 2.0 / 3.0);
+    R *= z;
+    double hfsq = 0.5 * f * f;
+    double de = (double)e;
+    return de * PG_LN2_HI - ((hfsq - PG_FMAD(s, hfsq + R, de * PG_LN2_LO)) - f);
+}
+
+PG_ALWAYS_INLINE int
+log_double_slow(double x)
+{
+    return !(x >= 2.2250738585072014e-308 && x <= 1.7976931348623157e+308);
+}
+
 /* ------------------------------------------------------------------ the variants */
 
 /* One pass over n elements; returns whether some need libm. */
 typedef int (*PgVmathPass)(const float *x, float *y, int64_t n);
+typedef int (*PgVmathPassD)(const double *x, double *y, int64_t n);
 
 #define PG_VMATH_PASS(NAME, ATTR, BODY, SLOW)                                               \
     ATTR static int NAME(const float *x, float *y, int64_t n)                               \
@@ -182,13 +273,27 @@ typedef int (*PgVmathPass)(const float *x, float *y, int64_t n);
         }                                                                                   \
         return slow;                                                                        \
     }
+#define PG_VMATH_PASS_D(NAME, ATTR, BODY, SLOW)                                             \
+    ATTR static int NAME(const double *x, double *y, int64_t n)                             \
+    {                                                                                       \
+        int slow = 0;                                                                       \
+        _Pragma("omp simd reduction(|:slow)") for (int64_t i = 0; i < n; i++)               \
+        {                                                                                   \
+            double v = x[i];                                                                \
+            slow |= SLOW(v);                                                                \
+            y[i] = BODY;                                                                    \
+        }                                                                                   \
+        return slow;                                                                        \
+    }
 #define PG_NEVER_SLOW(v) 0
 
 #define PG_VMATH_VARIANT(SUF, ATTR, FUSED)                                                  \
     PG_VMATH_PASS(sin_##SUF, ATTR, trig_float(v, 0, FUSED), trig_slow)                      \
     PG_VMATH_PASS(cos_##SUF, ATTR, trig_float(v, 1, FUSED), trig_slow)                      \
     PG_VMATH_PASS(exp_##SUF, ATTR, exp_float(v, FUSED), PG_NEVER_SLOW)                      \
-    PG_VMATH_PASS(log_##SUF, ATTR, log_float(v, FUSED), log_slow)
+    PG_VMATH_PASS(log_##SUF, ATTR, log_float(v, FUSED), log_slow)                          \
+    PG_VMATH_PASS_D(exp64_##SUF, ATTR, exp_double(v, FUSED), PG_NEVER_SLOW)                 \
+    PG_VMATH_PASS_D(log64_##SUF, ATTR, log_double(v, FUSED), log_double_slow)
 
 #if PG_VMATH_X86
 PG_VMATH_VARIANT(v4, PG_TARGET_V4, 1)
@@ -198,18 +303,21 @@ PG_VMATH_PASS(sin_base, , trig_double(v, 0), trig_slow)
 PG_VMATH_PASS(cos_base, , trig_double(v, 1), trig_slow)
 PG_VMATH_PASS(exp_base, , exp_float(v, 0), PG_NEVER_SLOW)
 PG_VMATH_PASS(log_base, , log_float(v, 0), log_slow)
+PG_VMATH_PASS_D(exp64_base, , exp_double(v, 0), PG_NEVER_SLOW)
+PG_VMATH_PASS_D(log64_base, , log_double(v, 0), log_double_slow)
 
 typedef struct {
     const char *name;
     PgVmathPass sin, cos, exp, log;
+    PgVmathPassD exp64, log64;
 } PgVmathVariant;
 
 static const PgVmathVariant variants[] = {
 #if PG_VMATH_X86
-    {"x86-64-v4", sin_v4, cos_v4, exp_v4, log_v4},
-    {"x86-64-v3", sin_v3, cos_v3, exp_v3, log_v3},
+    {"x86-64-v4", sin_v4, cos_v4, exp_v4, log_v4, exp64_v4, log64_v4},
+    {"x86-64-v3", sin_v3, cos_v3, exp_v3, log_v3, exp64_v3, log64_v3},
 #endif
-    {"baseline", sin_base, cos_base, exp_base, log_base},
+    {"baseline", sin_base, cos_base, exp_base, log_base, exp64_base, log64_base},
 };
 #define PG_NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
@@ -284,6 +392,24 @@ run(PgVmathPass pass, float (*libm)(float), int (*is_slow)(float), const float *
     }
 }
 
+static void
+run_double(PgVmathPassD pass, double (*libm)(double), const double *x, double *y, int64_t n)
+{
+    for (int64_t start = 0; start < n; start += PG_VMATH_CHUNK) {
+        int64_t m = n - start < PG_VMATH_CHUNK ? n - start : PG_VMATH_CHUNK;
+        double keep[PG_VMATH_CHUNK];
+        const double *src = x + start;
+        if (x == y) {
+            memcpy(keep, src, (size_t)m * sizeof(double));
+            src = keep;
+        }
+        if (pass(src, y + start, m))
+            for (int64_t i = 0; i < m; i++)
+                if (log_double_slow(src[i]))
+                    y[start + i] = libm(src[i]);
+    }
+}
+
 static int
 trig_slow_fn(float x)
 {
@@ -318,4 +444,16 @@ void
 pg_v_log_f32(const float *x, float *y, int64_t n)
 {
     run(current()->log, logf, log_slow_fn, x, y, n);
+}
+
+void
+pg_v_exp_f64(const double *x, double *y, int64_t n)
+{
+    current()->exp64(x, y, n);
+}
+
+void
+pg_v_log_f64(const double *x, double *y, int64_t n)
+{
+    run_double(current()->log64, log, x, y, n);
 }
