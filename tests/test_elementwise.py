@@ -467,3 +467,39 @@ def test_hypothesis_broadcast_mixed_dtypes(shapes, dts, op, flip):
         pa = reversed_view(a, device) if flip and a.ndim and a.size else pygpu.asarray(a, device=device)
         got, expected = run_both(op, (a, b), (pa, pygpu.asarray(b, device=device)))
         compare(op, got, expected, expected.dtype)
+
+
+@pytest.mark.parametrize("dt", ["bool", "uint8", "int16", "int64", "float16", "float32", "float64", "complex64"])
+def test_strided_inputs_in_place_of_blocks(device, dt):
+    """Inputs that are all strided (steps 2, 3, -1 and 0), with a scalar or a 0-d array beside
+    them, over lengths about the CPU's blocks and its threads' chunks: the loops that read such
+    elements in place, against NumPy, and the same loops through a converting (mixed-dtype) call."""
+    rng = np.random.default_rng(5)
+    for n in (1, 255, 256, 257, 100003):
+        base = (rng.standard_normal(3 * n + 3) * 10).astype(dt)
+        other = (rng.standard_normal(3 * n + 3) * 10).astype(dt)
+        p, q = pygpu.asarray(base, device=device), pygpu.asarray(other, device=device)
+        views = [(base[::2][:n], p[::2][:n]), (other[::3][:n], q[::3][:n]), (base[::-1][:n], p[::-1][:n]),
+                 (np.broadcast_to(base[:1], (n,)), pygpu.broadcast_to(p[:1], (n,)))]
+        scalar = base[5]
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            for (x, px), (y, py) in zip(views, views[1:] + views[:1]):
+                for name in ("add", "multiply", "less", "logical_and", "maximum"):
+                    f, g = getattr(np, name), getattr(pygpu, name)
+                    assert_array_equal(g(px, py), f(x, y))
+                    assert_array_equal(g(px, scalar), f(x, scalar))
+                    assert_array_equal(g(pygpu.asarray(scalar, device=device), px), f(scalar, x))
+                    if dt != "bool":
+                        assert_array_equal(g(px, py.astype(np.float64)), f(x, y.astype(np.float64)))
+                for name in ("absolute", "negative", "sqrt", "exp", "logical_not"):
+                    if dt == "bool" and name in ("negative", "absolute"):
+                        continue
+                    expected = getattr(np, name)(x)
+                    got = getattr(pygpu, name)(px)
+                    if expected.dtype.kind in "fc" and name in ("sqrt", "exp"):
+                        np.testing.assert_allclose(got.get(), expected, rtol=2e-3 if dt == "float16" else 1e-6,
+                                                   equal_nan=True)
+                    else:
+                        assert_array_equal(got, expected)
+                assert_array_equal(px.copy(), x.copy())

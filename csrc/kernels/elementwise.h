@@ -167,6 +167,10 @@ typedef void (*PgCpuLoop)(const PgLoopArgs *a, int contiguous, int64_t begin, in
 /* The loops are split over several translation units (cpu_loops.h) and gathered into one table:
  * shared between them, invisible outside the extension. */
 #define PG_CPU_LOOP_FN __attribute__((visibility("hidden"))) void
+/* a loop's function name: kernels_cpu_bool_avx2.c builds some loops again under another */
+#ifndef PG_CPU_FN
+#define PG_CPU_FN(NAME) pg_cpu_##NAME
+#endif
 
 /* The CPU's strided path is buffered, as NumPy's is: each row of the merged iteration space is
  * processed in blocks of PG_CPU_BLOCK elements; every input block is gathered into a typed
@@ -292,6 +296,16 @@ PG_DEFINE_GATHER_SCATTER(c128)
         }                                                                                   \
     })
 
+/* A loop whose array inputs are all strided (no unit step along the row: a[::2] + b[::2],
+ * a[::2] * 2, abs(a[::2])) and whose operands are all stored as the loop's own types reads and
+ * writes the elements in place, one pass as NumPy's strided loops do: gathering them into blocks
+ * first took 2-2.5x longer (2-core AMD EPYC). Elsewhere the buffered path stays: its gathers of
+ * contiguous inputs vectorise, as does a whole-array exp or log over the gathered block. */
+#define PG_CPU_STRIDED_IN(A, k, S) ((A).types[k] == PG_TYPE_##S && (A).ndim > 0 &&                 \
+                                    (A).strides[k][(A).ndim - 1] != (int64_t)sizeof(pg_s_##S))
+#define PG_CPU_ROW_ARG(S, k) ((a).data[k] ? PG_TO_COMPUTE_##S(*(const pg_s_##S *)(a.data[k] + off##k + j_ * rs_[k])) \
+                                          : s##k)
+
 /* A unary loop with a whole-array version (vmath.h) calls it on contiguous runs and blocks. */
 #define PG_CPU_RUN1_VMATH(NAME, S0, SO, EXPR, src, dst, m) pg_v_##NAME((src), (dst), (m));
 #define PG_CPU_RUN1_CONTIG(NAME, S0, SO, EXPR, src, dst, m)                                 \
@@ -306,7 +320,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
     }
 
 #define PG_LOOP1(NAME, S0, SO, EXPR)                                                        \
-    PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
+    PG_CPU_LOOP_FN PG_CPU_FN(NAME)(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
         const PgLoopArgs a = *ap;                                                            \
         PG_PROLOGUE(S0, 0, a)                                                                \
@@ -323,6 +337,15 @@ PG_DEFINE_GATHER_SCATTER(c128)
             }                                                                                \
             return;                                                                          \
         }                                                                                    \
+        if (!PG_HAS_VMATH(NAME) && a.data[0] && PG_CPU_STRIDED_IN(a, 0, S0) && a.types[1] == PG_TYPE_##SO) { \
+            PG_CPU_STRIDED_ROWS(ap, begin, end, {                                            \
+                for (int64_t j_ = 0; j_ < cnt_; j_++) {                                      \
+                    pg_t_##S0 x0 = PG_CPU_ROW_ARG(S0, 0);                                    \
+                    *(pg_s_##SO *)(a.data[1] + off1 + j_ * rs_[1]) = PG_TO_STORAGE_##SO(EXPR); \
+                }                                                                            \
+            });                                                                              \
+            return;                                                                          \
+        }                                                                                    \
         pg_t_##S0 b0[PG_CPU_BLOCK];                                                          \
         pg_t_##SO bo[PG_CPU_BLOCK];                                                          \
         PG_CPU_STRIDED_ROWS(ap, begin, end, {                                                \
@@ -337,7 +360,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
     }
 
 #define PG_LOOP2(NAME, S0, S1, SO, EXPR)                                                    \
-    PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
+    PG_CPU_LOOP_FN PG_CPU_FN(NAME)(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
         const PgLoopArgs a = *ap;                                                            \
         PG_PROLOGUE(S0, 0, a)                                                                \
@@ -371,6 +394,17 @@ PG_DEFINE_GATHER_SCATTER(c128)
             }                                                                                \
             return;                                                                          \
         }                                                                                    \
+        if ((a.data[0] || a.data[1]) && (!a.data[0] || PG_CPU_STRIDED_IN(a, 0, S0)) &&         \
+            (!a.data[1] || PG_CPU_STRIDED_IN(a, 1, S1)) && a.types[2] == PG_TYPE_##SO) {        \
+            PG_CPU_STRIDED_ROWS(ap, begin, end, {                                            \
+                for (int64_t j_ = 0; j_ < cnt_; j_++) {                                      \
+                    pg_t_##S0 x0 = PG_CPU_ROW_ARG(S0, 0);                                    \
+                    pg_t_##S1 x1 = PG_CPU_ROW_ARG(S1, 1);                                    \
+                    *(pg_s_##SO *)(a.data[2] + off2 + j_ * rs_[2]) = PG_TO_STORAGE_##SO(EXPR); \
+                }                                                                            \
+            });                                                                              \
+            return;                                                                          \
+        }                                                                                    \
         pg_t_##S0 b0[PG_CPU_BLOCK];                                                          \
         pg_t_##S1 b1[PG_CPU_BLOCK];                                                          \
         pg_t_##SO bo[PG_CPU_BLOCK];                                                          \
@@ -381,7 +415,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
     }
 
 #define PG_LOOP3(NAME, S0, S1, S2, SO, EXPR)                                                \
-    PG_CPU_LOOP_FN pg_cpu_##NAME(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
+    PG_CPU_LOOP_FN PG_CPU_FN(NAME)(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
         const PgLoopArgs a = *ap;                                                            \
         PG_PROLOGUE(S0, 0, a)                                                                \

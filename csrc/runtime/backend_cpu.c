@@ -6,11 +6,15 @@
 #include "core/dtype.h"
 #include "core/shape.h"
 #include "kernels/elementwise.h"
+#include "kernels/cpu_features.h"
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 extern const PgCpuLoop pg_cpu_loops[PG_NKERNELS];
+#if defined(__x86_64__) && defined(__GNUC__)
+extern const PgCpuLoop pg_cpu_loops_avx2[PG_NKERNELS]; /* the bool loops built for x86-64-v3 */
+#endif
 int pg_cpu_gemm(PgDevice *dev, const PgGemmArgs *g, void *stream); /* gemm_cpu.c */
 
 static int
@@ -153,7 +157,12 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
     PG_UNUSED(dev);
     PG_UNUSED(stream);
     const int *types = pg_kernels[kernel_id].types;
-    LoopRun r = {pg_cpu_loops[kernel_id], args, pg_loop_is_contiguous(args, types), 0, args->size};
+    const PgCpuLoop *loops = pg_cpu_loops;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (pg_cpu_x86_64_v3())
+        loops = pg_cpu_loops_avx2;
+#endif
+    LoopRun r = {loops[kernel_id], args, pg_loop_is_contiguous(args, types), 0, args->size};
     int64_t n = args->size;
     r.rows = !r.contiguous && args->nargs <= 3 && args->ndim > 0 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
              pg_loop_rows_contiguous(args, types);
