@@ -919,30 +919,28 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 #define PG_REQV_f64 PG_REQV_REAL
 #define PG_REQV_c64 PG_REQV_CPLX
 #define PG_REQV_c128 PG_REQV_CPLX
-/* the first k in [0, n) with HIT(v[k], x), which exists: sixteen at a time (vectorised), then
- * one by one within the sixteen */
-#define PG_RFIND(v, n, x, HIT, K)                                                           \
+/* K = the first index I in [0, n) where COND (an expression of I) holds, which exists: sixteen
+ * at a time (vectorised), then one by one within the sixteen */
+#define PG_RFIND(n, I, COND, K)                                                             \
     do {                                                                                     \
         K = 0;                                                                               \
         for (; K + 16 <= (n); K += 16) {                                                     \
             int hit_ = 0;                                                                    \
-            _Pragma("omp simd reduction(|:hit_)") for (int j_ = 0; j_ < 16; j_++)            \
-                hit_ |= HIT((v)[K + j_], x);                                                 \
+            _Pragma("omp simd reduction(|:hit_)") for (int64_t d_ = 0; d_ < 16; d_++) {      \
+                const int64_t I = K + d_;                                                    \
+                (void)I; /* unused where COND is constant (an integer's NaN test) */         \
+                hit_ |= (COND);                                                              \
+            }                                                                                \
             if (hit_)                                                                        \
                 break;                                                                       \
         }                                                                                    \
-        while (!HIT((v)[K], x))                                                              \
-            K++;                                                                             \
+        for (;; K++) {                                                                       \
+            const int64_t I = K;                                                             \
+            (void)I;                                                                         \
+            if (COND)                                                                        \
+                break;                                                                       \
+        }                                                                                    \
     } while (0)
-#define PG_RHIT_NAN(S) PG_RHIT_NAN_##S
-#define PG_RHIT_NAN_REAL(y, x) ((y) != (y))
-#define PG_RHIT_NAN_CPLX(y, x) ((y).re != (y).re || (y).im != (y).im)
-#define PG_RHIT_NAN_i64 PG_RHIT_NAN_REAL
-#define PG_RHIT_NAN_u64 PG_RHIT_NAN_REAL
-#define PG_RHIT_NAN_f32 PG_RHIT_NAN_REAL
-#define PG_RHIT_NAN_f64 PG_RHIT_NAN_REAL
-#define PG_RHIT_NAN_c64 PG_RHIT_NAN_CPLX
-#define PG_RHIT_NAN_c128 PG_RHIT_NAN_CPLX
 /* The best of a leaf by one of two methods, whichever this machine's compiler vectorised better
  * (2-core AMD EPYC, gcc 12): 64-bit values by lanes (eight bests and their positions; a later
  * element replaces a lane's best only when strictly better, a NaN only a number; the lanes merged
@@ -990,9 +988,9 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         PG_VFOLD32(pg_t_##S, PG_RARGFN(CMP, S), v, n, e.v);                                   \
         int64_t k;                                                                           \
         if (PG_RISNAN_##S(e.v))                                                              \
-            PG_RFIND(v, n, e.v, PG_RHIT_NAN(S), k);                                          \
+            PG_RFIND(n, k_, PG_RISNAN_##S(v[k_]), k);                                        \
         else                                                                                 \
-            PG_RFIND(v, n, e.v, PG_REQV_##S, k);                                             \
+            PG_RFIND(n, k_, PG_REQV_##S(v[k_], e.v), k);                                     \
         e.i = r0 + k;                                                                        \
         return e;                                                                            \
     }                                                                                        \

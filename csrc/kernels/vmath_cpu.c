@@ -374,41 +374,26 @@ pg_vmath_variant(const char *name)
  * are kept first, in chunks small enough to stay in cache. */
 #define PG_VMATH_CHUNK 1024
 
-static void
-run(PgVmathPass pass, float (*libm)(float), int (*is_slow)(float), const float *x, float *y, int64_t n)
-{
-    for (int64_t start = 0; start < n; start += PG_VMATH_CHUNK) {
-        int64_t m = n - start < PG_VMATH_CHUNK ? n - start : PG_VMATH_CHUNK;
-        float keep[PG_VMATH_CHUNK];
-        const float *src = x + start;
-        if (x == y) {
-            memcpy(keep, src, (size_t)m * sizeof(float));
-            src = keep;
-        }
-        if (pass(src, y + start, m))
-            for (int64_t i = 0; i < m; i++)
-                if (is_slow(src[i]))
-                    y[start + i] = libm(src[i]);
+/* run_T(pass, libm, is_slow, x, y, n): the vector pass, then libm for the elements it flagged */
+#define PG_VMATH_RUN(NAME, T, PASS)                                                          \
+    static void NAME(PASS pass, T (*libm)(T), int (*is_slow)(T), const T *x, T *y, int64_t n) \
+    {                                                                                        \
+        for (int64_t start = 0; start < n; start += PG_VMATH_CHUNK) {                        \
+            int64_t m = n - start < PG_VMATH_CHUNK ? n - start : PG_VMATH_CHUNK;             \
+            T keep[PG_VMATH_CHUNK];                                                          \
+            const T *src = x + start;                                                        \
+            if (x == y) {                                                                    \
+                memcpy(keep, src, (size_t)m * sizeof(T));                                    \
+                src = keep;                                                                  \
+            }                                                                                \
+            if (pass(src, y + start, m))                                                     \
+                for (int64_t i = 0; i < m; i++)                                              \
+                    if (is_slow(src[i]))                                                     \
+                        y[start + i] = libm(src[i]);                                         \
+        }                                                                                    \
     }
-}
-
-static void
-run_double(PgVmathPassD pass, double (*libm)(double), const double *x, double *y, int64_t n)
-{
-    for (int64_t start = 0; start < n; start += PG_VMATH_CHUNK) {
-        int64_t m = n - start < PG_VMATH_CHUNK ? n - start : PG_VMATH_CHUNK;
-        double keep[PG_VMATH_CHUNK];
-        const double *src = x + start;
-        if (x == y) {
-            memcpy(keep, src, (size_t)m * sizeof(double));
-            src = keep;
-        }
-        if (pass(src, y + start, m))
-            for (int64_t i = 0; i < m; i++)
-                if (log_double_slow(src[i]))
-                    y[start + i] = libm(src[i]);
-    }
-}
+PG_VMATH_RUN(run, float, PgVmathPass)
+PG_VMATH_RUN(run_double, double, PgVmathPassD)
 
 static int
 trig_slow_fn(float x)
@@ -452,8 +437,14 @@ pg_v_exp_f64(const double *x, double *y, int64_t n)
     current()->exp64(x, y, n);
 }
 
+static int
+log_double_slow_fn(double x)
+{
+    return log_double_slow(x);
+}
+
 void
 pg_v_log_f64(const double *x, double *y, int64_t n)
 {
-    run_double(current()->log64, log, x, y, n);
+    run_double(current()->log64, log, log_double_slow_fn, x, y, n);
 }
