@@ -167,12 +167,12 @@ typedef void (*PgCpuLoop)(const PgLoopArgs *a, int contiguous, int64_t begin, in
 /* The loops are split over several translation units (cpu_loops.h) and gathered into one table:
  * shared between them, invisible outside the extension. */
 #define PG_CPU_LOOP_FN __attribute__((visibility("hidden"))) void
-/* a loop's function name: kernels_cpu_bool_avx2.c builds some loops again under another */
+/* a loop's function name: kernels_cpu_bool_{int,real}_avx2.c build some loops again under another */
 #ifndef PG_CPU_FN
 #define PG_CPU_FN(NAME) pg_cpu_##NAME
 #endif
 
-/* The CPU's strided path is buffered, as NumPy's is: each row of the merged iteration space is
+/* The CPU's strided path is buffered (except the in-place case below): each row of the merged iteration space is
  * processed in blocks of PG_CPU_BLOCK elements; every input block is gathered into a typed
  * buffer by a loop specialised for its stored type (the type switch is outside the loop), the
  * expression runs over the buffers (vectorisable), and the result is scattered. */
