@@ -432,13 +432,37 @@ def load_function(source, tag):
     return fresh_functions(source, 1, tag)[0]
 
 
+TRANSCENDENTAL = {  # name: the arguments it takes, from x in [0, 1)
+    "sin": lambda x: 10 * x, "cos": lambda x: 10 * x, "tan": lambda x: 3 * x - 1.5,
+    "arcsin": lambda x: 2 * x - 1, "arccos": lambda x: 2 * x - 1, "arctan": lambda x: 20 * x - 10,
+    "sinh": lambda x: 20 * x - 10, "cosh": lambda x: 20 * x - 10, "tanh": lambda x: 10 * x - 5,
+    "arcsinh": lambda x: 20 * x - 10, "arccosh": lambda x: 10 * x + 1, "arctanh": lambda x: 1.98 * x - 0.99,
+    "exp": lambda x: 20 * x - 10, "exp2": lambda x: 20 * x - 10, "expm1": lambda x: 4 * x - 2,
+    "log": lambda x: 10 * x + 0.1, "log2": lambda x: 10 * x + 0.1, "log10": lambda x: 10 * x + 0.1,
+    "log1p": lambda x: 10 * x - 0.9, "cbrt": lambda x: 20 * x - 10,
+}
+
+
 def bench_transcendental(b):
-    """float32 sin, cos, exp, log: on the CPU, vectorised polynomials (kernels/vmath_cpu.c)."""
-    header("float32 transcendental ufuncs (us per call)")
-    n = (1 << 26 if b.on_gpu else 10 ** 7) // (10 if b.quick else 1)
-    x = np.random.default_rng(0).random(n, dtype=np.float32) * 10 + np.float32(0.1)
-    for name in ("sin", "cos", "exp", "log"):
-        elementwise_case(b, f"{name} float32 n={n:.0e}", lambda xp: (x,), lambda xp, v: getattr(xp, name)(v), 8 * n)
+    """The float32 and float64 transcendental ufuncs, power and arctan2: on the CPU, vectorised
+    polynomials (kernels/vmath_cpu.c) where vmath.h lists one, else the C library's."""
+    header("transcendental ufuncs (us per call)")
+    n = (1 << 26 if b.on_gpu else 10 ** 6) // (10 if b.quick else 1)
+    x = np.random.default_rng(0).random(n)
+    y = np.random.default_rng(1).random(n)
+    for dt in ("float32", "float64"):
+        for name, arguments in TRANSCENDENTAL.items():
+            v = arguments(x).astype(dt)
+            elementwise_case(b, f"{name} {dt} n={n:.0e}", lambda xp: (v,), lambda xp, a: getattr(xp, name)(a),
+                             2 * v.nbytes, group="transcendental")
+        base, exponent = (10 * x + 0.1).astype(dt), (6 * y - 3).astype(dt)
+        elementwise_case(b, f"power {dt} n={n:.0e}", lambda xp: (base, exponent), lambda xp, a, e: xp.power(a, e),
+                         3 * base.nbytes, group="transcendental")
+        elementwise_case(b, f"x ** 3 {dt} n={n:.0e}", lambda xp: (base,), lambda xp, a: a ** 3,
+                         2 * base.nbytes, group="transcendental")
+        ys, xs = (2 * x - 1).astype(dt), (2 * y - 1).astype(dt)
+        elementwise_case(b, f"arctan2 {dt} n={n:.0e}", lambda xp: (ys, xs), lambda xp, a, c: xp.arctan2(a, c),
+                         3 * ys.nbytes, group="transcendental")
 
 
 def bench_vectorize(b):

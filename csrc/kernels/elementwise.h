@@ -281,19 +281,22 @@ PG_DEFINE_GATHER_SCATTER(c128)
     } while (0)
 
 /* The buffered strided path of a loop with NIN inputs: FETCHES gathers the inputs of a block,
- * COMPUTE fills bo from b0.. */
-#define PG_CPU_BUFFERED(NIN, SO, FETCHES, COMPUTE)                                          \
+ * BLOCK fills bo from b0.. (PG_CPU_BUFFERED: COMPUTE element by element, j_ and i the element's
+ * place in the block and in the loop) */
+#define PG_CPU_BUFFERED_BLOCKS(NIN, SO, FETCHES, BLOCK)                                     \
     PG_CPU_STRIDED_ROWS(ap, begin, end, {                                                   \
         for (int64_t c_ = 0; c_ < cnt_; c_ += PG_CPU_BLOCK) {                               \
             int64_t m_ = cnt_ - c_ < PG_CPU_BLOCK ? cnt_ - c_ : PG_CPU_BLOCK;               \
             FETCHES;                                                                        \
-            for (int64_t j_ = 0; j_ < m_; j_++) {                                           \
-                const int64_t i = (end) - left_ + c_ + j_; /* the element's index */        \
-                (void)i;                                                                    \
-                COMPUTE;                                                                    \
-            }                                                                               \
+            BLOCK;                                                                          \
             pg_scatter_##SO(a.data[NIN] + off##NIN + c_ * rs_[NIN], rs_[NIN], a.types[NIN], bo, m_); \
         }                                                                                   \
+    })
+#define PG_CPU_BUFFERED(NIN, SO, FETCHES, COMPUTE)                                          \
+    PG_CPU_BUFFERED_BLOCKS(NIN, SO, FETCHES, for (int64_t j_ = 0; j_ < m_; j_++) {          \
+        const int64_t i = (end) - left_ + c_ + j_;                                          \
+        (void)i;                                                                            \
+        COMPUTE;                                                                            \
     })
 
 /* A loop whose array inputs are all strided (no unit step along the row: a[::2] + b[::2],
@@ -359,6 +362,62 @@ PG_DEFINE_GATHER_SCATTER(c128)
         });                                                                                  \
     }
 
+/* A binary loop over contiguous operands, one of which may be a scalar */
+#define PG_CPU_RUN2_CONTIG(NAME, S0, S1, SO, EXPR)                                           \
+    if (p0 && p1) {                                                                          \
+        for (int64_t i = begin; i < end; i++) {                                              \
+            pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                        \
+            pg_t_##S1 x1 = PG_TO_COMPUTE_##S1(p1[i]);                                        \
+            out[i] = PG_TO_STORAGE_##SO(EXPR);                                               \
+        }                                                                                    \
+    } else if (p0) {                                                                         \
+        pg_t_##S1 x1 = s1;                                                                   \
+        for (int64_t i = begin; i < end; i++) {                                              \
+            pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                        \
+            out[i] = PG_TO_STORAGE_##SO(EXPR);                                               \
+        }                                                                                    \
+    } else if (p1) {                                                                         \
+        pg_t_##S0 x0 = s0;                                                                   \
+        for (int64_t i = begin; i < end; i++) {                                              \
+            pg_t_##S1 x1 = PG_TO_COMPUTE_##S1(p1[i]);                                        \
+            out[i] = PG_TO_STORAGE_##SO(EXPR);                                               \
+        }                                                                                    \
+    } else {                                                                                 \
+        pg_t_##S0 x0 = s0;                                                                   \
+        pg_t_##S1 x1 = s1;                                                                   \
+        pg_s_##SO v = PG_TO_STORAGE_##SO(EXPR);                                              \
+        for (int64_t i = begin; i < end; i++)                                                \
+            out[i] = v;                                                                      \
+    }
+
+/* A binary loop with a whole-array version calls it on contiguous runs (a scalar operand
+ * repeated in a block) and on the buffered path's blocks. */
+#define PG_CPU_RUN2_VMATH(NAME, S0, S1, SO, EXPR)                                            \
+    if (p0 && p1) {                                                                          \
+        pg_v_##NAME(p0 + begin, p1 + begin, out + begin, end - begin);                       \
+    } else {                                                                                 \
+        pg_s_##S0 c0[PG_CPU_BLOCK];                                                          \
+        pg_s_##S1 c1[PG_CPU_BLOCK];                                                          \
+        for (int k_ = 0; k_ < PG_CPU_BLOCK; k_++) {                                          \
+            c0[k_] = p0 ? 0 : s0;                                                            \
+            c1[k_] = p1 ? 0 : s1;                                                            \
+        }                                                                                    \
+        for (int64_t i = begin; i < end; i += PG_CPU_BLOCK) {                                \
+            int64_t m_ = end - i < PG_CPU_BLOCK ? end - i : PG_CPU_BLOCK;                    \
+            pg_v_##NAME(p0 ? p0 + i : c0, p1 ? p1 + i : c1, out + i, m_);                    \
+        }                                                                                    \
+    }
+#define PG_CPU_BLOCK2_VMATH(NAME, S0, S1, SO, EXPR)                                          \
+    PG_CPU_BUFFERED_BLOCKS(2, SO,                                                            \
+                           PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_)                       \
+                           PG_CPU_FETCH(S1, 1, off1 + c_ * rs_[1], m_),                      \
+                           pg_v_##NAME(b0, b1, bo, m_))
+#define PG_CPU_BLOCK2_EACH(NAME, S0, S1, SO, EXPR)                                           \
+    PG_CPU_BUFFERED(2, SO,                                                                   \
+                    PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_)                              \
+                    PG_CPU_FETCH(S1, 1, off1 + c_ * rs_[1], m_),                             \
+                    pg_t_##S0 x0 = b0[j_]; pg_t_##S1 x1 = b1[j_]; bo[j_] = (EXPR))
+
 #define PG_LOOP2(NAME, S0, S1, SO, EXPR)                                                    \
     PG_CPU_LOOP_FN PG_CPU_FN(NAME)(const PgLoopArgs *ap, int contiguous, int64_t begin, int64_t end) \
     {                                                                                        \
@@ -367,35 +426,12 @@ PG_DEFINE_GATHER_SCATTER(c128)
         PG_PROLOGUE(S1, 1, a)                                                                \
         if (contiguous) {                                                                    \
             pg_s_##SO *out = (pg_s_##SO *)a.data[2];                                        \
-            if (p0 && p1) {                                                                  \
-                for (int64_t i = begin; i < end; i++) {                                      \
-                    pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                \
-                    pg_t_##S1 x1 = PG_TO_COMPUTE_##S1(p1[i]);                                \
-                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
-                }                                                                            \
-            } else if (p0) {                                                                 \
-                pg_t_##S1 x1 = s1;                                                           \
-                for (int64_t i = begin; i < end; i++) {                                      \
-                    pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                \
-                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
-                }                                                                            \
-            } else if (p1) {                                                                 \
-                pg_t_##S0 x0 = s0;                                                           \
-                for (int64_t i = begin; i < end; i++) {                                      \
-                    pg_t_##S1 x1 = PG_TO_COMPUTE_##S1(p1[i]);                                \
-                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
-                }                                                                            \
-            } else {                                                                         \
-                pg_t_##S0 x0 = s0;                                                           \
-                pg_t_##S1 x1 = s1;                                                           \
-                pg_s_##SO v = PG_TO_STORAGE_##SO(EXPR);                                      \
-                for (int64_t i = begin; i < end; i++)                                        \
-                    out[i] = v;                                                              \
-            }                                                                                \
+            PG_VMATH_CHOOSE(NAME, PG_CPU_RUN2_VMATH, PG_CPU_RUN2_CONTIG)(NAME, S0, S1, SO, EXPR) \
             return;                                                                          \
         }                                                                                    \
-        if ((a.data[0] || a.data[1]) && (!a.data[0] || PG_CPU_STRIDED_IN(a, 0, S0)) &&         \
-            (!a.data[1] || PG_CPU_STRIDED_IN(a, 1, S1)) && a.types[2] == PG_TYPE_##SO) {        \
+        if (!PG_HAS_VMATH(NAME) && (a.data[0] || a.data[1]) &&                               \
+            (!a.data[0] || PG_CPU_STRIDED_IN(a, 0, S0)) &&                                   \
+            (!a.data[1] || PG_CPU_STRIDED_IN(a, 1, S1)) && a.types[2] == PG_TYPE_##SO) {     \
             PG_CPU_STRIDED_ROWS(ap, begin, end, {                                            \
                 for (int64_t j_ = 0; j_ < cnt_; j_++) {                                      \
                     pg_t_##S0 x0 = PG_CPU_ROW_ARG(S0, 0);                                    \
@@ -408,10 +444,7 @@ PG_DEFINE_GATHER_SCATTER(c128)
         pg_t_##S0 b0[PG_CPU_BLOCK];                                                          \
         pg_t_##S1 b1[PG_CPU_BLOCK];                                                          \
         pg_t_##SO bo[PG_CPU_BLOCK];                                                          \
-        PG_CPU_BUFFERED(2, SO,                                                               \
-                        PG_CPU_FETCH(S0, 0, off0 + c_ * rs_[0], m_)                          \
-                        PG_CPU_FETCH(S1, 1, off1 + c_ * rs_[1], m_),                         \
-                        pg_t_##S0 x0 = b0[j_]; pg_t_##S1 x1 = b1[j_]; bo[j_] = (EXPR));         \
+        PG_VMATH_CHOOSE(NAME, PG_CPU_BLOCK2_VMATH, PG_CPU_BLOCK2_EACH)(NAME, S0, S1, SO, EXPR); \
     }
 
 #define PG_LOOP3(NAME, S0, S1, S2, SO, EXPR)                                                \

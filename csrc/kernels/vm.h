@@ -74,7 +74,8 @@
 #define PG_VM_KEEP_c128(...) __VA_ARGS__
 #define PG_VM_KEEP(S, ...) PG_VM_KEEP_##S(__VA_ARGS__)
 
-/* A loop with a whole-array CPU implementation (vmath.h) calls it over the lanes. */
+/* A loop with a whole-array CPU implementation (vmath.h) calls it over the lanes (unary and
+ * binary ones). */
 #define PG_VM_UNARY_LANES(NAME, S0, SO, EXPR) PG_VM_EACH_LANE(j) { pg_t_##S0 x0 = A0[j]; D[j] = (EXPR); }
 #define PG_VM_UNARY_VMATH(NAME, S0, SO, EXPR) pg_v_##NAME(A0, D, n);
 #ifdef __CUDACC__
@@ -90,12 +91,22 @@
         pg_t_##SO *D = PG_VM_REG(pg_t_##SO, in.dst);                                          \
         PG_VM_UNARY_BODY(NAME, S0, SO, EXPR)                                                  \
     } break;
+#define PG_VM_BINARY_LANES(NAME, S0, S1, SO, EXPR)                                            \
+    PG_VM_EACH_LANE(j) { pg_t_##S0 x0 = A0[j]; pg_t_##S1 x1 = A1[j]; D[j] = (EXPR); }
+#define PG_VM_BINARY_VMATH(NAME, S0, S1, SO, EXPR) pg_v_##NAME(A0, A1, D, n);
+#ifdef __CUDACC__
+#define PG_VM_BINARY_BODY PG_VM_BINARY_LANES
+#else
+#define PG_VM_BINARY_BODY(NAME, S0, S1, SO, EXPR)                                             \
+    PG_VMATH_CHOOSE(NAME, PG_VM_BINARY_VMATH, PG_VM_BINARY_LANES)(NAME, S0, S1, SO, EXPR)
+#endif
+
 #define PG_VM_CASE2(NAME, S0, S1, SO, EXPR)                                                   \
     case PG_K_##NAME: {                                                                       \
         const pg_t_##S0 *A0 = PG_VM_REG(const pg_t_##S0, in.a);                               \
         const pg_t_##S1 *A1 = PG_VM_REG(const pg_t_##S1, in.b);                               \
         pg_t_##SO *D = PG_VM_REG(pg_t_##SO, in.dst);                                          \
-        PG_VM_EACH_LANE(j) { pg_t_##S0 x0 = A0[j]; pg_t_##S1 x1 = A1[j]; D[j] = (EXPR); }     \
+        PG_VM_BINARY_BODY(NAME, S0, S1, SO, EXPR)                                             \
     } break;
 #define PG_VM_CASE3(NAME, S0, S1, S2, SO, EXPR)                                               \
     case PG_K_##NAME: {                                                                       \
