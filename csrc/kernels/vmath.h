@@ -22,6 +22,7 @@
 #define PG_VMATH_arcsin_f32 ~, 1
 #define PG_VMATH_arccos_f32 ~, 1
 #define PG_VMATH_arctan_f32 ~, 1
+#define PG_VMATH_arctan2_f32 ~, 1
 #define PG_VMATH_sinh_f32 ~, 1
 #define PG_VMATH_cosh_f32 ~, 1
 #define PG_VMATH_tanh_f32 ~, 1
@@ -36,6 +37,14 @@
 #define PG_VMATH_log10_f32 ~, 1
 #define PG_VMATH_log1p_f32 ~, 1
 #define PG_VMATH_cbrt_f32 ~, 1
+#define PG_VMATH_power_f32 ~, 1
+#define PG_VMATH_sin_f64 ~, 1
+#define PG_VMATH_cos_f64 ~, 1
+#define PG_VMATH_tan_f64 ~, 1
+#define PG_VMATH_arcsin_f64 ~, 1
+#define PG_VMATH_arccos_f64 ~, 1
+#define PG_VMATH_arctan_f64 ~, 1
+#define PG_VMATH_arctan2_f64 ~, 1
 #define PG_VMATH_sinh_f64 ~, 1
 #define PG_VMATH_cosh_f64 ~, 1
 #define PG_VMATH_tanh_f64 ~, 1
@@ -49,18 +58,9 @@
 #define PG_VMATH_log2_f64 ~, 1
 #define PG_VMATH_log10_f64 ~, 1
 #define PG_VMATH_log1p_f64 ~, 1
-#define PG_VMATH_power_f32 ~, 1
-#define PG_VMATH_arctan2_f32 ~, 1
-#define PG_VMATH_arctan2_f64 ~, 1
-#define PG_VMATH_sin_f64 ~, 1
 #define PG_VMATH_cbrt_f64 ~, 1
-#define PG_VMATH_cos_f64 ~, 1
-#define PG_VMATH_tan_f64 ~, 1
-#define PG_VMATH_arcsin_f64 ~, 1
-#define PG_VMATH_arccos_f64 ~, 1
-#define PG_VMATH_arctan_f64 ~, 1
 
-/* X(NAME, T) for each of them */
+/* X(NAME, T) for each unary one */
 #define PG_VMATH_LOOPS(X) \
     X(sin_f32, float) \
     X(cos_f32, float) \
@@ -83,7 +83,6 @@
     X(log1p_f32, float) \
     X(cbrt_f32, float) \
     X(sin_f64, double) \
-    X(cbrt_f64, double) \
     X(cos_f64, double) \
     X(tan_f64, double) \
     X(arcsin_f64, double) \
@@ -101,7 +100,8 @@
     X(log_f64, double) \
     X(log2_f64, double) \
     X(log10_f64, double) \
-    X(log1p_f64, double)
+    X(log1p_f64, double) \
+    X(cbrt_f64, double)
 
 /* and the binary ones */
 #define PG_VMATH_LOOPS2(X) X(power_f32, float) X(arctan2_f32, float) X(arctan2_f64, double)

@@ -86,19 +86,19 @@ never_slow_double(double x)
     X(arccos_f64, double, arccos_double, arcsin_double_slow, acos, __VA_ARGS__)      \
     X(arctan_f64, double, arctan_double, not_finite_d, atan, __VA_ARGS__)            \
     X(sinh_f64, double, sinh_double, is_nan_d, sinh, __VA_ARGS__)                    \
-    X(cbrt_f64, double, cbrt_double, cbrt_double_slow, cbrt, __VA_ARGS__)            \
     X(cosh_f64, double, cosh_double, is_nan_d, cosh, __VA_ARGS__)                    \
     X(tanh_f64, double, tanh_double, is_nan_d, tanh, __VA_ARGS__)                    \
     X(arcsinh_f64, double, arcsinh_double, not_finite_d, asinh, __VA_ARGS__)         \
     X(arccosh_f64, double, arccosh_double, arccosh_double_slow, acosh, __VA_ARGS__)  \
     X(arctanh_f64, double, arctanh_double, arctanh_double_slow, atanh, __VA_ARGS__)  \
-    X(exp_f64, double, exp_double, never_slow_double, exp, __VA_ARGS__)             \
+    X(exp_f64, double, exp_double, never_slow_double, exp, __VA_ARGS__)              \
     X(exp2_f64, double, exp2_double, is_nan_d, exp2, __VA_ARGS__)                    \
     X(expm1_f64, double, expm1_double, is_nan_d, expm1, __VA_ARGS__)                 \
     X(log_f64, double, log_double, log_double_slow, log, __VA_ARGS__)                \
     X(log2_f64, double, log2_double, log_double_slow, log2, __VA_ARGS__)             \
     X(log10_f64, double, log10_double, log_double_slow, log10, __VA_ARGS__)          \
-    X(log1p_f64, double, log1p_double, log1p_double_slow, log1p, __VA_ARGS__)
+    X(log1p_f64, double, log1p_double, log1p_double_slow, log1p, __VA_ARGS__)        \
+    X(cbrt_f64, double, cbrt_double, cbrt_double_slow, cbrt, __VA_ARGS__)
 
 /* the binary ones: ELEMENT(v, w, fused), SLOW(v, w), LIBM(v, w) */
 #define PG_VMATH_FUNCTIONS2(X, ...)                                                  \
