@@ -199,6 +199,16 @@ two_prod_err(double a, double b, double p, const int fused)
     return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 }
 
+/* (nh + nl) / (dh + dl) = *q + the value returned: the quotient rounded, and the rest from its
+ * exact remainder nh - q dh (two_prod_err) with the low parts, over dh */
+PG_ALWAYS_INLINE double
+div_parts(double nh, double nl, double dh, double dl, double *q, const int fused)
+{
+    double w = nh / dh, p = w * dh;
+    *q = w;
+    return (((nh - p) - two_prod_err(w, dh, p, fused)) + nl - w * dl) / dh;
+}
+
 /* 2^k, for -1022 <= k <= 1023 (other k give a meaningless value that callers do not select) */
 PG_ALWAYS_INLINE double
 pow2_double(int64_t k)
@@ -240,13 +250,20 @@ exp_tail(double r, double rl, int64_t k, const int fused)
     return y * pow2_double(k1) * pow2_double(k2);
 }
 
+/* k = round(x / ln 2), in *k and as the double returned (|x| < 2^50) */
+PG_ALWAYS_INLINE double
+ln2_multiple(double x, int64_t *k, const int fused)
+{
+    double t = PG_FMAD(x, 1.44269504088896338700e+00, PG_MAGIC_D);
+    *k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D)); /* the rounded integer */
+    return t - PG_MAGIC_D;
+}
+
 /* x = k ln 2 + r with k = round(x / ln 2), |r| <= ln 2 / 2, reduced in two parts (Cody-Waite) */
 PG_ALWAYS_INLINE double
 exp_reduce(double x, int64_t *k, const int fused)
 {
-    double t = PG_FMAD(x, 1.44269504088896338700e+00, PG_MAGIC_D);
-    *k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D)); /* the rounded integer */
-    double q = t - PG_MAGIC_D;
+    double q = ln2_multiple(x, k, fused);
     double r = PG_FMAD(q, -PG_LN2_HI, x);
     return PG_FMAD(q, -PG_LN2_LO, r);
 }
@@ -293,9 +310,8 @@ expm1_double_parts(double x, double *hi, double *lo, const int fused)
     double x0 = x;
     x = x > 720.0 ? 720.0 : x;
     x = x < -60.0 ? -60.0 : x; /* e^x - 1 rounds to -1 from here down */
-    double t = PG_FMAD(x, 1.44269504088896338700e+00, PG_MAGIC_D);
-    int64_t k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D));
-    double q = t - PG_MAGIC_D;
+    int64_t k;
+    double q = ln2_multiple(x, &k, fused);
     double rh = PG_FMAD(q, -PG_LN2_HI, x); /* exact */
     double rl = q * -PG_LN2_LO;
     double r = rh + rl, c = (rh - r) + rl; /* r and its rounding error */
@@ -325,18 +341,24 @@ expm1_double(double x, const int fused)
 
 /* ------------------------------------------------------------------ float64 log, log2, log10, log1p */
 
+/* f and *e with x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)), for x positive and normal */
+PG_ALWAYS_INLINE double
+log_split(double x, int *e)
+{
+    uint64_t ix = double_bits(x);
+    uint64_t mbits = (ix & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
+    int high = mbits > 0x3ff6a09e667f3bcdull; /* m > sqrt(2): use m / 2 */
+    *e = (int)(ix >> 52) - 1023 + high;
+    return bits_double(mbits - (high ? 0x0010000000000000ull : 0)) - 1.0;
+}
+
 /* The logarithms' common part, declaring e, f, s, z, R, hfsq and de for x positive and normal:
  * log x = e ln 2 + log(1 + f), x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)); with
  * s = f / (2 + f), log(1 + f) = 2 atanh s = f - f^2/2 + s (f^2/2 + R), R = sum 2 s^2k / (2k + 1)
  * (the series to s^20: |s| <= 0.172, truncation below 2^-60). */
 #define PG_LOG_DOUBLE_PARTS                                                                  \
-    uint64_t ix = double_bits(x);                                                            \
-    uint64_t mbits = (ix & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */ \
-    int e = (int)(ix >> 52) - 1023;                                                          \
-    int high = mbits > 0x3ff6a09e667f3bcdull; /* m > sqrt(2): use m / 2 */                   \
-    mbits -= high ? 0x0010000000000000ull : 0;                                               \
-    e += high;                                                                               \
-    double f = bits_double(mbits) - 1.0;                                                     \
+    int e;                                                                                   \
+    double f = log_split(x, &e);                                                             \
     double s = f / (2.0 + f);                                                                \
     double z = s * s;                                                                        \
     double R = 2.0 / 21.0;                                                                   \
@@ -510,10 +532,8 @@ tanh_double(double x, const int fused)
     double th, tl;
     expm1_double_parts(-2.0 * a, &th, &tl, fused);
     double d = 2.0 + th, dl = ((2.0 - d) + th) + tl; /* t + 2 as two doubles */
-    double q = -th / d;
-    double p = q * d;
-    double rem = ((-th - p) - two_prod_err(q, d, p, fused)) - tl - q * dl; /* -t - q (t + 2) */
-    return __builtin_copysign(q + rem / d, x);
+    double q, ql = div_parts(-th, -tl, d, dl, &q, fused);
+    return __builtin_copysign(q + ql, x);
 }
 
 /* ------------------------------------------------------------------ float64 sin, cos, tan
@@ -610,9 +630,8 @@ tan_double(double x, const int fused)
     int odd = reduce_pio2(x, &rh, &rl) & 1;
     sincos_parts(rh, rl, &sh, &sl, &ch, &cl, fused);
     double nh = odd ? ch : sh, nl = odd ? cl : sl, dh = odd ? sh : ch, dl = odd ? sl : cl;
-    double q = nh / dh, qd = q * dh;
-    double rem = ((nh - qd) - two_prod_err(q, dh, qd, fused)) + nl - q * dl;
-    double y = q + rem / dh;
+    double q, ql = div_parts(nh, nl, dh, dl, &q, fused);
+    double y = q + ql;
     return x == 0.0 ? x : odd ? -y : y; /* tan(-0) is -0 */
 }
 
@@ -683,8 +702,7 @@ arctanh_double(double x, const int fused)
 {
     double a = fabs(x), t = a + a;
     double d = 1.0 - a, dl = (1.0 - d) - a; /* fast two-sum: 1 >= a */
-    double q = t / d, qd = q * d;
-    double yl = (((t - qd) - two_prod_err(q, d, qd, fused)) - q * dl) / d;
+    double q, yl = div_parts(t, 0.0, d, dl, &q, fused);
     double c, u = one_plus(q, yl, &c);
     double r = 0.5 * log_double_plus(u, c, fused);
     return a < 0x1p-28 ? x : __builtin_copysign(r, x); /* x + x^3/3 is x to the precision */
@@ -747,16 +765,14 @@ atan2_parts_double(double yh, double yl, double xh, double xl, int x_negative, c
      * overflow (an mn that the scale makes subnormal gives a w that underflows anyway) */
     double scale = !fused && mx > 0x1p900 ? 0x1p-600 : 1.0;
     mn *= scale, mnl *= scale, mx *= scale, mxl *= scale;
-    double w = mn / mx, p = w * mx;
-    double wl = (((mn - p) - two_prod_err(w, mx, p, fused)) + mnl - w * mxl) / mx;
+    double w, wl = div_parts(mn, mnl, mx, mxl, &w, fused);
     double kd = w * 8.0 + 0.5;
     int k = (int)(kd >= 0.0 && kd < 9.0 ? kd : 0.0);
     double c = (double)k * 0.125;
     double n = w - c; /* exact: w is within 1/16 of c */
     double wc = w * c, d = 1.0 + wc;
     double dl = ((1.0 - d) + wc) + PG_FMAD(wl, c, two_prod_err(w, c, wc, fused));
-    double t = n / d, td = t * d;
-    double tl = ((((n - td) - two_prod_err(t, d, td, fused)) + wl) - t * dl) / d;
+    double t, tl = div_parts(n, wl, d, dl, &t, fused);
     double z = t * t;
     double poly = -1.0 / 15.0;
     poly = PG_FMAD(poly, z, 1.0 / 13.0);
@@ -860,9 +876,8 @@ expm1_for_float(double x, const int fused)
 {
     x = x > 200.0 ? 200.0 : x; /* inf past float32's range, still finite 2^k */
     x = x < -60.0 ? -60.0 : x;
-    double t = PG_FMAD(x, 1.44269504088896338700e+00, PG_MAGIC_D);
-    int64_t k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D));
-    double r = PG_FMAD(t - PG_MAGIC_D, -PG_LN2_D, x);
+    int64_t k;
+    double r = PG_FMAD(ln2_multiple(x, &k, fused), -PG_LN2_D, x);
     double two_k = pow2_double(k);
     return PG_FMAD(two_k, expm1_reduced_for_float(r, fused), two_k - 1.0);
 }
@@ -872,9 +887,8 @@ exp_for_float(double x, const int fused)
 {
     x = x > 200.0 ? 200.0 : x;
     x = x < -200.0 ? -200.0 : x;
-    double t = PG_FMAD(x, 1.44269504088896338700e+00, PG_MAGIC_D);
-    int64_t k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D));
-    double r = PG_FMAD(t - PG_MAGIC_D, -PG_LN2_D, x);
+    int64_t k;
+    double r = PG_FMAD(ln2_multiple(x, &k, fused), -PG_LN2_D, x);
     return (1.0 + expm1_reduced_for_float(r, fused)) * pow2_double(k);
 }
 
@@ -883,13 +897,8 @@ exp_for_float(double x, const int fused)
 PG_ALWAYS_INLINE double
 log_for_float(double x, const int fused)
 {
-    uint64_t ix = double_bits(x);
-    uint64_t mbits = (ix & 0x000fffffffffffffull) | 0x3ff0000000000000ull;
-    int e = (int)(ix >> 52) - 1023;
-    int high = mbits > 0x3ff6a09e667f3bcdull;
-    mbits -= high ? 0x0010000000000000ull : 0;
-    e += high;
-    double f = bits_double(mbits) - 1.0;
+    int e;
+    double f = log_split(x, &e);
     double s = f / (2.0 + f);
     double z = s * s;
     double R = 2.0 / 15.0;
