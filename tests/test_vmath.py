@@ -3,6 +3,7 @@ float64 (for float32) and long double (for float64) references, for every instru
 this CPU runs, through the ufuncs (contiguous and buffered paths) and the VM; special values as
 NumPy gives them."""
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -123,16 +124,22 @@ def test_special_values(variant, name):
 
 
 # ------------------------------------------------------------------ power and arctan2
-BINARY = [("power", "float32"), ("arctan2", "float32"), ("arctan2", "float64")]
+BINARY = [("power", "float32"), ("arctan2", "float32"), ("power", "float64"), ("arctan2", "float64")]
 
 
 def arguments2(name, dt="float32", n=400_000):
-    """pairs over the functions' ranges (negative bases go to libm)"""
+    """pairs over the functions' ranges (float32's negative bases go to libm)"""
     rng = np.random.default_rng(9)
     big = 3e38 if dt == "float32" else 1.7e308
     if name == "power":
         x = [magnitudes(rng, 1e-45, 3e38, n), rng.uniform(0, 3, n), rng.uniform(-3, 3, n // 4), rng.uniform(0.9, 1.1, n)]
         y = [rng.uniform(-4, 4, n), rng.uniform(-30, 30, n), rng.integers(-5, 6, n // 4), rng.uniform(-1000, 1000, n)]
+        if dt == "float64":  # the whole range, results near overflow and underflow, x near 1 with large y
+            x += [magnitudes(rng, 1e-307, 1e308, n), rng.uniform(1.0, 1.5, n // 4), rng.uniform(0.5, 1.0, n // 4),
+                  1 + signed(rng, magnitudes(rng, 1e-15, 1e-3, n // 4)), rng.uniform(-10, 10, n // 4)]
+            y += [rng.uniform(-1, 1, n), 709.7 / np.log(rng.uniform(1.0001, 1.5, n // 4)),
+                  -745 / -np.log(rng.uniform(0.5, 0.9999, n // 4)), signed(rng, magnitudes(rng, 1, 1e17, n // 4)),
+                  rng.integers(-300, 301, n // 4)]
     else:
         x = [signed(rng, magnitudes(rng, 1e-300, big, n)), rng.uniform(-2, 2, n), rng.uniform(-1, 1, n // 4)]
         y = [signed(rng, magnitudes(rng, 1e-300, big, n)), rng.uniform(-2, 2, n), np.zeros(n // 4)]
@@ -148,7 +155,7 @@ def test_ulp_error_binary(variant, name, dt):
     with np.errstate(all="ignore"):
         ref = getattr(np, name)(x.astype(wide), y.astype(wide))
     got = getattr(pygpu, name)(pygpu.asarray(x, device=CPU), pygpu.asarray(y, device=CPU)).get()
-    if dt == "float64":
+    if dt == "float64":  # power 0.64 measured (NumPy's own 0.73), arctan2 0.75
         assert ulps64(got, ref).max() <= 0.8, (variant, name)
         return
     ours = x > 0 if name == "power" else np.ones(len(x), bool)   # negative bases: libm's powf (0.5015)
@@ -204,6 +211,13 @@ def test_binary_paths_agree(name, dt):
     assert_array_equal(vm(px, py), both)
     if name == "power":
         assert_array_equal(px ** 3, f(px, pygpu.full_like(px, 3)))
+        negative = -px  # integer exponents of negative bases: the sign by the exponent's parity
+        for k in (-3, 2, 3, 2 ** 52 + 1, 2.0 ** 53):
+            k = np.dtype(dt).type(k)
+            with np.errstate(over="ignore", under="ignore"):
+                expected = np.power(-x, k)
+            np.testing.assert_allclose(pygpu.power(negative, k).get(), expected, rtol=2 * np.finfo(dt).eps)
+        assert np.isnan(pygpu.power(negative, np.dtype(dt).type(0.5)).get()).all()
 
 
 # ------------------------------------------------------------------ float64
@@ -300,10 +314,18 @@ def test_special_values_float64(variant, name):
 
 @pytest.mark.parametrize("name, dt", [("exp", "float32"), ("exp", "float64"), ("exp2", "float64"), ("log2", "float32"),
                                       ("log2", "float64"), ("log10", "float32"), ("log10", "float64"), ("cbrt", "float32"),
-                                      ("cbrt", "float64")])
+                                      ("cbrt", "float64"), ("power", "float64")])
 def test_exact_results(variant, name, dt):
     """Powers of the base (and cubes) give the exact result, as libm's do."""
     k = np.arange(-20, 21) if name != "log10" else np.arange(0, 11 if dt == "float32" else 23)
+    if name == "power":  # every exactly representable integer power of 2, 3, 5, 7, 10, -3, 0.5, 1.5
+        pairs = [(b, e) for b in (2.0, 3.0, 5.0, 7.0, 10.0, -3.0, 0.5, 1.5, 0.75) for e in range(-40, 80)
+                 if Fraction(b) ** e == Fraction(float(Fraction(b) ** e))]
+        x, y = (np.array(v, dt) for v in zip(*pairs))
+        expected = np.array([float(Fraction(b) ** e) for b, e in pairs])
+        got = pygpu.power(pygpu.asarray(x, device=CPU), pygpu.asarray(y, device=CPU)).get()
+        assert_array_equal(got, expected)
+        return
     if name in ("exp", "exp2"):
         x, expected = (k if name == "exp2" else np.zeros(1)), (np.exp2(k) if name == "exp2" else np.ones(1))
     elif name == "cbrt":
@@ -334,3 +356,19 @@ def test_every_path_agrees(name, dt):
     assert_array_equal(vm(a), contiguous)
     for size in (1, 7, 1023, 1024, 1025, 4097):
         assert_array_equal(getattr(pygpu, name)(a[:size]).get(), contiguous[:size])
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_sqrt_is_exact(variant, dt):
+    """sqrt's whole-array loop (every variant, contiguous and through the strided path's blocks)
+    gives IEEE's exactly rounded root, as NumPy's does, special values included."""
+    rng = np.random.default_rng(4)
+    tiny = np.finfo(dt).smallest_subnormal
+    x = np.concatenate([magnitudes(rng, float(tiny), float(np.finfo(dt).max), 100_000), rng.uniform(0, 4, 10_000),
+                        np.array(SPECIAL32 if dt == "float32" else SPECIAL64)]).astype(dt)
+    with np.errstate(invalid="ignore"):
+        expected = np.sqrt(x)
+    assert_array_equal(pygpu.sqrt(pygpu.asarray(x, device=CPU)), expected)
+    strided = pygpu.asarray(np.repeat(x, 2), device=CPU)[::2]
+    assert_array_equal(pygpu.sqrt(strided), expected)
+    assert_array_equal(np.signbit(pygpu.sqrt(pygpu.asarray(np.array([-0.0], dt), device=CPU)).get()), [True])

@@ -1,6 +1,6 @@
 /* Whole-array math for the CPU: float32 and float64 sin, cos, tan and their inverses, arctan2,
- * the hyperbolic functions and their inverses, exp, exp2, expm1, log, log2, log10, log1p and
- * cbrt; float32 power. The loops of these ops (the ufuncs' contiguous and buffered paths, and
+ * the hyperbolic functions and their inverses, exp, exp2, expm1, log, log2, log10, log1p, cbrt,
+ * power and sqrt. The loops of these ops (the ufuncs' contiguous and buffered paths, and
  * the VM) call them over a run of elements instead of libm's scalar functions, which do not
  * vectorise. vmath_cpu.c implements them with polynomials that the compiler vectorises
  * (vmath_elements.h), within about 1 ulp of the exact result, as accurate as NumPy's SIMD loops
@@ -37,6 +37,7 @@
 #define PG_VMATH_log10_f32 ~, 1
 #define PG_VMATH_log1p_f32 ~, 1
 #define PG_VMATH_cbrt_f32 ~, 1
+#define PG_VMATH_sqrt_f32 ~, 1
 #define PG_VMATH_power_f32 ~, 1
 #define PG_VMATH_sin_f64 ~, 1
 #define PG_VMATH_cos_f64 ~, 1
@@ -45,6 +46,8 @@
 #define PG_VMATH_arccos_f64 ~, 1
 #define PG_VMATH_arctan_f64 ~, 1
 #define PG_VMATH_arctan2_f64 ~, 1
+#define PG_VMATH_power_f64 ~, 1
+#define PG_VMATH_sqrt_f64 ~, 1
 #define PG_VMATH_sinh_f64 ~, 1
 #define PG_VMATH_cosh_f64 ~, 1
 #define PG_VMATH_tanh_f64 ~, 1
@@ -82,6 +85,7 @@
     X(log10_f32, float) \
     X(log1p_f32, float) \
     X(cbrt_f32, float) \
+    X(sqrt_f32, float) \
     X(sin_f64, double) \
     X(cos_f64, double) \
     X(tan_f64, double) \
@@ -101,10 +105,11 @@
     X(log2_f64, double) \
     X(log10_f64, double) \
     X(log1p_f64, double) \
-    X(cbrt_f64, double)
+    X(cbrt_f64, double) \
+    X(sqrt_f64, double)
 
 /* and the binary ones */
-#define PG_VMATH_LOOPS2(X) X(power_f32, float) X(arctan2_f32, float) X(arctan2_f64, double)
+#define PG_VMATH_LOOPS2(X) X(power_f32, float) X(arctan2_f32, float) X(power_f64, double) X(arctan2_f64, double)
 
 /* y[i] = f(x[i]) for i < n; x and y may be the same array, or not overlap at all */
 #define PG_VMATH_DECLARE(NAME, T) void pg_v_##NAME(const T *x, T *y, int64_t n);

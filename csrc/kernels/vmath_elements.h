@@ -341,15 +341,22 @@ expm1_double(double x, const int fused)
 
 /* ------------------------------------------------------------------ float64 log, log2, log10, log1p */
 
-/* f and *e with x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)), for x positive and normal */
+/* m and *e with x = 2^e m, m in [sqrt(1/2), sqrt(2)), for x positive and normal */
 PG_ALWAYS_INLINE double
-log_split(double x, int *e)
+log_mantissa(double x, int *e)
 {
     uint64_t ix = double_bits(x);
     uint64_t mbits = (ix & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
     int high = mbits > 0x3ff6a09e667f3bcdull; /* m > sqrt(2): use m / 2 */
     *e = (int)(ix >> 52) - 1023 + high;
-    return bits_double(mbits - (high ? 0x0010000000000000ull : 0)) - 1.0;
+    return bits_double(mbits - (high ? 0x0010000000000000ull : 0));
+}
+
+/* f and *e with x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)) (m - 1 is exact) */
+PG_ALWAYS_INLINE double
+log_split(double x, int *e)
+{
+    return log_mantissa(x, e) - 1.0;
 }
 
 /* The logarithms' common part, declaring e, f, s, z, R, hfsq and de for x positive and normal:
@@ -457,6 +464,94 @@ PG_ALWAYS_INLINE int
 log1p_double_slow(double x)
 {
     return !(x > -1.0 && x <= 1.7976931348623157e+308);
+}
+
+/* ------------------------------------------------------------------ float64 power
+ * x^y = e^(y log x) for x > 0: log x as two doubles to about 2^-70 relative (|y log x| reaches 745,
+ * so its absolute error must stay near 2^-62 for the result to be within 2^-60), y log x as two
+ * doubles, and exp's reduction and polynomial taking the low part. */
+#define PG_CBRT2 1.2599210498948732          /* 2^(1/3) and 2^(-1/3), centres of the outer thirds */
+#define PG_CBRT2_INV 0.7937005259840998
+#define PG_LOG_CBRT2_HI 0.23104906018664845  /* their logarithms, two doubles each */
+#define PG_LOG_CBRT2_LO 9.78275379146626e-18
+#define PG_LOG_CBRT2_INV_HI -0.23104906018664836
+#define PG_LOG_CBRT2_INV_LO -4.02270473920663e-18
+#define PG_TWO_THIRDS_HI 0.6666666666666666
+#define PG_TWO_THIRDS_LO 3.700743415417188e-17
+
+/* log x = *lo + the value returned, for x positive and normal: x = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)) split in thirds about c = 2^(-1/3), 1, 2^(1/3) (m - c exact), s = (m - c) /
+ * (m + c) as two doubles (|s| <= 0.0578), log m = log c + 2 atanh s = log c + 2s + s^3 Q(s^2),
+ * Q = sum 2 / (2j + 3) z^j to z^7 (truncation below 2^-75); s^3 and s^3 Q as two doubles (a
+ * tenth of the sum, so their rounding counts); the sums two-sums. */
+PG_ALWAYS_INLINE double
+log_double_parts(double x, double *lo, const int fused)
+{
+    int e;
+    double m = log_mantissa(x, &e);
+    int upper = m > 1.122462048309373, lower = m < 0.8908987181403393; /* 2^(+-1/6) */
+    double c = upper ? PG_CBRT2 : lower ? PG_CBRT2_INV : 1.0;
+    double lc = upper ? PG_LOG_CBRT2_HI : lower ? PG_LOG_CBRT2_INV_HI : 0.0;
+    double lcl = upper ? PG_LOG_CBRT2_LO : lower ? PG_LOG_CBRT2_INV_LO : 0.0;
+    double n = m - c; /* exact: m within a factor 2 of c */
+    double d = m + c, db = d - m, dl = (m - (d - db)) + (c - db); /* two-sum */
+    double sh, sl = div_parts(n, 0.0, d, dl, &sh, fused);
+    double z = sh * sh, zl = two_prod_err(sh, sh, z, fused);
+    double ch = z * sh, cl = two_prod_err(z, sh, ch, fused) + PG_FMAD(zl, sh, 3.0 * z * sl); /* s^3 */
+    double q = 2.0 / 17.0;
+    q = PG_FMAD(q, z, 2.0 / 15.0);
+    q = PG_FMAD(q, z, 2.0 / 13.0);
+    q = PG_FMAD(q, z, 2.0 / 11.0);
+    q = PG_FMAD(q, z, 2.0 / 9.0);
+    q = PG_FMAD(q, z, 2.0 / 7.0);
+    q = PG_FMAD(q, z, 2.0 / 5.0);
+    double qt = PG_FMAD(q, z, PG_TWO_THIRDS_LO); /* Q - its first part */
+    double th = ch * PG_TWO_THIRDS_HI;
+    double tl = two_prod_err(ch, PG_TWO_THIRDS_HI, th, fused) + PG_FMAD(ch, qt, cl * PG_TWO_THIRDS_HI);
+    double de = (double)e, a = de * PG_LN2_HI; /* exact */
+    /* fast two-sums, the larger (or zero) first: |a| >= ln 2 > |lc| unless a = 0, |s1| >= 0.23
+     * > |2s| unless s1 = 0, and |s2| > |s^3| */
+    double s1 = a + lc, e1 = (a - s1) + lc;
+    double s2 = s1 + 2.0 * sh, e2 = (s1 - s2) + 2.0 * sh;
+    double s3 = s2 + th, e3 = (s2 - s3) + th;
+    double rest = ((e1 + e2) + (e3 + tl)) + ((de * PG_LN2_LO + lcl) + 2.0 * sl);
+    double hi = s3 + rest;
+    *lo = (s3 - hi) + rest;
+    return hi;
+}
+
+/* x^y for x > 0 normal and finite, y finite (and -x when y is an odd integer, +x when even) */
+PG_ALWAYS_INLINE double
+power_double(double x, double y, const int fused)
+{
+    double ax = fabs(x), lo;
+    double hi = log_double_parts(ax, &lo, fused);
+    double ph = y * hi;
+    double pl = PG_FMAD(y, lo, two_prod_err(y, hi, ph, fused));
+    int finite = fabs(ph) <= 750.0 && ph != 0.0; /* past that the result is inf or 0 */
+    pl = finite ? pl : 0.0;                       /* (its low part meaningless, or NaN) */
+    ph = ph > 720.0 ? 720.0 : ph;
+    ph = ph < -760.0 ? -760.0 : ph;
+    int64_t k;
+    double q = ln2_multiple(ph, &k, fused);
+    double rh = PG_FMAD(q, -PG_LN2_HI, ph); /* exact */
+    double rl = PG_FMAD(q, -PG_LN2_LO, pl);
+    double r = rh + rl, bb = r - rh, rr = (rh - (r - bb)) + (rl - bb); /* two-sum */
+    double v = exp_tail(r, rr, k, fused);
+    /* a negative base (with an integer y: others go to libm) gives y's parity's sign */
+    double ay = fabs(y), t = ay < 0x1p52 ? ay + 0x1p52 : ay;
+    int odd = (double_bits(t) & 1) && ay < 0x1p53;
+    return x < 0.0 && odd ? -v : v;
+}
+
+/* zeros, infinities, NaN, subnormal bases and negative bases with a non-integer y to libm */
+PG_ALWAYS_INLINE int
+power_double_slow(double x, double y)
+{
+    double ax = fabs(x), ay = fabs(y);
+    double rounded = ay < 0x1p52 ? (ay + 0x1p52) - 0x1p52 : ay; /* y's magnitude rounded to an integer */
+    int fast = ax >= 2.2250738585072014e-308 && ax <= 1.7976931348623157e+308 && ay <= 1.7976931348623157e+308;
+    return (!fast) | ((x < 0.0) & (rounded != ay));
 }
 
 /* ------------------------------------------------------------------ float64 sinh, cosh, tanh */
