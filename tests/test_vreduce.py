@@ -177,6 +177,27 @@ def test_long_reductions_and_scans(device, n):
     assert_array_equal(g.accumulate(i[::-1]), np.arange(n)[::-1])
 
 
+@pytest.mark.parametrize("layout", ["c", "transposed", "negative"])
+@pytest.mark.parametrize("shape, axis", [((130, 1000), 1), ((50, 3001), 1), ((3001, 50), 0), ((9, 65, 129), 2),
+                                         ((9, 65, 129), (1, 2)), ((40, 7, 300), 1)])
+@pytest.mark.parametrize("dt", ["int32", "int64", "uint8", "complex128"])
+def test_many_outputs_in_chunks(device, layout, shape, axis, dt):
+    """Many outputs, each in several chunks (blocks of whole outputs on the CPU, a ragged last
+    chunk), inputs converted on the way: exact sums and running sums against NumPy's."""
+    x = LAYOUTS[layout](np.random.default_rng(1).integers(0, 200, shape).astype(dt))
+    px = LAYOUTS[layout](pygpu.asarray(np.random.default_rng(1).integers(0, 200, shape).astype(dt), device=device))
+    sig = "complex128(complex128, complex128)" if dt == "complex128" else "int64(int64, int64)"
+    uf = pygpu.vectorize([sig])(add)
+    wide = x.astype(np.complex128 if dt == "complex128" else np.int64)
+    assert_array_equal(uf.reduce(px, axis=axis), np.add.reduce(wide, axis=axis))
+    if isinstance(axis, int):
+        assert_array_equal(uf.accumulate(px, axis=axis), np.add.accumulate(wide, axis=axis))
+        out = pygpu.zeros(np.add.reduce(wide, axis=axis).shape, dtype=np.float64, device=device)
+        if dt != "complex128":  # stored through a cast
+            uf.reduce(px, axis=axis, out=out)
+            assert_array_equal(out, np.add.reduce(wide, axis=axis).astype(np.float64))
+
+
 def test_float32_sum_is_accurate(device):
     """10,000,001 x 0.1 in float32: chunks folded in order, then the chunks' sums."""
     uf = pygpu.vectorize(["float32(float32, float32)"])(add)

@@ -50,11 +50,12 @@ typedef struct {
 
 /* Operands of a lane's offsets in `base`: the inputs, the output, the carry. */
 #define PG_VMR_NOFF(a) ((a)->nin + 2)
-/* base's entries for n lanes: their offsets, and on the CPU the uniform steps and shortest chunk */
+/* base's entries for n lanes: their offsets, and on the CPU the uniform steps, the shortest chunk
+ * and the runs' lengths */
 #ifdef __CUDACC__
 #define PG_VMR_NBASE(a, n) ((int64_t)(n) * PG_VMR_NOFF(a))
 #else
-#define PG_VMR_NBASE(a, n) ((int64_t)(n) * PG_VMR_NOFF(a) + PG_VMR_NOFF(a) + 1)
+#define PG_VMR_NBASE(a, n) ((int64_t)(n) * PG_VMR_NOFF(a) + 2 * PG_VMR_NOFF(a) + 1)
 #define PG_VMR_RAGGED INT64_MIN
 #endif
 
@@ -132,14 +133,23 @@ pg_vmr_setup(const PgVmReduceArgs *a, int64_t item0, int64_t step, int n, PgVmrL
                 b[q] += l->rb * a->red_str[q][0];
     }
 #ifndef __CUDACC__
-    /* after the lanes' offsets: each operand's step from lane to lane when it is the same for
-     * all (one strided gather or scatter moves them), else PG_VMR_RAGGED; then the shortest chunk */
-    int64_t *u = base + (int64_t)n * noff, shortest = ln[0].len;
+    /* after the lanes' offsets: each operand's step from lane to lane when it is the same within
+     * runs of equal length (all n lanes, or each output's chunks where a block holds several
+     * outputs: one strided gather or scatter moves a run), else PG_VMR_RAGGED; the shortest
+     * chunk; then each operand's run length */
+    int64_t *u = base + (int64_t)n * noff, *runs = u + noff + 1, shortest = ln[0].len;
     for (int q = 0; q < noff; q++) {
-        u[q] = n > 1 ? base[noff + q] - base[q] : 0;
-        for (int j = 2; j < n && u[q] != PG_VMR_RAGGED; j++)
-            if (base[(int64_t)j * noff + q] - base[q] != j * u[q])
-                u[q] = PG_VMR_RAGGED;
+        int64_t step = n > 1 ? base[noff + q] - base[q] : 0, run = 1;
+        while (run < n && base[(int64_t)run * noff + q] - base[(int64_t)(run - 1) * noff + q] == step)
+            run++;
+        for (int r0 = run; r0 < n && step != PG_VMR_RAGGED; r0 += run)
+            for (int j = r0 + 1; j < r0 + run && j < n; j++)
+                if (base[(int64_t)j * noff + q] - base[(int64_t)(j - 1) * noff + q] != step) {
+                    step = PG_VMR_RAGGED;
+                    break;
+                }
+        u[q] = step;
+        runs[q] = run;
     }
     for (int j = 1; j < n; j++)
         shortest = ln[j].len < shortest ? ln[j].len : shortest;
@@ -159,17 +169,55 @@ pg_vmr_offset(const PgVmReduceArgs *a, const PgVmrLane *l, int q, int64_t i)
 }
 
 #ifndef __CUDACC__
-/* The byte step d between neighbouring lanes' element i of operand q when it is the same for all
- * lanes (the lanes of a CPU block in a row of full chunks): 1, else 0. */
+/* The byte step d between neighbouring lanes' element i of operand q, and the runs of lanes it
+ * holds in (*run lanes each, the last maybe fewer), when every run has that step (the lanes of a
+ * CPU block in a row of full chunks): 1, else 0. */
 static inline int
-pg_vmr_uniform(const PgVmReduceArgs *a, int q, int64_t i, int n, const int64_t *base, int64_t *d)
+pg_vmr_uniform(const PgVmReduceArgs *a, int q, int64_t i, int n, const int64_t *base, int64_t *d, int *run)
 {
     const int noff = PG_VMR_NOFF(a);
     const int64_t *u = base + (int64_t)n * noff;
     if (a->nred > 1 || i >= u[noff] || u[q] == PG_VMR_RAGGED)
         return 0;
     *d = u[q];
+    *run = (int)u[noff + 1 + q];
     return 1;
+}
+#endif
+
+#ifndef __CUDACC__
+/* m values of storage type `from`, d bytes apart from `first`, into dst as compute type ct; 0 for
+ * a type without a gather */
+static inline int
+pg_vmr_gather_run(char *dst, int ct, const char *first, int64_t d, int from, int m)
+{
+    if (from == ct && d == pg_vm_type_size(ct)) {
+        memcpy(dst, first, (size_t)m * (size_t)d);
+        return 1;
+    }
+    switch (ct) {
+#define PG_VMR_GATHER(S, _) case PG_TYPE_##S: pg_gather_##S(first, d, from, (pg_t_##S *)dst, m); return 1;
+        PG_VM_TYPES_A(PG_VMR_GATHER, ~)
+#undef PG_VMR_GATHER
+    default: return 0;
+    }
+}
+
+/* m values of compute type ct at src to storage type `to`, d bytes apart from `first`; 0 for a
+ * type without a scatter */
+static inline int
+pg_vmr_scatter_run(char *first, int64_t d, int to, const char *src, int ct, int m)
+{
+    if (to == ct && d == pg_vm_type_size(ct)) {
+        memcpy(first, src, (size_t)m * (size_t)d);
+        return 1;
+    }
+    switch (ct) {
+#define PG_VMR_SCATTER(S, _) case PG_TYPE_##S: pg_scatter_##S(first, d, to, (const pg_t_##S *)src, m); return 1;
+        PG_VM_TYPES_A(PG_VMR_SCATTER, ~)
+#undef PG_VMR_SCATTER
+    default: return 0;
+    }
 }
 #endif
 
@@ -187,18 +235,18 @@ pg_vmr_load(const PgVmReduceArgs *a, int q, int64_t i, int n, const PgVmrLane *l
     }
 #ifndef __CUDACC__
     int64_t d;
-    if (pg_vmr_uniform(a, q, i, n, base, &d)) {
-        const char *first = p + base[q] + (a->nred ? i * PG_VMR_ISTEP(a) * a->red_str[q][0] : 0);
-        if (a->types[q] == ct && d == size) {
-            memcpy(dst, first, (size_t)n * (size_t)size);
+    int run;
+    if (pg_vmr_uniform(a, q, i, n, base, &d, &run)) {
+        const int64_t off = a->nred ? i * PG_VMR_ISTEP(a) * a->red_str[q][0] : 0;
+        int r0 = 0;
+        for (; r0 < n; r0 += run) {
+            const int m = n - r0 < run ? n - r0 : run;
+            const char *first = p + base[(int64_t)r0 * noff + q] + off;
+            if (!pg_vmr_gather_run(dst + (int64_t)r0 * size, ct, first, d, a->types[q], m))
+                break; /* a type without a gather (the first run's answer is every run's) */
+        }
+        if (r0 >= n)
             return;
-        }
-        switch (ct) {
-#define PG_VMR_GATHER(S, _) case PG_TYPE_##S: pg_gather_##S(first, d, a->types[q], (pg_t_##S *)dst, n); return;
-            PG_VM_TYPES_A(PG_VMR_GATHER, ~)
-#undef PG_VMR_GATHER
-        default: break;
-        }
     }
 #endif
 #ifndef __CUDACC__
@@ -261,6 +309,19 @@ pg_vmr_combine(const PgVmReduceArgs *a, char *RC, int64_t slot, int n, const cha
     for (int64_t b = 0; b < (int64_t)n * asz; b++)
         save[b] = A[b];
     PG_VMR_EXEC(cp, RC, slot, n);
+#ifndef __CUDACC__
+    /* a select over whole values (vectorised); O and A the same register or apart */
+    if (asz == 8) {
+        for (int j = 0; j < n; j++)
+            ((uint64_t *)A)[j] = take[j] ? ((const uint64_t *)O)[j] : ((const uint64_t *)save)[j];
+        return;
+    }
+    if (asz == 4) {
+        for (int j = 0; j < n; j++)
+            ((uint32_t *)A)[j] = take[j] ? ((const uint32_t *)O)[j] : ((const uint32_t *)save)[j];
+        return;
+    }
+#endif
     for (int j = 0; j < n; j++) {
         const char *src = take[j] ? O + (int64_t)j * asz : save + (int64_t)j * asz;
         char *dst = A + (int64_t)j * asz;
@@ -297,18 +358,18 @@ pg_vmr_store(const PgVmReduceArgs *a, int64_t i, int n, const PgVmrLane *ln, con
     char *p = a->data[nin];
 #ifndef __CUDACC__
     int64_t d;
-    if (pg_vmr_uniform(a, nin, scan ? i : 0, n, base, &d)) {
-        char *first = p + base[nin] + (scan && a->nred ? i * PG_VMR_ISTEP(a) * a->red_str[nin][0] : 0);
-        if (a->types[nin] == act && d == asz) {
-            memcpy(first, A, (size_t)n * (size_t)asz);
+    int run;
+    if (pg_vmr_uniform(a, nin, scan ? i : 0, n, base, &d, &run)) {
+        const int64_t off = scan && a->nred ? i * PG_VMR_ISTEP(a) * a->red_str[nin][0] : 0;
+        int r0 = 0;
+        for (; r0 < n; r0 += run) {
+            const int m = n - r0 < run ? n - r0 : run;
+            char *first = p + base[(int64_t)r0 * noff + nin] + off;
+            if (!pg_vmr_scatter_run(first, d, a->types[nin], A + (int64_t)r0 * asz, act, m))
+                break;
+        }
+        if (r0 >= n)
             return;
-        }
-        switch (act) {
-#define PG_VMR_SCATTER(S, _) case PG_TYPE_##S: pg_scatter_##S(first, d, a->types[nin], (const pg_t_##S *)A, n); return;
-            PG_VM_TYPES_A(PG_VMR_SCATTER, ~)
-#undef PG_VMR_SCATTER
-        default: break;
-        }
     }
 #endif
     for (int j = 0; j < n; j++)

@@ -59,6 +59,9 @@ cpu_pass(PgDevice *dev, const PgVmReduceArgs *a, void *stream)
         run.lanes /= 2;
     if (run.nitems < run.lanes) /* no more lanes than items: fewer wasted lanes per instruction */
         run.lanes = (int)(run.nitems > 0 ? run.nitems : 1);
+    /* blocks of whole outputs: each output's chunks are a run of lanes one gather loads */
+    if (!a->outer && a->nchunks > 1 && a->nchunks <= run.lanes)
+        run.lanes -= run.lanes % (int)a->nchunks;
     run.scratch = pg_vm_cpu_reduce_scratch(a, run.lanes);
     int64_t nblocks = (run.nitems + run.lanes - 1) / run.lanes;
     int64_t work = a->nout * a->nred_total;
