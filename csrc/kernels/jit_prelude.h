@@ -46,6 +46,16 @@ typedef unsigned long long uint64_t;
 #define INFINITY __int_as_float(0x7f800000)
 #endif
 
+#ifdef PG_CUDA_CPU_H
+/* cuda_cpu.h makes every loop after it poll the Ctrl-C flag; the prelude's own loops (over an
+ * element's index dimensions, a record's bytes, an integer power's bits, an atomic's retries) are
+ * short and bounded, and the poll in them (twice per access of a 2-d array) kept gcc from
+ * vectorising a block's thread loop: they are compiled without it. The kernel's loops keep it. */
+#pragma push_macro("for")
+#pragma push_macro("while")
+#undef for
+#undef while
+#endif
 #include "pg_math.h"
 
 #ifndef PG_JIT_CHECK
@@ -345,5 +355,10 @@ PG_JIT_FN float pg_atomic_min_half(pg_half *p, float v)
 }
 PG_JIT_FN float pg_atomic_exch_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float) { return v; }); }
 #undef PG_ULL
+
+#ifdef PG_CUDA_CPU_H
+#pragma pop_macro("while")
+#pragma pop_macro("for")
+#endif
 
 #endif
