@@ -469,6 +469,37 @@ def test_hypothesis_broadcast_mixed_dtypes(shapes, dts, op, flip):
         compare(op, got, expected, expected.dtype)
 
 
+@pytest.mark.parametrize("dt", ["bool", "int8", "int32", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("shape", [(9, 130), (300, 700), (257, 1025), (1000, 513)])
+def test_transposed_operands(device, dt, shape):
+    """A transposed operand (a + b.T, copies of a.T into C order, out= in the other order), shapes
+    about the CPU's tiles (512 columns, 256 rows) and below them: against NumPy, in place too."""
+    rng = np.random.default_rng(6)
+    a = (rng.standard_normal(shape) * 10).astype(dt)
+    b = (rng.standard_normal(shape[::-1]) * 10).astype(dt)
+    pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for name in ("add", "multiply", "maximum", "less", "logical_and"):
+            f, g = getattr(np, name), getattr(pygpu, name)
+            assert_array_equal(g(pa, pb.T), f(a, b.T))
+            assert_array_equal(g(pb.T, pa), f(b.T, a))
+            assert_array_equal(g(pa[::-1], pb[:, ::-1].T), f(a[::-1], b[:, ::-1].T))
+            assert_array_equal(g(pa[:, ::2], pb[::2].T), f(a[:, ::2], b[::2].T))
+        assert_array_equal(pygpu.ascontiguousarray(pb.T), np.ascontiguousarray(b.T))
+        assert_array_equal(pb.T.copy(), b.T.copy())
+        assert_array_equal(pb.T.astype(np.complex128), b.T.astype(np.complex128))
+        out = pygpu.asarray(np.zeros(shape, dt, order="F"), device=device)  # written across its rows
+        pygpu.add(pa, pb.T, out=out)
+        assert_array_equal(out, np.add(a, b.T))
+        if dt != "bool":  # the operands overlap: NumPy's result, as if the input were copied first
+            square = (rng.standard_normal((shape[1], shape[1])) * 10).astype(dt)
+            ps = pygpu.asarray(square, device=device)
+            ps += ps.T
+            square += square.T
+            assert_array_equal(ps, square)
+
+
 @pytest.mark.parametrize("dt", ["bool", "uint8", "int16", "int64", "float16", "float32", "float64", "complex64"])
 def test_strided_inputs_in_place_of_blocks(device, dt):
     """Inputs that are all strided (steps 2, 3, -1 and 0), with a scalar or a 0-d array beside

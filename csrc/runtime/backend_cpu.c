@@ -126,11 +126,59 @@ run_rows(PgCpuLoop loop, const PgLoopArgs *args, int64_t r0, int64_t r1)
     }
 }
 
+/* Columns and rows of a tile (see run_tiles): 512 columns measured best for float32 and float64
+ * (64: 2x slower, per-row overhead; 1024: 1.3x, the lines no longer stay in L1/L2), rows enough
+ * tiles for every thread. */
+#define PG_CPU_TILE_COLS 512
+#define PG_CPU_TILE_ROWS 256
+
+/* Whether a 2-d loop reads or writes an operand across its rows (a transposed operand: b.T in
+ * a + b.T, or a copy of a.T into C order), each element of a row in another cache line while
+ * neighbouring rows share them: walked row by row across the whole width, every access misses
+ * L1 (3000 lines per row of 3000 float64). Loops of at most two inputs, as for run_rows. */
+static int
+has_transposed_operand(const PgLoopArgs *args)
+{
+    if (args->ndim != 2 || args->nargs > 3 || args->shape[0] < 8 || args->shape[1] < 128)
+        return 0;
+    for (int k = 0; k < args->nargs; k++) {
+        int64_t across = args->strides[k][1], down = args->strides[k][0];
+        if (args->data[k] && (across >= 64 || across <= -64) && down > -64 && down < 64 && down != 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int64_t
+tile_count(int64_t n, int64_t per)
+{
+    return (n + per - 1) / per;
+}
+
+/* Tiles [t0, t1) (a column strip's tiles one after another), each walked row by row on the
+ * loop's strided path: a transposed operand's lines (one per column of the tile) stay in cache
+ * from one row to the next, which reads the next element of each. */
+static void
+run_tiles(PgCpuLoop loop, const PgLoopArgs *args, int64_t t0, int64_t t1)
+{
+    PgLoopArgs tile = *args;
+    const int64_t per_strip = tile_count(args->shape[0], PG_CPU_TILE_ROWS);
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t c0 = t / per_strip * PG_CPU_TILE_COLS, r0 = t % per_strip * PG_CPU_TILE_ROWS;
+        tile.shape[1] = args->shape[1] - c0 < PG_CPU_TILE_COLS ? args->shape[1] - c0 : PG_CPU_TILE_COLS;
+        tile.shape[0] = args->shape[0] - r0 < PG_CPU_TILE_ROWS ? args->shape[0] - r0 : PG_CPU_TILE_ROWS;
+        tile.size = tile.shape[0] * tile.shape[1];
+        for (int k = 0; k < args->nargs; k++)
+            tile.data[k] = args->data[k] ? args->data[k] + c0 * args->strides[k][1] + r0 * args->strides[k][0] : NULL;
+        loop(&tile, 0, 0, tile.size);
+    }
+}
+
 typedef struct {
     PgCpuLoop loop;
     const PgLoopArgs *args;
-    int contiguous, rows;
-    int64_t units; /* elements, or rows when rows is set */
+    int contiguous, rows, tiles;
+    int64_t units; /* elements, or rows or tiles when those are set */
 } LoopRun;
 
 /* Units [begin, end) of a launch. */
@@ -139,6 +187,8 @@ run_units(const LoopRun *r, int64_t begin, int64_t end)
 {
     if (r->rows)
         run_rows(r->loop, r->args, begin, end);
+    else if (r->tiles)
+        run_tiles(r->loop, r->args, begin, end);
     else
         r->loop(r->args, r->contiguous, begin, end);
 }
@@ -162,18 +212,21 @@ cpu_elementwise(PgDevice *dev, int kernel_id, const PgLoopArgs *args, void *stre
     if (pg_cpu_x86_64_v3())
         loops = pg_cpu_loops_avx2;
 #endif
-    LoopRun r = {loops[kernel_id], args, pg_loop_is_contiguous(args, types), 0, args->size};
+    LoopRun r = {loops[kernel_id], args, pg_loop_is_contiguous(args, types), 0, 0, args->size};
     int64_t n = args->size;
     r.rows = !r.contiguous && args->nargs <= 3 && args->ndim > 0 && args->shape[args->ndim - 1] >= PG_CPU_MIN_ROW &&
              pg_loop_rows_contiguous(args, types);
+    r.tiles = !r.contiguous && !r.rows && has_transposed_operand(args);
     if (r.rows)
         r.units = n / args->shape[args->ndim - 1];
+    else if (r.tiles)
+        r.units = tile_count(args->shape[1], PG_CPU_TILE_COLS) * tile_count(args->shape[0], PG_CPU_TILE_ROWS);
     if (n < PG_CPU_PARALLEL_MIN || pg_cpu_threads() == 1) {
         run_units(&r, 0, r.units);
         return 0;
     }
     Py_BEGIN_ALLOW_THREADS
-    pg_cpu_team_for(pg_cpu_threads(), r.units, pg_cpu_team_chunk(r.units, pg_cpu_threads(), r.rows ? 1 : 16), run_chunk,
+    pg_cpu_team_for(pg_cpu_threads(), r.units, pg_cpu_team_chunk(r.units, pg_cpu_threads(), r.rows || r.tiles ? 1 : 16), run_chunk,
                     &r);
     Py_END_ALLOW_THREADS
     return 0;
