@@ -308,6 +308,13 @@ def bench_elementwise(b):
     elementwise_case(b, f"broadcast (m,1) + (1,m) m={side}",
                      lambda xp: (rng.random((side, 1)).astype(np.float32), rng.random((1, side)).astype(np.float32)),
                      lambda xp, a, c: a + c, side * side * 4)
+    elementwise_case(b, f"strided sqrt(a[::2]) f32 n={n // 2:.0e}", lambda xp: (rng.random(n).astype(np.float32),),
+                     lambda xp, a: xp.sqrt(a[::2]), 2 * (n // 2) * 4)
+    big = 1000 if b.quick else 3000
+    elementwise_case(b, f"transposed a + b.T {big}x{big} f64", lambda xp: (rng.random((big, big)), rng.random((big, big))),
+                     lambda xp, a, c: a + c.T, 3 * big * big * 8)
+    elementwise_case(b, f"transposed copy of a.T into C order {big}x{big} f64", lambda xp: (rng.random((big, big)),),
+                     lambda xp, a: a.T.contiguous() if xp is torch else xp.ascontiguousarray(a.T), 2 * big * big * 8)
     elementwise_case(b, "per-call overhead: a + b, 1 element",
                      lambda xp: (np.ones(1, np.float32), np.ones(1, np.float32)),
                      lambda xp, a, c: a + c)
