@@ -268,22 +268,15 @@ exp_reduce(double x, int64_t *k, const int fused)
     return PG_FMAD(q, -PG_LN2_LO, r);
 }
 
-/* 2^adj e^x (adj is 0, or -1 for e^x / 2 without overflow) */
 PG_ALWAYS_INLINE double
-exp_double_scaled(double x, int adj, const int fused)
+exp_double(double x, const int fused)
 {
     /* past these e^x is inf or 0; NaN passes both comparisons and stays NaN */
     x = x > 720.0 ? 720.0 : x;
     x = x < -750.0 ? -750.0 : x;
     int64_t k;
     double r = exp_reduce(x, &k, fused);
-    return exp_tail(r, 0.0, k + adj, fused);
-}
-
-PG_ALWAYS_INLINE double
-exp_double(double x, const int fused)
-{
-    return exp_double_scaled(x, 0, fused);
+    return exp_tail(r, 0.0, k, fused);
 }
 
 /* 2^x = 2^k e^(y ln 2), k = round(x), y = x - k exact; y ln 2 as two doubles */
@@ -556,44 +549,32 @@ power_double_slow(double x, double y)
 
 /* ------------------------------------------------------------------ float64 sinh, cosh, tanh */
 
-/* e^x = hi + lo (about 2^-60 relative), for |x| <= 700: exp's arithmetic with its last sum
- * left unevaluated */
-PG_ALWAYS_INLINE void
-exp_double_parts(double x, double *hi, double *lo, const int fused)
-{
-    int64_t k;
-    double r = exp_reduce(x, &k, fused);
-    double one_r = 1.0 + r, one_r_lo = (1.0 - one_r) + r;
-    double two_k = pow2_double(k);
-    *hi = one_r * two_k;
-    *lo = PG_FMAD(exp_poly(r, fused), r * r, one_r_lo) * two_k;
-}
-
-/* e^a / 2 as *h + *hl for 0 <= a < 22 (larger a give e^22 / 2) */
+/* e^a / 2 as *h + *hl (about 2^-60 relative) for a >= 0: exp's arithmetic with its last sum
+ * left unevaluated, scaled by 2^(k-1) in two factors, so that no overflow comes before
+ * e^a / 2's own (a is cut at 720, past it) */
 PG_ALWAYS_INLINE void
 half_exp_parts(double a, double *h, double *hl, const int fused)
 {
-    double hi, lo;
-    exp_double_parts(a > 22.0 ? 22.0 : a, &hi, &lo, fused);
-    *h = 0.5 * hi;
-    *hl = 0.5 * lo;
+    int64_t k;
+    double r = exp_reduce(a > 720.0 ? 720.0 : a, &k, fused);
+    double one_r = 1.0 + r, one_r_lo = (1.0 - one_r) + r;
+    double s1 = pow2_double((k - 1) >> 1), s2 = pow2_double((k - 1) - ((k - 1) >> 1));
+    *h = one_r * s1 * s2;
+    *hl = PG_FMAD(exp_poly(r, fused), r * r, one_r_lo) * s1 * s2;
 }
 
-/* cosh x = h + 1/(4h), h = e^|x| / 2: to |x| = 22 with h as two doubles (the small term added
- * to h's low part), past that h alone (1/(4h) below h's last bit), scaled in two factors (no
- * overflow before cosh's own) */
+/* cosh x = h + 1/(4h), h = e^|x| / 2 as two doubles (the small term added to h's low part;
+ * below h's last bit from |x| = 19 on) */
 PG_ALWAYS_INLINE double
 cosh_double(double x, const int fused)
 {
     double a = fabs(x), h, hl;
     half_exp_parts(a, &h, &hl, fused);
-    double medium = h + (hl + 0.25 / (h + hl));
-    return a < 22.0 ? medium : exp_double_scaled(a, -1, fused);
+    return h + (hl + 0.25 / (h + hl));
 }
 
-/* sinh x: below |x| = 1 its Taylor series to x^19 (truncation below 2^-65); to 22,
- * h - 1/(4h) with h = e^|x| / 2 as two doubles (the small term subtracted from h's low part);
- * past that h alone (1/(4h) below h's last bit), scaled in two factors. */
+/* sinh x: below |x| = 1 its Taylor series to x^19 (truncation below 2^-65); above, h - 1/(4h)
+ * with h = e^|x| / 2 as two doubles (the small term subtracted from h's low part). */
 PG_ALWAYS_INLINE double
 sinh_double(double x, const int fused)
 {
@@ -611,9 +592,7 @@ sinh_double(double x, const int fused)
     double small = PG_FMAD(a * z, p, a);
     double h, hl;
     half_exp_parts(a, &h, &hl, fused);
-    double medium = h + (hl - 0.25 / (h + hl));
-    double large = exp_double_scaled(a, -1, fused);
-    double y = a < 1.0 ? small : a < 22.0 ? medium : large;
+    double y = a < 1.0 ? small : h + (hl - 0.25 / (h + hl));
     return __builtin_copysign(y, x);
 }
 
@@ -822,8 +801,8 @@ not_finite_d(double x)
 }
 
 /* ------------------------------------------------------------------ float64 arctan, arctan2, arcsin, arccos
- * All four from one angle: atan2 of two non-negative values given as two doubles each, with the
- * x's sign. w = min / max in [0, 1] (two doubles: the quotient and its exact remainder), k =
+ * arctan and arctan2 from one angle (arcsin and arccos have a series of their own below): atan2
+ * of two non-negative values given as two doubles each, with the x's sign. w = min / max in [0, 1] (two doubles: the quotient and its exact remainder), k =
  * round(8w), t = (w - k/8) / (1 + w k/8) in [-1/16, 1/16] (two doubles), atan t by its Taylor
  * series to t^15 (truncation below 2^-64), added to atan(k/8) (two doubles each, from 200-bit
  * values, picked by selects: the compilers' generic tuning makes no vector gathers from a table)
@@ -890,17 +869,6 @@ atan2_parts_double(double yh, double yl, double xh, double xl, int x_negative, c
     return s + sign * (t + (tail + sign * small));
 }
 
-/* sqrt(1 - a^2) for 0 <= a <= 1 as two doubles: (1 - a)(1 + a), each factor as two doubles */
-PG_ALWAYS_INLINE void
-sqrt_one_minus_square(double a, double *hi, double *lo, const int fused)
-{
-    double d = 1.0 - a, dl = (1.0 - d) - a; /* fast two-sums: 1 >= a */
-    double u = 1.0 + a, ul = (1.0 - u) + a;
-    double p = d * u;
-    double pl = two_prod_err(d, u, p, fused) + PG_FMAD(d, ul, dl * u);
-    sqrt_parts(p, pl, hi, lo, fused);
-}
-
 PG_ALWAYS_INLINE double
 arctan_double(double x, const int fused)
 {
@@ -914,22 +882,72 @@ arctan2_double(double y, double x, const int fused)
     return __builtin_copysign(r, y);
 }
 
-/* asin x = atan2(|x|, sqrt(1 - x^2)) with x's sign */
+/* asin and acos from one series: P(z) with asin t = t + t z P(z), z = t^2, for t in [0, 1/2]: a
+ * Chebyshev fit of degree 13 on z in [0, 1/4] (relative error 2^-54 with the coefficients
+ * rounded); arguments above 1/2 through asin t = pi/2 - 2 asin s, s = sqrt((1 - t) / 2) as two
+ * doubles (z = s^2 exact). The tail t z P(z) is at most 9% of the result, so its few roundings
+ * cost a few hundredths of an ulp. */
+PG_ALWAYS_INLINE double
+asin_poly(double z, const int fused)
+{
+    double p = 0.02961201126495512;
+    p = PG_FMAD(p, z, -0.01924167174674304);
+    p = PG_FMAD(p, z, 0.019554513336123378);
+    p = PG_FMAD(p, z, 0.0030448799094556773);
+    p = PG_FMAD(p, z, 0.009319560794767446);
+    p = PG_FMAD(p, z, 0.009621842970100282);
+    p = PG_FMAD(p, z, 0.011566459612121669);
+    p = PG_FMAD(p, z, 0.01396378001220357);
+    p = PG_FMAD(p, z, 0.017352816540325496);
+    p = PG_FMAD(p, z, 0.02237215744350722);
+    p = PG_FMAD(p, z, 0.03038194447553234);
+    p = PG_FMAD(p, z, 0.044642857142551895);
+    p = PG_FMAD(p, z, 0.07500000000000118);
+    return PG_FMAD(p, z, 0.16666666666666666);
+}
+
+/* For t = |x| <= 1: *u and *ul, the series' argument (t, or s = sqrt((1 - t) / 2) as two doubles
+ * above 1/2), and the tail u z P(z) returned (asin u = u + ul + tail to the precision) */
+PG_ALWAYS_INLINE double
+asin_parts(double t, int big, double *u, double *ul, const int fused)
+{
+    double w = (1.0 - t) * 0.5; /* exact for t >= 1/2 */
+    double sh, sl;
+    sqrt_parts(w, 0.0, &sh, &sl, fused);
+    *u = big ? sh : t;
+    *ul = big ? sl : 0.0;
+    double z = big ? w : t * t;
+    return *u * z * asin_poly(z, fused);
+}
+
+/* asin x: t + tail up to |x| = 1/2, pi/2 - 2 (s + tail) above (pi/2 - 2s as a two-sum) */
 PG_ALWAYS_INLINE double
 arcsin_double(double x, const int fused)
 {
-    double a = fabs(x), s, sl;
-    sqrt_one_minus_square(a, &s, &sl, fused);
-    return __builtin_copysign(atan2_parts_double(a, 0.0, s, sl, 0, fused), x);
+    double t = fabs(x), u, ul;
+    int big = t > 0.5;
+    double tail = asin_parts(t, big, &u, &ul, fused);
+    double q = -2.0 * u, h = PG_PI_2 + q, hb = h - PG_PI_2;
+    double herr = (PG_PI_2 - (h - hb)) + (q - hb);
+    double outer = h + ((herr + PG_PI_2_LO) - 2.0 * (ul + tail));
+    return __builtin_copysign(big ? outer : t + tail, x);
 }
 
-/* acos x = atan2(sqrt(1 - x^2), x) */
+/* acos x: pi/2 - asin x up to |x| = 1/2; above, 2 (s + tail) for x > 0 and pi - 2 (s + tail) for
+ * x < 0 (the differences as two-sums) */
 PG_ALWAYS_INLINE double
 arccos_double(double x, const int fused)
 {
-    double s, sl;
-    sqrt_one_minus_square(fabs(x), &s, &sl, fused);
-    return atan2_parts_double(s, sl, fabs(x), 0.0, (double_bits(x) >> 63) != 0, fused);
+    double t = fabs(x), u, ul;
+    int big = t > 0.5, negative = x < 0.0;
+    double tail = asin_parts(t, big, &u, &ul, fused);
+    double su = negative ? u : -u, st = negative ? tail : -tail; /* -asin x's parts, small x */
+    double a = big ? PG_PI_HI : PG_PI_2, alo = big ? PG_PI_LO : PG_PI_2_LO;
+    double q = big ? -2.0 * u : su;
+    double h = a + q, hb = h - a, herr = (a - (h - hb)) + (q - hb);
+    double rest = big ? (herr + alo) - 2.0 * (ul + tail) : (herr + alo) + st;
+    double near = 2.0 * u + 2.0 * (ul + tail); /* x > 1/2 */
+    return big && !negative ? near : h + rest;
 }
 
 PG_ALWAYS_INLINE int
@@ -1018,18 +1036,27 @@ log1p_for_float(double x, const int fused)
     return fabs(x) < 0x1p-20 ? series : log_for_float(1.0 + x, fused);
 }
 
-/* float64 cbrt |x| for |x| positive and finite: e^(log a / 3) (relative error below
- * 2^-35), then one Newton step on the exact residual a - y^3 (two doubles), which leaves an error
- * far below half an ulp before the last rounding; a is scaled by 2^-+999 towards 1 first at
- * either end of the range (exactly, subnormals included), so that log sees a normal value and
- * y^3 and its low part neither overflow nor underflow */
+/* float64 cbrt |x| for |x| positive and finite: a = 2^(3k) b with b in [1/2, 4), b^(-1/3) from
+ * float32 bits and three Newton steps r (4 - b r^3) / 3 (no division: relative error below
+ * 2^-30), then one Newton step on the cube root with the exact residual a - y^3 (two doubles),
+ * which leaves an error far below half an ulp before the last rounding; a is scaled by 2^-+999
+ * towards 1 first at either end of the range (exactly, subnormals included), so that its
+ * exponent is a normal number's and y^3 and its low part neither overflow nor underflow */
 PG_ALWAYS_INLINE double
 cbrt_double(double x, const int fused)
 {
     double a = fabs(x);
     int big = a > 0x1p900, small = a < 0x1p-900;
     a *= big ? 0x1p-999 : small ? 0x1p999 : 1.0;
-    double y = exp_double(log_for_float(a, fused) * (1.0 / 3.0), fused);
+    double e = (double)((int)(double_bits(a) >> 52) - 1023);
+    double t = e * (1.0 / 3.0) + PG_MAGIC_D; /* k = round(e / 3): e / 3 is never near a half */
+    int64_t k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D));
+    double b = a * pow2_double(-3 * k), third = b * (1.0 / 3.0);
+    double r = bits_float(0x54a232a2u - float_bits((float)b) / 3u);
+    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
+    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
+    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
+    double y = b * r * r * pow2_double(k);
     double y2 = y * y, e2 = two_prod_err(y, y, y2, fused);
     double y3 = y2 * y, e3 = PG_FMAD(e2, y, two_prod_err(y2, y, y3, fused));
     double residual = (a - y3) - e3; /* a - y^3: the difference of close values is exact */
