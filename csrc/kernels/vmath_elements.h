@@ -1008,7 +1008,7 @@ exp_for_float(double x, const int fused)
 }
 
 /* log x for x positive, finite and normal in double (every float32 but 0): the float64 log's
- * series to s^14 (truncation below 2^-44) */
+ * series to s^12 (truncation below 2^-39) */
 PG_ALWAYS_INLINE double
 log_for_float(double x, const int fused)
 {
@@ -1016,8 +1016,7 @@ log_for_float(double x, const int fused)
     double f = log_split(x, &e);
     double s = f / (2.0 + f);
     double z = s * s;
-    double R = 2.0 / 15.0;
-    R = PG_FMAD(R, z, 2.0 / 13.0);
+    double R = 2.0 / 13.0;
     R = PG_FMAD(R, z, 2.0 / 11.0);
     R = PG_FMAD(R, z, 2.0 / 9.0);
     R = PG_FMAD(R, z, 2.0 / 7.0);
