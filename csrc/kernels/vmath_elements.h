@@ -1035,6 +1035,20 @@ log1p_for_float(double x, const int fused)
     return fabs(x) < 0x1p-20 ? series : log_for_float(1.0 + x, fused);
 }
 
+/* b^(-1/3) for b in float32's normal range: a first guess from the bits of b as a float
+ * (exponent and mantissa divided by 3 and subtracted from a constant fitted for the smallest
+ * error: 3.4% at most), then `steps` Newton steps r (4 - b r^3) / 3 in double, no division
+ * (three steps: relative error below 2^-30; four: below 2^-49) */
+PG_ALWAYS_INLINE double
+inverse_cbrt(double b, int steps, const int fused)
+{
+    double third = b * (1.0 / 3.0);
+    double r = bits_float(0x54a232a2u - float_bits((float)b) / 3u);
+    for (int i = 0; i < steps; i++)
+        r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
+    return r;
+}
+
 /* float64 cbrt |x| for |x| positive and finite: a = 2^(3k) b with b in [1/2, 4), b^(-1/3) from
  * float32 bits and three Newton steps r (4 - b r^3) / 3 (no division: relative error below
  * 2^-30), then one Newton step on the cube root with the exact residual a - y^3 (two doubles),
@@ -1050,11 +1064,7 @@ cbrt_double(double x, const int fused)
     double e = (double)((int)(double_bits(a) >> 52) - 1023);
     double t = e * (1.0 / 3.0) + PG_MAGIC_D; /* k = round(e / 3): e / 3 is never near a half */
     int64_t k = (int64_t)(double_bits(t) - double_bits(PG_MAGIC_D));
-    double b = a * pow2_double(-3 * k), third = b * (1.0 / 3.0);
-    double r = bits_float(0x54a232a2u - float_bits((float)b) / 3u);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
+    double b = a * pow2_double(-3 * k), r = inverse_cbrt(b, 3, fused);
     double y = b * r * r * pow2_double(k);
     double y2 = y * y, e2 = two_prod_err(y, y, y2, fused);
     double y3 = y2 * y, e3 = PG_FMAD(e2, y, two_prod_err(y2, y, y3, fused));
@@ -1146,22 +1156,15 @@ arctanh_float(float x, const int fused)
     return (float)__builtin_copysign(0.5 * log1p_for_float(2.0 * a / (1.0 - a), fused), (double)x);
 }
 
-/* cbrt |x| = |x| r^2 with r = |x|^(-1/3): a first r from the float's bits (exponent and
- * mantissa divided by 3 and subtracted from a constant fitted for the smallest error: 3.4% at
- * most), then four Newton steps r (4 - |x| r^3) / 3 in double, no division (relative error
- * below 2^-49); a subnormal x scaled by 2^24 first and its root by 2^-8 after */
+/* cbrt |x| = |x| r^2 with r = |x|^(-1/3) by inverse_cbrt's four steps (relative error below
+ * 2^-49); a subnormal x scaled by 2^24 first and its root by 2^-8 after */
 PG_ALWAYS_INLINE float
 cbrt_float(float x, const int fused)
 {
     float ax = fabsf(x);
     int tiny = ax < 0x1p-126f;
     float as = tiny ? ax * 0x1p24f : ax;
-    double a = as, third = a * (1.0 / 3.0);
-    double r = bits_float(0x54a232a2u - float_bits(as) / 3u);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
-    r *= PG_FMAD(-third, r * r * r, 4.0 / 3.0);
+    double a = as, r = inverse_cbrt(a, 4, fused);
     return (float)__builtin_copysign(a * r * r * (tiny ? 0x1p-8 : 1.0), (double)x);
 }
 
