@@ -52,6 +52,8 @@ from ._statistics import *  # noqa: F401,F403,E402  (cov, corrcoef, nancumsum, n
 from ._signal import *  # noqa: F401,F403,E402  (convolve, correlate, interp, unwrap, windows)
 from ._calculus import *  # noqa: F401,F403,E402  (gradient, trapezoid)
 from ._creation import *  # noqa: F401,F403,E402  (array with ndmin=, fromfunction, frombuffer, loadtxt, ...)
+from ._files import *  # noqa: F401,F403,E402  (save, savez, savez_compressed, savetxt, load)
+from ._printing import *  # noqa: F401,F403,E402  (array_repr, array2string, set_printoptions, binary_repr, ...)
 from ._polynomial import *  # noqa: F401,F403,E402  (polyval, polyfit, roots, poly, polyadd, ...)
 from . import polynomial  # noqa: F401,E402  (numpy.polynomial: series evaluated and fitted on the device)
 from ._functional import *  # noqa: F401,F403,E402  (apply_along_axis, apply_over_axes, piecewise)

@@ -13,7 +13,7 @@ from . import _core, _dispatch
 __all__ = ["allclose", "array_equal", "array_equiv", "asanyarray", "ascontiguousarray", "asfortranarray",
            "asarray_chkfinite", "require", "copy", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "isneginf",
            "isposinf", "isscalar", "iterable", "isfortran", "real_if_close", "fix", "sinc", "nan_to_num",
-           "float_power", "divmod", "gcd", "lcm", "bitwise_count", "spacing", "modf", "frexp", "ldexp", "isnat", "packbits", "unpackbits",
+           "float_power", "divmod", "gcd", "lcm", "spacing", "modf", "frexp", "isnat", "packbits", "unpackbits",
            "broadcast_shapes",
            "rollaxis", "may_share_memory", "shares_memory"]
 
@@ -295,15 +295,6 @@ def _lcm_of(a, b):
     return a // x * b
 
 
-def _bit_count_of(n):
-    n = abs(n)
-    count = 0
-    while n != 0:
-        n = n & (n - 1)
-        count += 1
-    return count
-
-
 @functools.cache
 def _compiled(function):
     """function compiled once into an elementwise loop (pygpu.vectorize, dtypes as called)."""
@@ -335,15 +326,6 @@ def lcm(x1, x2):
     return result.astype(dtype)
 
 
-def bitwise_count(x):
-    """The number of 1 bits in |x|, element-wise, as uint8."""
-    x = _asarray(x)
-    if x.dtype == bool:
-        return x.astype(_np.uint8)
-    result, _ = _integer_kernel("bitwise_count", _bit_count_of, x)
-    return result.astype(_np.uint8)
-
-
 def spacing(x):
     """The distance from x to its neighbour away from zero, with x's sign (NaN at inf), as
     NumPy's; for float16 NumPy's half-precision rule: the magnitude of the gap, the one below
@@ -356,7 +338,8 @@ def spacing(x):
         ax = _pg.abs(x)
         gap = _pg.where(negative, ax - _pg.nextafter(ax, 0), _pg.nextafter(ax, _np.inf) - ax)
         return _pg.where(_pg.isinf(x), _np.nan, gap)
-    return _pg.where(negative, _pg.nextafter(x, -_np.inf) - x, _pg.nextafter(x, _np.inf) - x)
+    away = _pg.where(negative, x.dtype.type(-_np.inf), x.dtype.type(_np.inf))
+    return _pg.nextafter(x, away) - x
 
 
 def modf(x):
@@ -370,58 +353,17 @@ def modf(x):
     return fraction, whole
 
 
-def _two_to(e):
-    """2.0 ** e (int64 e in [-1074, 1023]) as float64, exactly: built from its bits (integer
-    operations, so every device gives the same)."""
-    normal = (_pg.maximum(e, -1022) + 1023) << 52
-    subnormal = _pg.left_shift(_pg.asarray(1, dtype=_np.int64, device=e.device), _pg.clip(e + 1074, 0, 51))
-    return _pg.where(e >= -1022, normal, subnormal).view(_np.float64)
-
-
-def _frexp64(d):
-    """(mantissa, exponent as int64) of float64 d: finite nonzero d is mantissa * 2**exponent
-    with 0.5 <= |mantissa| < 1; 0, inf and nan are their own mantissa, with exponent 0."""
-    regular = _pg.isfinite(d) & (d != 0)
-    e = (_pg.floor(_pg.log2(_pg.where(regular, _pg.abs(d), 1.0))) + 1).astype(_np.int64)
-    # scaling by a power of two is exact: 2**-e for e > 0 and 2**e for e <= 0 are both in range
-    m = _pg.where(e > 0, d * _two_to(_pg.clip(-e, -1074, 1023)), d / _two_to(_pg.clip(e, -1074, 1023)))
-    over = _pg.abs(m) >= 1                 # log2 rounded up to a power of two: one step back
-    m, e = _pg.where(over, m * 0.5, m), _pg.where(over, e + 1, e)
-    under = regular & (_pg.abs(m) < 0.5)   # or down
-    m, e = _pg.where(under, m * 2, m), _pg.where(under, e - 1, e)
-    return _pg.where(regular, m, d), _pg.where(regular, e, 0)
-
-
 def frexp(x):
     """(mantissa, exponent) with x == mantissa * 2**exponent and 0.5 <= |mantissa| < 1, as C's
     frexp (0, inf and nan give themselves and 0): the mantissa of x's float dtype, the exponent
-    int32. Computed in float64, where every step is exact."""
+    int32. Read from the float's bits, one pass each."""
     x = _asarray(x)
-    dtype = x.dtype if _np.issubdtype(x.dtype, _np.floating) else _numpy_result_dtype(_np.frexp, x.dtype)
     if _np.issubdtype(x.dtype, _np.complexfloating):
         raise TypeError("ufunc 'frexp' not supported for the input types, and the inputs could not be safely "
                         "coerced to any supported types according to the casting rule ''safe''")
-    m, e = _frexp64(x.astype(_np.float64))
-    return m.astype(dtype), e.astype(_np.int32)
-
-
-def ldexp(x1, x2):
-    """x1 * 2**x2 (x2 integers), rounded once, as C's ldexp: the result of x1's float dtype."""
-    x1, x2 = _asarray(x1), _asarray(x2)
-    if not (_np.issubdtype(x2.dtype, _np.integer) or x2.dtype == bool) or \
-            _np.issubdtype(x1.dtype, _np.complexfloating):
-        raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs could not be safely "
-                        "coerced to any supported types according to the casting rule ''safe''")
-    dtype = _numpy_result_dtype(_np.ldexp, x1.dtype, x2.dtype)
-    m, e = _frexp64(x1.astype(_np.float64))
-    big = _pg.iinfo(_np.int64).max // 4
-    e = _pg.clip(e + _pg.clip(x2.astype(_np.int64), -big, big), -1100, 1100)
-    # m * 2**e in one rounding: 2**e itself in range, or split where it is not
-    inside = m * _two_to(_pg.clip(e, -1074, 1023))
-    top = _pg.where(e > 1024, _pg.copysign(_np.inf, m), (m * 2) * _two_to(_pg.asarray(1023, device=m.device)))
-    bottom = (m * _two_to(_pg.clip(e + 1074, -1074, 1023))) * _two_to(_pg.asarray(-1074, device=m.device))
-    r = _pg.where(e >= 1024, top, _pg.where(e < -1074, bottom, inside))
-    return _pg.where(_pg.isfinite(m) & (m != 0), r, m).astype(dtype)
+    if not _np.issubdtype(x.dtype, _np.floating):
+        x = x.astype(_numpy_result_dtype(_np.frexp, x.dtype))
+    return _core._frexp_mantissa(x), _core._frexp_exponent(x)
 
 
 def _bit_weights(bitorder, device):
@@ -535,5 +477,5 @@ def shares_memory(a, b, max_work=None):
 
 
 # NumPy's ufuncs among these: np.gcd(pygpu_array, ...) arrives through __array_ufunc__
-for _ufunc in (divmod, float_power, gcd, lcm, bitwise_count, spacing, modf, frexp, ldexp, isnat):
+for _ufunc in (divmod, float_power, gcd, lcm, spacing, modf, frexp, isnat):
     _dispatch.register_gufunc(_ufunc.__name__, _ufunc)

@@ -86,7 +86,7 @@ EXACT = {"add", "subtract", "multiply", "negative", "positive", "absolute", "fab
          "logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "signbit",
          "floor", "ceil", "trunc", "rint", "copysign", "nextafter", "sign", "conjugate", "heaviside",
          "floor_divide", "remainder", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor", "invert",
-         "left_shift", "right_shift"}
+         "left_shift", "right_shift", "ldexp"}
 
 
 def compare(name, got, expected, dt):
@@ -218,6 +218,9 @@ def test_unary_0d_empty(device, name):
 
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e-30, -1e-30, 1e30,
                     -1e30, 3.0, 100.0, -100.0])
+# exponents of ldexp: around the float32 and float64 ranges and far past them
+INT_SPECIAL = np.array([0, 1, -1, 2, 3, 100, -100, 127, 128, -126, -149, -150, 1023, 1024, -1022, -1074, -1075,
+                        2 ** 40, -2 ** 40])
 
 
 @pytest.mark.parametrize("dt", ["f4", "f8"])
@@ -227,8 +230,10 @@ def test_special_values_real(device, name, dt):
     if uf.nin == 1:
         np_args = [SPECIAL.astype(dt)]
     else:
-        a, b = np.meshgrid(SPECIAL, SPECIAL)
-        np_args = [a.ravel().astype(dt), b.ravel().astype(dt)]
+        # the loop's second input: a float, or ldexp's integer exponent
+        second = CHAR_DTYPES[next(t for t in uf.types if t[0] == np.dtype(dt).char)[1]]
+        a, b = np.meshgrid(SPECIAL, SPECIAL if second.kind == "f" else INT_SPECIAL)
+        np_args = [a.ravel().astype(dt), b.ravel().astype(dt if second.kind == "f" else second)]
     pg_args = [pygpu.asarray(x, device=device) for x in np_args]
     got, expected = run_both(name, np_args, pg_args)
     got = got.get()
@@ -534,3 +539,55 @@ def test_strided_inputs_in_place_of_blocks(device, dt):
                     else:
                         assert_array_equal(got, expected)
                 assert_array_equal(px.copy(), x.copy())
+
+
+# ------------------------------------------------------------------ ufunc.outer
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "equal", "less", "maximum", "power",
+                                  "arctan2", "ldexp", "logical_xor", "left_shift"])
+def test_outer(device, name):
+    """NumPy's ufunc.outer: A's dimensions then B's, each loop's dtypes, strided and empty operands."""
+    uf = getattr(pygpu, name)
+    for types in uf.types[::3]:
+        d0, d1 = CHAR_DTYPES[types[0]], CHAR_DTYPES[types[1]]
+        for s0, s1 in (((4,), (3,)), ((2, 3), (5,)), ((), (3,)), ((0, 2), (3,)), ((3,), ())):
+            a, b = sample(name, d0, s0, 0), sample(name, d1, s1, 1)
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                expected = getattr(np, name).outer(a, b)
+            got = uf.outer(pygpu.asarray(a, device=device), pygpu.asarray(b, device=device))
+            compare(name, got, expected, d0)
+    x = sample(name, CHAR_DTYPES[uf.types[-1][0]], (6, 4), 0)
+    y = sample(name, CHAR_DTYPES[uf.types[-1][1]], (4, 6), 1)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        expected = getattr(np, name).outer(x[::2, 1:], y.T)
+    px, py = pygpu.asarray(x, device=device), pygpu.asarray(y, device=device)
+    compare(name, uf.outer(px[::2, 1:], py.T), expected, x.dtype)
+    got = getattr(np, name).outer(px[::2, 1:], py.T)      # NumPy's outer stays on pygpu
+    assert isinstance(got, pygpu.ndarray)
+    compare(name, got, expected, x.dtype)
+
+
+def test_outer_options_and_errors(device):
+    a = pygpu.asarray([1, 2, 3], device=device)
+    b = pygpu.asarray([10.0, 20.0], device=device)
+    out = pygpu.empty((3, 2), device=device)
+    assert pygpu.add.outer(a, b, out=out) is out
+    assert_array_equal(out, np.add.outer([1, 2, 3], [10.0, 20.0]))
+    got = pygpu.multiply.outer(a, a, dtype="float32")
+    assert got.dtype == np.float32 and got.device == a.device
+    # operands become arrays first, as NumPy's: a Python int is int64 there
+    assert pygpu.add.outer(pygpu.asarray([1.0], dtype="float32", device=device), 2).dtype == \
+        np.add.outer(np.float32([1.0]), 2).dtype
+    assert_array_equal(pygpu.subtract.outer([1, 2], [[3], [4]]), np.subtract.outer([1, 2], [[3], [4]]))
+    f = pygpu.vectorize(lambda u, v: u * 10 + v)
+    assert_array_equal(f.outer(a, a), np.add.outer(np.arange(1, 4) * 10, np.arange(1, 4)))
+    with pytest.raises(ValueError, match="only supported for binary functions"):
+        pygpu.sin.outer(a, a)
+    with pytest.raises(TypeError, match="exactly two arguments"):
+        pygpu.add.outer(a)
+    with pytest.raises(ValueError, match="dimensions"):
+        pygpu.add.outer(pygpu.ones((1,) * 20, device=device), pygpu.ones((1,) * 20, device=device))
+    with pytest.raises(ValueError):
+        pygpu.add.outer(a, b, out=pygpu.empty((2, 3), device=device))

@@ -717,6 +717,41 @@ def test_gcd_lcm_bitwise_count(dtypes):
     same(pygpu.bitwise_count(pygpu.asarray([True, False])), np.bitwise_count(np.array([True, False])))
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_bitwise_count_every_bit(dtype):
+    """Every bit pattern's count (random bits, the extremes, -1, the minimum's magnitude)."""
+    info = np.iinfo(dtype)
+    bits = np.random.default_rng(5).integers(0, 2 ** 63, 5000, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    x = np.concatenate([bits.astype(dtype), np.array([0, 1, info.max, info.min, info.max - 1], dtype=dtype)])
+    if info.min < 0:
+        x = np.concatenate([x, np.array([-1, info.min + 1], dtype=dtype)])
+    got = pygpu.bitwise_count(pygpu.asarray(x))
+    assert got.dtype == np.uint8
+    same(got, np.bitwise_count(x))
+    same(pygpu.bitwise_count(pygpu.asarray(x)[::-3]), np.bitwise_count(x[::-3]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nextafter_every_bit_pattern(dtype):
+    """nextafter steps the bits: random patterns against NumPy's (the C library's) in both
+    directions, zeros of both signs, subnormals, the largest finite, infinities and NaNs."""
+    rng = np.random.default_rng(3)
+    ints = np.uint32 if dtype == np.float32 else np.uint64
+    x = rng.integers(0, np.iinfo(ints).max, 20000, dtype=np.uint64).astype(ints).view(dtype)
+    info = np.finfo(dtype)
+    edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, info.max, -info.max, info.tiny, -info.tiny,
+                      info.smallest_subnormal, -info.smallest_subnormal, 1.0, -1.0], dtype=dtype)
+    x = np.concatenate([x, edges])
+    for y in (x[::-1], np.roll(x, 7), np.full_like(x, np.inf), np.full_like(x, -np.inf), np.zeros_like(x),
+              -np.zeros_like(x), x, np.full_like(x, np.nan)):
+        with np.errstate(all="ignore"):
+            want = np.nextafter(x, y)
+        got = pygpu.asnumpy(pygpu.nextafter(pygpu.asarray(x), pygpu.asarray(y)))
+        nan = np.isnan(want)
+        assert np.array_equal(np.isnan(got), nan)
+        assert np.array_equal(got[~nan].view(ints), want[~nan].view(ints))
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float16, np.float32, np.float64])
 def test_spacing_and_modf(dtype):
     if np.issubdtype(dtype, np.integer):
@@ -767,6 +802,72 @@ def test_frexp_and_ldexp(dtype):
         same(np.ldexp(px, pygpu.asarray(shifts)), np.ldexp(x, shifts))   # np.ldexp stays on pygpu
     with pytest.raises(TypeError, match="ldexp"):
         pygpu.ldexp(px, pygpu.asarray([1.5] * len(x)))
+    # a ufunc: Python int exponents (int64, as NumPy's), out=, outer
+    with np.errstate(all="ignore"):
+        same(pygpu.ldexp(px, 5), np.ldexp(x, 5))
+        same(pygpu.ldexp(px[::2], -3), np.ldexp(x[::2], -3))
+        out = pygpu.empty_like(pygpu.asarray(np.ldexp(x, 1)))
+        assert pygpu.ldexp(px, pygpu.asarray(np.int8(1)), out=out) is out
+        same(out, np.ldexp(x, 1))
+    assert isinstance(pygpu.ldexp, pygpu.ufunc) and isinstance(pygpu.bitwise_count, pygpu.ufunc)
+    with pytest.raises(TypeError, match="ldexp"):
+        pygpu.ldexp(px, 1.5)
+    with pytest.raises(TypeError, match="ldexp"):
+        pygpu.ldexp(px, pygpu.asarray([2 ** 63], dtype=np.uint64))   # no safe cast to int64, as NumPy
+
+
+def test_save_and_load(tmp_path):
+    """NumPy's file formats: what pygpu writes NumPy reads and the other way round; load puts
+    the arrays on the current device, an .npz file's as each is asked for."""
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    pa = pygpu.asarray(a)
+    pygpu.save(tmp_path / "a.npy", pa.T)
+    same(np.load(tmp_path / "a.npy"), a.T)
+    back = pygpu.load(tmp_path / "a.npy")
+    assert isinstance(back, pygpu.ndarray)
+    same(back, a.T)
+    np.save(tmp_path / "b.npy", a.astype(np.complex64))
+    same(pygpu.load(tmp_path / "b.npy", mmap_mode="r"), a.astype(np.complex64))
+    pygpu.savez(tmp_path / "c.npz", pa, b=pa[1], c=np.int8(3))
+    pygpu.savez_compressed(tmp_path / "d.npz", x=pa[:, ::2])
+    with pygpu.load(tmp_path / "c.npz") as z:
+        assert sorted(z.files) == ["arr_0", "b", "c"] and "b" in z and len(z) == 3
+        same(z["arr_0"], a)
+        same(z["b"], a[1])
+        assert isinstance(z["c"], pygpu.ndarray) and z["c"].dtype == np.int8
+        assert sorted(dict(z.items())) == ["arr_0", "b", "c"] and z.get("nope") is None
+    same(np.load(tmp_path / "d.npz")["x"], a[:, ::2])
+    same(pygpu.load(tmp_path / "d.npz")["x"], a[:, ::2])
+    pygpu.savetxt(tmp_path / "e.txt", pa, fmt="%.1f", delimiter=",")
+    same(np.loadtxt(tmp_path / "e.txt", delimiter=",", dtype=np.float32), a)
+    np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError, match="allow_pickle"):
+        pygpu.load(tmp_path / "o.npy")                   # NumPy's own refusal
+    with pytest.raises(TypeError, match="objects"):
+        pygpu.load(tmp_path / "o.npy", allow_pickle=True)
+    with pytest.raises(FileNotFoundError):
+        pygpu.load(tmp_path / "missing.npy")
+
+
+def test_printing_and_number_formatting():
+    a = np.array([1.123456789, -2.0, 1e-9])
+    pa = pygpu.asarray(a)
+    assert pygpu.array_repr(pa) == repr(pa)
+    assert pygpu.array_repr(pa, precision=2) == np.array_repr(a, precision=2)[:-1] + ", device='%s')" % pa.device
+    assert pygpu.array_repr(a) == np.array_repr(a)            # NumPy arrays as NumPy prints them
+    assert pygpu.array_str(pa, precision=3, suppress_small=True) == np.array_str(a, precision=3, suppress_small=True)
+    assert pygpu.array2string(pa, separator=", ", precision=1) == np.array2string(a, separator=", ", precision=1)
+    with pygpu.printoptions(precision=2):
+        assert str(pa) == np.array_str(a, precision=2)        # NumPy's options are pygpu's
+        assert pygpu.get_printoptions()["precision"] == 2
+    assert pygpu.set_printoptions is np.set_printoptions
+    x = pygpu.asarray(np.float32(0.1))
+    assert pygpu.format_float_positional(x) == np.format_float_positional(np.float32(0.1))
+    assert pygpu.format_float_scientific(x, precision=3) == np.format_float_scientific(np.float32(0.1), precision=3)
+    assert pygpu.binary_repr(pygpu.asarray(-5), width=8) == np.binary_repr(-5, width=8) == "11111011"
+    assert pygpu.base_repr(255, base=16, padding=2) == np.base_repr(255, base=16, padding=2)
+    with pytest.raises(TypeError, match="scalar"):
+        pygpu.binary_repr(pygpu.asarray([1, 2]))
 
 
 def test_host_methods(tmp_path):

@@ -1075,3 +1075,23 @@ def test_reassigned_scalar_argument_every_tile(device, size):
     assert_array_equal(double(pygpu.asarray(x, device=device), 1.5), np.full(size, 4.0))
     # as a reduction's map and with a fused function too
     assert count(pygpu.asarray(x, device=device), 3).sum().get() == 3.0 * size
+
+
+@pytest.mark.parametrize("kd", ["int8", "int32", "int64", "bool"])
+@pytest.mark.parametrize("xd", ["float16", "float32", "float64"])
+def test_mixed_type_ops_in_compiled_functions(xd, kd):
+    """ldexp's loops take (float, int64): an int32 exponent is widened as NumPy's (float, int32)
+    loop would take it, in vectorize and fuse; bitwise_count of every integer width."""
+    x = np.array([1.5, -3.0, 0.1, 6e4], dtype=xd)
+    k = np.array([3, -2, 5, 1]).astype(kd)
+    with np.errstate(over="ignore"):
+        want = np.ldexp(x, k)
+        got = pygpu.vectorize(lambda u, e: np.ldexp(u, e))(pygpu.asarray(x), pygpu.asarray(k))
+        assert_array_equal(got, np.ldexp(x.astype(got.dtype), k))   # vectorize computes float16 as float32
+        fused = pygpu.fuse(lambda u, e: np.ldexp(u, e) * 2)(pygpu.asarray(x), pygpu.asarray(k))
+        assert fused.dtype == want.dtype
+        assert_array_equal(fused, want * 2)
+    if kd != "bool":
+        n = np.array([-1, 7, 0, -128 if kd == "int8" else 255], dtype=kd)
+        counted = pygpu.vectorize(lambda v: np.bitwise_count(v) + 1)(pygpu.asarray(n))
+        assert_array_equal(counted, np.bitwise_count(n).astype(np.int64) + 1)

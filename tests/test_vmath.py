@@ -372,3 +372,25 @@ def test_sqrt_is_exact(variant, dt):
     strided = pygpu.asarray(np.repeat(x, 2), device=CPU)[::2]
     assert_array_equal(pygpu.sqrt(strided), expected)
     assert_array_equal(np.signbit(pygpu.sqrt(pygpu.asarray(np.array([-0.0], dt), device=CPU)).get()), [True])
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(set(FLOAT32) | {"sqrt"}))
+def test_many_nans(variant, name, dt):
+    """Arrays with many missing values (NaN at random places, a third of them) and arguments
+    that need the C library among them: NaN exactly where the inputs are, every other result bit
+    for bit as without the NaNs."""
+    rng = np.random.default_rng(17)
+    x = (arguments(name, 20_000) if dt == "float32" else arguments64(name, 20_000)).astype(dt)
+    x = np.concatenate([x, np.array([0.0, -0.0, np.inf, -np.inf, -1.0, 1e-310 if dt == "float64" else 1e-40],
+                                    dtype=dt)])
+    rng.shuffle(x)
+    holes = rng.random(x.size) < 0.3
+    with_nans = np.where(holes, np.nan, x).astype(dt)
+    f = getattr(pygpu, name)
+    clean = f(pygpu.asarray(x, device=CPU)).get()
+    got = f(pygpu.asarray(with_nans, device=CPU)).get()
+    assert np.isnan(got[holes]).all()
+    assert_array_equal(got[~holes], clean[~holes])
+    with np.errstate(all="ignore"):
+        assert np.array_equal(np.isnan(got), np.isnan(getattr(np, name)(with_nans)))

@@ -21,9 +21,9 @@ const PgCpuLoop pg_cpu_loops[PG_NKERNELS] = {
 /* 1 for the parts that have an x86-64-v3 build */
 #define PG_CPU_AVX2_PART_BOOL_INT 1
 #define PG_CPU_AVX2_PART_BOOL_REAL 1
-#define PG_CPU_AVX2_PART_INT 0
-#define PG_CPU_AVX2_PART_FLOAT 0
-#define PG_CPU_AVX2_PART_DOUBLE 0
+#define PG_CPU_AVX2_PART_INT 1
+#define PG_CPU_AVX2_PART_FLOAT 1
+#define PG_CPU_AVX2_PART_DOUBLE 1
 #define PG_CPU_AVX2_PART_COMPLEX 0
 #define PG_CPU_AVX2_BUILT(S0, SO) PG_CPU_CAT(PG_CPU_AVX2_PART_, PG_CPU_PART_OF(S0, SO))
 #define PG_CPU_AVX2_NAME_1(NAME) pg_cpu_avx2_##NAME

@@ -128,10 +128,13 @@ never_slow_double(double x)
 
 /* ------------------------------------------------------------------ the variants */
 
-/* One pass over n elements; returns whether some need libm. */
+/* One pass over n elements; returns whether some need libm (NaNs never do). */
 typedef int (*PgVmathPass_float)(const float *x, float *y, int64_t n);
 typedef int (*PgVmathPass_double)(const double *x, double *y, int64_t n);
 
+/* A NaN that SLOW flags gives itself, quiet (v + v, as libm's functions of one argument do),
+ * in the pass: data with many missing values would otherwise go element by element through
+ * the second, branching one (30% NaNs: 7x NumPy's time for float32 log). */
 #define PG_VMATH_PASS(NAME, T, ELEMENT, SLOW, LIBM, SUF, ATTR, FUSED)                 \
     ATTR static int NAME##_##SUF(const T *x, T *y, int64_t n)                         \
     {                                                                                 \
@@ -139,8 +142,10 @@ typedef int (*PgVmathPass_double)(const double *x, double *y, int64_t n);
         _Pragma("omp simd reduction(|:slow)") for (int64_t i = 0; i < n; i++)         \
         {                                                                             \
             T v = x[i];                                                               \
-            slow |= SLOW(v);                                                          \
-            y[i] = ELEMENT(v, FUSED);                                                 \
+            int s = SLOW(v), nan = v != v;                                            \
+            slow |= s & !nan;                                                         \
+            T r = ELEMENT(v, FUSED);                                                  \
+            y[i] = s & nan ? v + v : r;                                               \
         }                                                                             \
         return slow;                                                                  \
     }
@@ -261,7 +266,7 @@ pg_vmath_variant(const char *name)
             }                                                                                      \
             if (pass(src, y + start, m))                                                           \
                 for (int64_t i = 0; i < m; i++)                                                    \
-                    if (is_slow(src[i]))                                                           \
+                    if (is_slow(src[i]) && src[i] == src[i])                                       \
                         y[start + i] = libm(src[i]);                                               \
         }                                                                                          \
     }

@@ -545,6 +545,20 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         k = find_program_loop(uf, types, ops);
     else
         k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
+    if (k < 0 && !uf->programs && dtype < 0) {
+        /* a loop of mixed types (ldexp's float and int64): Python scalars at their default
+         * dtypes, as NumPy's ldexp(x, 3) finds its float64, int64 loop */
+        int any_weak = 0;
+        for (int i = first; i < nin; i++) {
+            if (ops[i].weak) {
+                any_weak = 1;
+                if ((types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0)) < 0)
+                    goto done;
+            }
+        }
+        if (any_weak)
+            k = find_loop(uf, types);
+    }
     if (k < 0 && uf->compiler) {
         /* A lazy program ufunc compiles for the operands' own dtypes: Python scalars take their
          * default dtype (int64, float64, complex128) rather than the other operands' (as
@@ -717,6 +731,58 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
     if (pg_casting_from_object(casting_obj, &casting) < 0)
         return NULL;
     return pg_ufunc_apply(uf, args, out, dtype, casting, 0);
+}
+
+/* outer(A, B, /, out=None, dtype=None, casting='same_kind'): the ufunc over every pair, A's
+ * dimensions then B's; as NumPy, both operands are made arrays first (no weak scalars) */
+PyObject *
+pg_ufunc_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PgUfunc *uf = (PgUfunc *)self;
+    PgArray *a = NULL, *b = NULL, *wide = NULL;
+    PyObject *ret = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *call[2 + 3];
+    if (uf->nin != 2) {
+        PyErr_SetString(PyExc_ValueError, "outer product only supported for binary functions");
+        return NULL;
+    }
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "exactly two arguments expected");
+        return NULL;
+    }
+    if (nkw > 3) {
+        PyErr_Format(PyExc_TypeError, "outer() takes at most 3 keyword arguments (out, dtype, casting), %zd given", nkw);
+        return NULL;
+    }
+    if ((a = pg_asarray(args[0], -1, NULL, -1)) == NULL || (b = pg_asarray(args[1], -1, NULL, -1)) == NULL)
+        goto done;
+    if (a->ndim + b->ndim > PG_MAXDIMS) {
+        PyErr_Format(PyExc_ValueError, "outer: the result would have %d dimensions, more than %d", a->ndim + b->ndim,
+                     PG_MAXDIMS);
+        goto done;
+    }
+    int64_t shape[PG_MAXDIMS], strides[PG_MAXDIMS];
+    for (int i = 0; i < a->ndim; i++) {
+        shape[i] = a->shape[i];
+        strides[i] = a->strides[i];
+    }
+    for (int i = a->ndim; i < a->ndim + b->ndim; i++) {
+        shape[i] = 1;
+        strides[i] = 0;
+    }
+    if ((wide = pg_array_view(a, a->data, a->type, a->ndim + b->ndim, shape, strides)) == NULL)
+        goto done;
+    call[0] = (PyObject *)wide;
+    call[1] = (PyObject *)b;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        call[2 + i] = args[2 + i];
+    ret = ufunc_vectorcall(self, call, 2, kwnames);
+done:
+    Py_XDECREF(wide);
+    Py_XDECREF(b);
+    Py_XDECREF(a);
+    return ret;
 }
 
 static PyObject *

@@ -41,6 +41,8 @@ const char *pg_ufunc_name(PgUfunc *uf);
 int pg_ufunc_from_op_table(PgUfunc *uf);
 /* ufunc._add_loop(types, program): a new program loop (pygpu.vectorize); its index. */
 PyObject *pg_ufunc_add_loop(PyObject *self, PyObject *args);
+/* ufunc.outer(A, B, **kwargs) (a method of the table in ufunc_reduce.c) */
+PyObject *pg_ufunc_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 /* The out= argument of a math function: NULL or None gives *out NULL; else it must be a writeable
  * pygpu array (TypeError / ValueError as NumPy's). Borrowed; 0 or -1. */
 int pg_parse_out(PyObject *outobj, PgArray **out);

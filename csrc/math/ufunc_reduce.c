@@ -1,4 +1,4 @@
-/* The ufunc methods of the reduction family: reduce, accumulate, reduceat and at, for the op-table
+/* The ufunc methods: reduce, accumulate, reduceat and at of the reduction family, for the op-table
  * ufuncs that reduce (add, multiply, maximum, minimum, fmax, fmin, logical_and/or/xor,
  * bitwise_and/or/xor; at also takes subtract, as an addition of -b). Indices of reduceat and at
  * are checked on the host before anything runs, as NumPy does. */
@@ -429,6 +429,9 @@ PyMethodDef pg_ufunc_methods[] = {
     {"reduceat", (PyCFunction)(void (*)(void))ufunc_reduceat, METH_FASTCALL | METH_KEYWORDS,
      "reduceat($self, /, array, indices, axis=0, dtype=None, out=None)\n--\n\n"
      "reduce over the slices [indices[i], indices[i + 1]) of axis (one element where they do not increase)."},
+    {"outer", (PyCFunction)(void (*)(void))pg_ufunc_outer, METH_FASTCALL | METH_KEYWORDS,
+     "outer($self, A, B, /, out=None, dtype=None, casting='same_kind')\n--\n\n"
+     "The ufunc over every pair of elements: result[i..., j...] = ufunc(A[i...], B[j...])."},
     {"at", (PyCFunction)(void (*)(void))ufunc_at, METH_FASTCALL | METH_KEYWORDS,
      "at($self, a, indices, b=None, /)\n--\n\n"
      "a[indices] = ufunc(a[indices], b) unbuffered: repeated indices accumulate."},

@@ -72,7 +72,16 @@ def resolve_numpy(op, operands):
             return None
         ins = tuple(T.compute_type(d) for d in dts[:-1])
         out = find(op, ins)
-        return None if out is None else (ins, out, dts[-1])
+        if out is None:
+            # a loop NumPy has that the op table covers with a wider one (ldexp's float, int32:
+            # the table's float, int64): its inputs take these safely and it gives the same type
+            want = T.compute_type(dts[-1])
+            wider = [(ins2, out2) for ins2, out2 in loops(op)
+                     if out2 == want and all(np.can_cast(a, b, "safe") for a, b in zip(ins, ins2))]
+            if not wider:
+                return None
+            ins, out = wider[0]
+        return ins, out, dts[-1]
     # internal ops (clip, angle): NumPy's result type of the operands, for every input
     t = T.compute_type(np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in operands)))
     ins = (t,) * len(operands)
