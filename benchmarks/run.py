@@ -315,6 +315,17 @@ def bench_elementwise(b):
                      lambda xp, a, c: a + c.T, 3 * big * big * 8)
     elementwise_case(b, f"transposed copy of a.T into C order {big}x{big} f64", lambda xp: (rng.random((big, big)),),
                      lambda xp, a: a.T.contiguous() if xp is torch else xp.ascontiguousarray(a.T), 2 * big * big * 8)
+    m = 10 ** 6
+    elementwise_case(b, f"floor float32 n={m:.0e}", lambda xp: (rng.standard_normal(m).astype(np.float32) * 10,),
+                     lambda xp, a: xp.floor(a), 2 * m * 4)
+    elementwise_case(b, f"left_shift int64 n={m:.0e}",
+                     lambda xp: (rng.integers(0, 1 << 20, m), rng.integers(0, 40, m)),
+                     lambda xp, a, c: a << c, 3 * m * 8)
+    elementwise_case(b, f"clip(x, -1, 1) float64 n={m:.0e}", lambda xp: (rng.standard_normal(m),),
+                     lambda xp, a: xp.clip(a, -1.0, 1.0), 2 * m * 8)
+    with_nans = rng.random(m).astype(np.float32) + 0.5
+    with_nans[rng.random(m) < 0.3] = np.nan
+    elementwise_case(b, f"log float32 n={m:.0e}, 30% NaN", lambda xp: (with_nans,), lambda xp, a: xp.log(a), 2 * m * 4)
     elementwise_case(b, "per-call overhead: a + b, 1 element",
                      lambda xp: (np.ones(1, np.float32), np.ones(1, np.float32)),
                      lambda xp, a, c: a + c)
@@ -392,6 +403,12 @@ def bench_reductions(b):
     reduction_case(b, f"argmin(axis=1) float64 {side}x{side}", make, lambda xp, x: x.argmin(axis=1))
     reduction_case(b, f"mean float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.mean())
     reduction_case(b, f"var float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.var())
+    pixels = lambda: (rng.integers(0, 256, 10 ** 7 if not b.quick else 10 ** 6).astype(np.uint8),)  # noqa: E731
+    reduction_case(b, "max uint8 n=%.0e" % (10 ** 7 if not b.quick else 10 ** 6), pixels, lambda xp, x: x.max())
+    reduction_case(b, "argmax int32 n=%.0e" % n, lambda: (rng.integers(-10 ** 9, 10 ** 9, n).astype(np.int32),),
+                   lambda xp, x: x.argmax())
+    reduction_case(b, f"count_nonzero bool n={n:.0e}", lambda: (rng.random(n) > 0.5,),
+                   lambda xp, x: xp.count_nonzero(x))
     reduction_case(b, "per-call overhead: sum, 1 element", lambda: (np.ones(1, np.float32),), lambda xp, x: x.sum())
 
 # ------------------------------------------------------------------ cases: user functions
@@ -717,6 +734,12 @@ def bench_numpy_functions(b):
                  lambda xp, a: xp.cov(a), target)
     library_case(b, "numpy-functions", f"frexp float64 n={n:.0e}", lambda: (x * 1e10,),
                  lambda xp, a: xp.frexp(a))
+    library_case(b, "numpy-functions", f"ldexp float64, int32 n={n:.0e}",
+                 lambda: (x, rng.integers(-50, 50, n).astype(np.int32)), lambda xp, a, e: xp.ldexp(a, e))
+    library_case(b, "numpy-functions", f"bitwise_count uint8 n={n:.0e}",
+                 lambda: (rng.integers(0, 256, n).astype(np.uint8),), lambda xp, a: xp.bitwise_count(a))
+    library_case(b, "numpy-functions", "subtract.outer float64 1000x1000", lambda: (x[:1000], y[:1000]),
+                 lambda xp, a, c: xp.subtract.outer(a, c))
     cheb = np.polynomial.chebyshev
     coef = rng.standard_normal(13)
 

@@ -58,7 +58,7 @@ def test_like_argument(device):
 
 
 def _unimplemented():
-    for f in (np.array2string, np.array_repr, np.savetxt):
+    for f in (np.lib.stride_tricks.sliding_window_view, np.is_busday):
         if _dispatch.implementation(f) is None:
             return f
     pytest.skip("every candidate function is implemented")
@@ -76,8 +76,9 @@ def test_missing_function_on_a_gpu_raises_type_error_naming_it(device):
 def test_missing_function_on_the_cpu_runs_numpys_on_zero_copy_views():
     x = np.arange(8.0).reshape(2, 4)
     p = pygpu.asarray(x, device="cpu")
-    assert _dispatch.implementation(np.array2string) is None
-    assert np.array2string(p) == np.array2string(x)
+    window = np.lib.stride_tricks.sliding_window_view
+    assert _dispatch.implementation(window) is None
+    assert_array_equal(window(p, 3, axis=1), window(x, 3, axis=1))
     # a function that writes into its argument writes into the pygpu array's memory
     np.copyto(np.asarray(p), 5.0)
     assert_array_equal(p, np.full((2, 4), 5.0))
@@ -140,9 +141,9 @@ def test_missing_function_on_a_fake_gpu_raises_type_error(mock_driver):
     from conftest import run_mock
     out = run_mock(mock_driver, """
         d = pygpu.asarray(np.arange(4.0), device="cuda:0")
-        print(json.dumps({"function": error(lambda: np.array2string(d))}))
+        print(json.dumps({"function": error(lambda: np.lib.stride_tricks.sliding_window_view(d, 2))}))
     """)
     assert out["function"]["type"] == "TypeError"
-    assert "array2string is not implemented for pygpu arrays on a GPU" in out["function"]["msg"]
+    assert "sliding_window_view is not implemented for pygpu arrays on a GPU" in out["function"]["msg"]
     # (every NumPy ufunc has a pygpu implementation now, np.frexp and np.ldexp the last ones)
     assert not [n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and not hasattr(pygpu, n)]

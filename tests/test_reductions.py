@@ -666,3 +666,47 @@ def test_var_about_a_given_mean(device):
     w[:, 0] = True
     mw = np.mean(x, axis=1, keepdims=True, where=w)
     compare(pygpu.var(d, axis=1, mean=mw, where=w), np.var(x, axis=1, mean=mw, where=w))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "uint16", "int32", "uint32"])
+def test_narrow_integer_extremes(device, dt):
+    """max/min/argmax/argmin of integers of up to 32 bits run in 32-bit reducers: the type's own
+    extremes (uint32 past 2^31), ties (the first wins), every axis, initial= and where=, the
+    ufunc methods (reduce, accumulate, reduceat, at), lengths across the leaves and lanes."""
+    info = np.iinfo(dt)
+    rng = np.random.default_rng(23)
+    for n in (1, 7, 8, 9, 31, 129, 2049, 40001):
+        x = rng.integers(info.min, info.max, n, endpoint=True, dtype=np.int64).astype(dt)
+        if n > 10:
+            x[n // 3] = info.max
+            x[2 * n // 3] = info.max      # a tie: the first counts
+            x[n // 5] = info.min
+        p = pygpu.asarray(x, device=device)
+        for name in ("max", "min", "argmax", "argmin"):
+            got = getattr(pygpu, name)(p)
+            assert int(got) == int(getattr(np, name)(x)), (name, dt, n)
+    m = rng.integers(info.min, info.max, (37, 65), endpoint=True, dtype=np.int64).astype(dt)
+    m[5, :] = info.max
+    m[:, 7] = info.min
+    p = pygpu.asarray(m, device=device)
+    for axis in (0, 1, None):
+        for name in ("max", "min", "argmax", "argmin"):
+            assert_array_equal(getattr(pygpu, name)(p, axis=axis), getattr(np, name)(m, axis=axis))
+        assert_array_equal(pygpu.max(p[::2, ::-3], axis=axis), np.max(m[::2, ::-3], axis=axis))
+    assert_array_equal(pygpu.max(p, axis=1, initial=info.max), np.max(m, axis=1, initial=info.max))
+    assert_array_equal(pygpu.min(p, axis=0, initial=0), np.min(m, axis=0, initial=0))
+    mask = m > m.mean()
+    assert_array_equal(pygpu.max(p, axis=1, where=pygpu.asarray(mask, device=device), initial=info.min),
+                       np.max(m, axis=1, where=mask, initial=info.min))
+    assert_array_equal(pygpu.maximum.reduce(p, axis=0), np.maximum.reduce(m, axis=0))
+    assert_array_equal(pygpu.minimum.accumulate(p, axis=1), np.minimum.accumulate(m, axis=1))
+    assert_array_equal(pygpu.maximum.reduceat(p, [0, 3, 3, 20], axis=1), np.maximum.reduceat(m, [0, 3, 3, 20], axis=1))
+    assert_array_equal(pygpu.fmax.reduce(p, axis=1), np.fmax.reduce(m, axis=1))
+    target = np.zeros(5, dtype=dt) + info.min // 2
+    got = pygpu.asarray(target, device=device)
+    idx = rng.integers(0, 5, 300)
+    pygpu.maximum.at(got, pygpu.asarray(idx, device=device), pygpu.asarray(m.ravel()[:300], device=device))
+    np.maximum.at(target, idx, m.ravel()[:300])
+    assert_array_equal(got, target)
+    with pytest.raises(ValueError, match="zero-size"):
+        pygpu.max(pygpu.asarray(np.zeros(0, dtype=dt), device=device))

@@ -456,11 +456,43 @@ PG_DEFINE_GATHER_SCATTER(c128)
         PG_PROLOGUE(S2, 2, a)                                                                \
         if (contiguous) {                                                                    \
             pg_s_##SO *out = (pg_s_##SO *)a.data[3];                                        \
-            for (int64_t i = begin; i < end; i++) {                                          \
-                pg_t_##S0 x0 = PG_CARG(S0, 0, i);                                            \
-                pg_t_##S1 x1 = PG_CARG(S1, 1, i);                                            \
-                pg_t_##S2 x2 = PG_CARG(S2, 2, i);                                            \
-                out[i] = PG_TO_STORAGE_##SO(EXPR);                                           \
+            /* clip(x, lo, hi) with scalar bounds: the bounds repeated in blocks, so that the   \
+             * loop is the all-arrays one, which gcc vectorises (with the scalars themselves it  \
+             * left the float clip's loop scalar: 3.8x NumPy's time) */                        \
+            if (p0 && !p1 && !p2) {                                                          \
+                pg_t_##S1 c1[PG_CPU_BLOCK];                                                  \
+                pg_t_##S2 c2[PG_CPU_BLOCK];                                                  \
+                for (int k_ = 0; k_ < PG_CPU_BLOCK; k_++) {                                  \
+                    c1[k_] = s1;                                                             \
+                    c2[k_] = s2;                                                             \
+                }                                                                            \
+                for (int64_t i0 = begin; i0 < end; i0 += PG_CPU_BLOCK) {                     \
+                    const int64_t m_ = end - i0 < PG_CPU_BLOCK ? end - i0 : PG_CPU_BLOCK;    \
+                    const pg_s_##S0 *q0 = p0 + i0;                                           \
+                    pg_s_##SO *o_ = out + i0;                                                \
+                    for (int64_t j = 0; j < m_; j++) {                                       \
+                        const int64_t i = i0 + j; /* the element's index (arange's EXPR) */   \
+                        (void)i;                                                             \
+                        pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(q0[j]);                            \
+                        pg_t_##S1 x1 = c1[j];                                                \
+                        pg_t_##S2 x2 = c2[j];                                                \
+                        o_[j] = PG_TO_STORAGE_##SO(EXPR);                                    \
+                    }                                                                        \
+                }                                                                            \
+            } else if (p0 && p1 && p2) {                                                     \
+                for (int64_t i = begin; i < end; i++) {                                      \
+                    pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                \
+                    pg_t_##S1 x1 = PG_TO_COMPUTE_##S1(p1[i]);                                \
+                    pg_t_##S2 x2 = PG_TO_COMPUTE_##S2(p2[i]);                                \
+                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
+                }                                                                            \
+            } else {                                                                         \
+                for (int64_t i = begin; i < end; i++) {                                      \
+                    pg_t_##S0 x0 = PG_CARG(S0, 0, i);                                        \
+                    pg_t_##S1 x1 = PG_CARG(S1, 1, i);                                        \
+                    pg_t_##S2 x2 = PG_CARG(S2, 2, i);                                        \
+                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
+                }                                                                            \
             }                                                                                \
             return;                                                                          \
         }                                                                                    \

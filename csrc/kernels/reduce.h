@@ -42,10 +42,12 @@
 #endif
 
 /* ------------------------------------------------------------------ accumulator suffixes */
-/* b i64 u64 f32 f64 c64 c128: NaN test, a bool as the type, division by a count in double
+/* b i32 u32 i64 u64 f32 f64 c64 c128: NaN test, a bool as the type, division by a count in double
  * (NumPy's mean divides by an intp: the quotient is computed in float64 and then narrowed),
  * ordering for argmax/argmin (complex: lexicographic). */
 #define PG_RISNAN_b(v) 0
+#define PG_RISNAN_i32(v) 0
+#define PG_RISNAN_u32(v) 0
 #define PG_RISNAN_i64(v) 0
 #define PG_RISNAN_u64(v) 0
 #define PG_RISNAN_f32(v) ((v) != (v))
@@ -54,6 +56,8 @@
 #define PG_RISNAN_c128(v) ((v).re != (v).re || (v).im != (v).im)
 
 #define PG_RFROMB_b(x) ((pg_bool)(x))
+#define PG_RFROMB_i32(x) ((int32_t)(x))
+#define PG_RFROMB_u32(x) ((uint32_t)(x))
 #define PG_RFROMB_i64(x) ((int64_t)(x))
 #define PG_RFROMB_u64(x) ((uint64_t)(x))
 #define PG_RFROMB_f32(x) ((float)(x))
@@ -62,6 +66,8 @@
 #define PG_RFROMB_c128(x) pg_cmake_c128((double)(x), 0.0)
 
 #define PG_RDIV_b(v, d) (v)
+#define PG_RDIV_i32(v, d) ((int32_t)((double)(v) / (d)))
+#define PG_RDIV_u32(v, d) ((uint32_t)((double)(v) / (d)))
 #define PG_RDIV_i64(v, d) ((int64_t)((double)(v) / (d)))
 #define PG_RDIV_u64(v, d) ((uint64_t)((double)(v) / (d)))
 #define PG_RDIV_f32(v, d) ((float)((double)(v) / (d)))
@@ -73,6 +79,8 @@
 #define PG_RCMP_LT(x, y) ((x) < (y))
 #define PG_RBEFORE_REAL(CMP, x, y) PG_RCMP_##CMP(x, y)
 #define PG_RBEFORE_CPLX(CMP, x, y) (PG_RCMP_##CMP((x).re, (y).re) || ((x).re == (y).re && PG_RCMP_##CMP((x).im, (y).im)))
+#define PG_RBEFORE_i32(CMP, x, y) PG_RBEFORE_REAL(CMP, x, y)
+#define PG_RBEFORE_u32(CMP, x, y) PG_RBEFORE_REAL(CMP, x, y)
 #define PG_RBEFORE_i64(CMP, x, y) PG_RBEFORE_REAL(CMP, x, y)
 #define PG_RBEFORE_u64(CMP, x, y) PG_RBEFORE_REAL(CMP, x, y)
 #define PG_RBEFORE_f32(CMP, x, y) PG_RBEFORE_REAL(CMP, x, y)
@@ -94,6 +102,8 @@
 #define PG_RABS2_c64(d) ((d).re * (d).re + (d).im * (d).im)
 #define PG_RABS2_c128(d) ((d).re * (d).re + (d).im * (d).im)
 #define PG_RZERO_b ((pg_bool)0)
+#define PG_RZERO_i32 ((int32_t)0)
+#define PG_RZERO_u32 ((uint32_t)0)
 #define PG_RZERO_i64 ((int64_t)0)
 #define PG_RZERO_u64 ((uint64_t)0)
 #define PG_RZERO_f32 0.0f
@@ -459,6 +469,8 @@ pg_rat_is_add(const char *name)
 /* the hardware's atomic addition where the target is stored as the accumulator: 1 when done */
 static __device__ __forceinline__ int pg_rat_add_b(char *p, int type, pg_bool v) { return 0; }
 static __device__ __forceinline__ int pg_rat_add_u64(char *p, int type, uint64_t v) { return 0; }
+static __device__ __forceinline__ int pg_rat_add_i32(char *p, int type, int32_t v) { return 0; }
+static __device__ __forceinline__ int pg_rat_add_u32(char *p, int type, uint32_t v) { return 0; }
 static __device__ __forceinline__ int
 pg_rat_add_i64(char *p, int type, int64_t v)
 {
@@ -913,6 +925,8 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 #define PG_RARGFN(CMP, S) PG_RCAT3(pg_op_, PG_RARGOP_##CMP, _##S)
 #define PG_REQV_REAL(x, y) ((x) == (y))
 #define PG_REQV_CPLX(x, y) ((x).re == (y).re && (x).im == (y).im)
+#define PG_REQV_i32 PG_REQV_REAL
+#define PG_REQV_u32 PG_REQV_REAL
 #define PG_REQV_i64 PG_REQV_REAL
 #define PG_REQV_u64 PG_REQV_REAL
 #define PG_REQV_f32 PG_REQV_REAL
@@ -944,8 +958,10 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 /* The best of a leaf by one of two methods, whichever this machine's compiler vectorised better
  * (2-core AMD EPYC, gcc 12): 64-bit values by lanes (eight bests and their positions; a later
  * element replaces a lane's best only when strictly better, a NaN only a number; the lanes merged
- * by position), float32 and complex values in two passes (the best value by the op's maximum or
+ * by position), 32-bit, float32 and complex values in two passes (the best value by the op's maximum or
  * minimum, then its first position). */
+#define PG_RARG_LANES_i32 0
+#define PG_RARG_LANES_u32 0
 #define PG_RARG_LANES_i64 1
 #define PG_RARG_LANES_u64 1
 #define PG_RARG_LANES_f64 1
@@ -1036,11 +1052,14 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
     static inline int pg_rcan_gather_##NAME(const PgReduceArgs *a) { (void)a; return 1; }    \
     static inline int pg_rgather_##NAME(const PgReduceArgs *a, const char *p, int64_t st, pg_t_##S *v, int64_t n) \
     {                                                                                        \
-        if (a->flags & PG_RED_NONZERO) { /* bools first, widened from the end */             \
-            pg_bool *b = (pg_bool *)v;                                                       \
-            pg_gather_b(p, st, a->in_type, b, n);                                            \
-            for (int64_t i = n - 1; i >= 0; i--)                                             \
-                v[i] = PG_RFROMB_##S(b[i]);                                                  \
+        if (a->flags & PG_RED_NONZERO) { /* bools, then widened forward (it vectorises) */   \
+            pg_bool b[256];                                                                  \
+            for (int64_t k = 0; k < n; k += 256) {                                           \
+                const int64_t c = n - k < 256 ? n - k : 256;                                 \
+                pg_gather_b(p + k * st, st, a->in_type, b, c);                               \
+                for (int64_t i = 0; i < c; i++)                                              \
+                    v[k + i] = PG_RFROMB_##S(b[i]);                                          \
+            }                                                                                \
             return 1;                                                                        \
         }                                                                                    \
         pg_gather_##S(p, st, a->in_type, v, n);                                              \

@@ -14,6 +14,15 @@ typedef enum {
 #undef PG_RED_ARG
 #undef PG_RED_MOMENTS
 
-/* the op reducers lead the list */
-#define PG_NOP_REDUCERS (PG_R_bitwise_xor_i64 + 1)
+/* the op reducers lead the list: PG_NOP_REDUCERS counts them */
+#define PG_RED_OP(NAME, S) PG_ROP_SLOT_##NAME,
+#define PG_RED_ARG(NAME, S, CMP)
+#define PG_RED_MOMENTS(NAME, S, R)
+enum {
+#include "reduce.def"
+    PG_NOP_REDUCERS
+};
+#undef PG_RED_OP
+#undef PG_RED_ARG
+#undef PG_RED_MOMENTS
 #endif

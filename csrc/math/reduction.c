@@ -26,8 +26,9 @@ pg_reduce_op_of_ufunc(const char *name)
 
 /* ------------------------------------------------------------------ dtypes and reducers */
 
-/* the column of reducer_of for a compute dtype */
-enum { CLS_B, CLS_SIGNED, CLS_UNSIGNED, CLS_F32, CLS_F64, CLS_C64, CLS_C128, NCLS };
+/* the column of reducer_of for a compute dtype: integers of up to 32 bits apart (their max/min
+ * and argmax/argmin run in 32 bits) */
+enum { CLS_B, CLS_SIGNED, CLS_UNSIGNED, CLS_F32, CLS_F64, CLS_C64, CLS_C128, CLS_SIGNED32, CLS_UNSIGNED32, NCLS };
 
 static int
 type_class(int t)
@@ -35,9 +36,9 @@ type_class(int t)
     if (t == PG_BOOL)
         return CLS_B;
     if (PG_IS_SIGNED(t))
-        return CLS_SIGNED;
+        return pg_type_info[t].itemsize <= 4 ? CLS_SIGNED32 : CLS_SIGNED;
     if (PG_IS_UNSIGNED(t))
-        return CLS_UNSIGNED;
+        return pg_type_info[t].itemsize <= 4 ? CLS_UNSIGNED32 : CLS_UNSIGNED;
     if (t == PG_FLOAT16 || t == PG_FLOAT32)
         return CLS_F32;
     if (t == PG_FLOAT64)
@@ -45,42 +46,48 @@ type_class(int t)
     return t == PG_COMPLEX64 ? CLS_C64 : CLS_C128;
 }
 
-/* Integers accumulate in 64 bits (narrowed on the store, which gives NumPy's wrapped sums and
- * products), float16 in float32, bool through the logical loops. */
+/* Integer sums and products accumulate in 64 bits (narrowed on the store, which gives NumPy's
+ * wrapped sums and products), max/min of integers of up to 32 bits in 32; float16 in float32,
+ * bool through the logical loops. */
 #define R(x) PG_R_##x
-#define SAME7(x) {R(x), R(x), R(x), R(x), R(x), R(x), R(x)}
+#define SAME9(x) {R(x), R(x), R(x), R(x), R(x), R(x), R(x), R(x), R(x)}
 static const int reducer_of[PG_ROP_COUNT_OPS][NCLS] = {
-    [PG_ROP_ADD] = {R(logical_or_b), R(add_i64), R(add_i64), R(add_f32), R(add_f64), R(add_c64), R(add_c128)},
+    [PG_ROP_ADD] = {R(logical_or_b), R(add_i64), R(add_i64), R(add_f32), R(add_f64), R(add_c64), R(add_c128), R(add_i64),
+                    R(add_i64)},
     [PG_ROP_MUL] = {R(logical_and_b), R(multiply_i64), R(multiply_i64), R(multiply_f32), R(multiply_f64),
-                    R(multiply_c64), R(multiply_c128)},
+                    R(multiply_c64), R(multiply_c128), R(multiply_i64), R(multiply_i64)},
     [PG_ROP_MAX] = {R(logical_or_b), R(maximum_i64), R(maximum_u64), R(maximum_f32), R(maximum_f64),
-                    R(maximum_c64), R(maximum_c128)},
+                    R(maximum_c64), R(maximum_c128), R(maximum_i32), R(maximum_u32)},
     [PG_ROP_MIN] = {R(logical_and_b), R(minimum_i64), R(minimum_u64), R(minimum_f32), R(minimum_f64),
-                    R(minimum_c64), R(minimum_c128)},
+                    R(minimum_c64), R(minimum_c128), R(minimum_i32), R(minimum_u32)},
     [PG_ROP_FMAX] = {R(logical_or_b), R(maximum_i64), R(maximum_u64), R(fmax_f32), R(fmax_f64), R(fmax_c64),
-                     R(fmax_c128)},
+                     R(fmax_c128), R(maximum_i32), R(maximum_u32)},
     [PG_ROP_FMIN] = {R(logical_and_b), R(minimum_i64), R(minimum_u64), R(fmin_f32), R(fmin_f64), R(fmin_c64),
-                     R(fmin_c128)},
-    [PG_ROP_LAND] = SAME7(logical_and_b),
-    [PG_ROP_LOR] = SAME7(logical_or_b),
-    [PG_ROP_LXOR] = SAME7(logical_xor_b),
-    [PG_ROP_BAND] = {R(logical_and_b), R(bitwise_and_i64), R(bitwise_and_i64), -1, -1, -1, -1},
-    [PG_ROP_BOR] = {R(logical_or_b), R(bitwise_or_i64), R(bitwise_or_i64), -1, -1, -1, -1},
-    [PG_ROP_BXOR] = {R(logical_xor_b), R(bitwise_xor_i64), R(bitwise_xor_i64), -1, -1, -1, -1},
+                     R(fmin_c128), R(minimum_i32), R(minimum_u32)},
+    [PG_ROP_LAND] = SAME9(logical_and_b),
+    [PG_ROP_LOR] = SAME9(logical_or_b),
+    [PG_ROP_LXOR] = SAME9(logical_xor_b),
+    [PG_ROP_BAND] = {R(logical_and_b), R(bitwise_and_i64), R(bitwise_and_i64), -1, -1, -1, -1, R(bitwise_and_i64),
+                     R(bitwise_and_i64)},
+    [PG_ROP_BOR] = {R(logical_or_b), R(bitwise_or_i64), R(bitwise_or_i64), -1, -1, -1, -1, R(bitwise_or_i64),
+                    R(bitwise_or_i64)},
+    [PG_ROP_BXOR] = {R(logical_xor_b), R(bitwise_xor_i64), R(bitwise_xor_i64), -1, -1, -1, -1, R(bitwise_xor_i64),
+                     R(bitwise_xor_i64)},
     [PG_ROP_ARGMAX] = {R(argmax_i64), R(argmax_i64), R(argmax_u64), R(argmax_f32), R(argmax_f64), R(argmax_c64),
-                       R(argmax_c128)},
+                       R(argmax_c128), R(argmax_i32), R(argmax_u32)},
     [PG_ROP_ARGMIN] = {R(argmin_i64), R(argmin_i64), R(argmin_u64), R(argmin_f32), R(argmin_f64), R(argmin_c64),
-                       R(argmin_c128)},
+                       R(argmin_c128), R(argmin_i32), R(argmin_u32)},
     /* mean is a sum divided; with where= or NaNs skipped, the moments' mean (counts per output) */
-    [PG_ROP_MEAN] = {R(logical_or_b), R(add_i64), R(add_i64), R(add_f32), R(add_f64), R(add_c64), R(add_c128)},
+    [PG_ROP_MEAN] = {R(logical_or_b), R(add_i64), R(add_i64), R(add_f32), R(add_f64), R(add_c64), R(add_c128),
+                     R(add_i64), R(add_i64)},
     [PG_ROP_VAR] = {R(moments_f64), R(moments_f64), R(moments_f64), R(moments_f32), R(moments_f64), R(moments_c64),
-                    R(moments_c128)},
+                    R(moments_c128), R(moments_f64), R(moments_f64)},
     [PG_ROP_STD] = {R(moments_f64), R(moments_f64), R(moments_f64), R(moments_f32), R(moments_f64), R(moments_c64),
-                    R(moments_c128)},
-    [PG_ROP_COUNT] = SAME7(add_i64),
+                    R(moments_c128), R(moments_f64), R(moments_f64)},
+    [PG_ROP_COUNT] = SAME9(add_i64),
 };
 #undef R
-#undef SAME7
+#undef SAME9
 
 int
 pg_reduce_reducer(PgRedOp op, int ct)

@@ -65,6 +65,10 @@ pg_reducer_identity(int reducer, uint64_t bits[2])
             bits[0] = max ? (uint64_t)INT64_MIN : (uint64_t)INT64_MAX;
         else if (t == PG_UINT64)
             bits[0] = max ? 0 : UINT64_MAX;
+        else if (t == PG_INT32) /* the low bytes hold the 32-bit accumulator */
+            bits[0] = max ? (uint32_t)INT32_MIN : (uint32_t)INT32_MAX;
+        else if (t == PG_UINT32)
+            bits[0] = max ? 0 : UINT32_MAX;
     } else if (starts(name, "fmax_") || starts(name, "fmin_")) {
         float_bits(t, NAN, NAN, bits); /* fmax(NaN, x) is x */
     } else if (starts(name, "logical_and_")) {
@@ -77,10 +81,13 @@ pg_reducer_identity(int reducer, uint64_t bits[2])
 void
 pg_reducer_convert(int reducer, const void *src, int src_type, uint64_t bits[2])
 {
-    union { uint64_t u[2]; pg_bool b; int64_t i; uint64_t q; float f; double d; pg_complex64 c; pg_complex128 z; } c = {{0, 0}};
+    union { uint64_t u[2]; pg_bool b; int32_t i32; uint32_t u32; int64_t i; uint64_t q; float f; double d; pg_complex64 c;
+            pg_complex128 z; } c = {{0, 0}};
     const char *p = (const char *)src;
     switch (pg_reducers[reducer].acc_type) {
     case PG_BOOL: c.b = pg_load_b(p, src_type); break;
+    case PG_INT32: c.i32 = pg_load_i32(p, src_type); break;
+    case PG_UINT32: c.u32 = pg_load_u32(p, src_type); break;
     case PG_INT64: c.i = pg_load_i64(p, src_type); break;
     case PG_UINT64: c.q = pg_load_u64(p, src_type); break;
     case PG_FLOAT32: c.f = pg_load_f32(p, src_type); break;
