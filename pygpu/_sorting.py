@@ -111,22 +111,51 @@ def unique_values(x):
 
 # ---------------------------------------------------------------- isin
 
+def _isin_table(e, t, lo, hi):
+    """isin of integers through a table of the test values' range [lo, hi] (NumPy's 'table'
+    kind): one lookup per element instead of a binary search. Offsets from lo are taken modulo
+    2^64 (exact wherever a value is inside the range, whatever the two dtypes); elements outside
+    are masked."""
+    span = hi - lo
+    base = _np.uint64(lo % (1 << 64))
+    table = _core.zeros(span + 1, dtype=_np.bool_, device=e.device)
+    table[(t.astype(_np.uint64) - base).astype(_np.int64)] = True
+    inside = _core.logical_and(_core.greater_equal(e, lo), _core.less_equal(e, hi))
+    offset = _core.minimum(e.astype(_np.uint64) - base, _np.uint64(span)).astype(_np.int64)
+    return _core.logical_and(inside, _core.take(table, offset))
+
+
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """numpy.isin: whether each element of `element` is in test_elements (a bool array of its shape),
-    by a binary search in the sorted test elements. NaN is in nothing, as in NumPy."""
+    by a binary search in the sorted test elements, or for integers whose test values span a
+    range no longer than about the data (NumPy's choice for kind=None), or kind='table', by a
+    lookup table of that range. NaN is in nothing, as in NumPy."""
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     e = _as(element)
     t = _core.ravel(_as(test_elements, e.device))
+    integral = e.dtype.kind in "iub" and t.dtype.kind in "iub"
+    if kind == "table" and not integral:
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
+                         "Please select 'sort' or None for kind.")
+    if t.size == 0:
+        found = _core.zeros(e.shape, dtype=_np.bool_, device=e.device)
+        return _core.logical_not(found) if invert else found
+    if integral and kind != "sort":
+        e = e.astype(_np.uint8) if e.dtype == _np.bool_ else e
+        t = t.astype(_np.uint8) if t.dtype == _np.bool_ else t
+        lo, hi = (int(v) for v in _core._minmax(t))
+        if hi - lo <= _np.iinfo(t.dtype).max and (kind == "table" or hi - lo <= 6 * (e.size + t.size)):
+            found = _isin_table(e, t, lo, hi)      # NumPy's tests: the offsets fit, the table is small
+            return _core.logical_not(found) if invert else found
+        if kind == "table":
+            raise RuntimeError("You have specified kind='table', but the range of values in `ar2` or `ar1` exceed "
+                               "the maximum integer of the datatype. Please set `kind` to None or 'sort'.")
     from ._array_api import result_type
     dt = result_type(e, t)
     e = e.astype(dt, copy=False)
-    t = t.astype(dt, copy=False)
-    if t.size == 0:
-        found = _core.zeros(e.shape, dtype=_np.bool_, device=e.device)
-    else:
-        s = _core.sort(t)
-        found = _core.equal(_core.take(s, _core.searchsorted(s, e), mode="clip"), e)
+    s_ = _core.sort(t.astype(dt, copy=False))
+    found = _core.equal(_core.take(s_, _core.searchsorted(s_, e), mode="clip"), e)
     return _core.logical_not(found) if invert else found
 
 

@@ -277,6 +277,36 @@ def test_isin(sdevice, dtype):
     same_error(lambda: np.isin(x, t, kind="foo"), lambda: pygpu.isin(p, t, kind="foo"))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "bool"])
+def test_isin_kinds(sdevice, dtype):
+    """The table of an integer range (kind=None when the test values span little, or 'table')
+    and the sorted search give NumPy's answers, at the type's extremes, with mixed dtypes and
+    strided operands; NumPy's errors for 'table' on floats and on ranges that overflow."""
+    rng = np.random.default_rng(3)
+    if dtype == "bool":
+        a, tests = rng.random(1000) > 0.5, [np.array([True]), np.array([False, False])]
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, 1000, endpoint=True,
+                         dtype=np.uint64 if dtype == "uint64" else np.int64).astype(dtype)
+        tests = [a[:20], a[:3], np.concatenate([a[:5], np.array([info.min, info.max], dtype=dtype)]),
+                 np.array([0, 1, 5, -3, 300])]
+    p = pygpu.asarray(a, device=sdevice)
+    for t in tests:
+        for kind in (None, "sort", "table"):
+            try:
+                want = np.isin(a, t, kind=kind)
+            except (RuntimeError, MemoryError, ValueError) as e:   # a table of 2^64 entries: too large for both
+                with pytest.raises(RuntimeError if isinstance(e, RuntimeError) else (MemoryError, ValueError)):
+                    pygpu.isin(p, pygpu.asarray(t, device=sdevice), kind=kind)
+                continue
+            assert_array_equal(pygpu.isin(p, pygpu.asarray(t, device=sdevice), kind=kind), want)
+            assert_array_equal(pygpu.isin(p.reshape(10, 100)[::2, ::-3], t, kind=kind, invert=True),
+                               np.isin(a.reshape(10, 100)[::2, ::-3], t, kind=kind, invert=True))
+    same_error(lambda: np.isin(np.array([1.5]), [1.5], kind="table"),
+               lambda: pygpu.isin(pygpu.asarray([1.5], device=sdevice), [1.5], kind="table"))
+
+
 # ---------------------------------------------------------------- counting
 
 def test_bincount(device):

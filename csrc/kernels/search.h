@@ -108,7 +108,7 @@ typedef struct {
 } PgHistArgs;
 
 /* The bin of the value v (x's element at p) or -1 when it falls outside every bin. */
-PG_HOST_DEVICE PG_INLINE int64_t
+PG_HOST_DEVICE PG_ALWAYS_INLINE int64_t
 pg_hist_bin(const PgHistArgs *h, const char *p)
 {
     if (h->op == PG_HIST_BINCOUNT)
@@ -151,8 +151,9 @@ pg_hist_bin(const PgHistArgs *h, const char *p)
 #define PG_ATOMIC_ADD_F64(p, v) (*(double *)(p) += (v))
 #endif
 
-/* Counts element i (offsets off: x, weights) into its bin and the total. */
-PG_HOST_DEVICE PG_INLINE void
+/* Counts element i (offsets off: x, weights) into its bin and the total. Inlined always, so that
+ * the CPU's loop per type (search_cpu.c) sees its type as a constant. */
+PG_HOST_DEVICE PG_ALWAYS_INLINE void
 pg_hist_one(const PgHistArgs *h, const int64_t *off)
 {
     int64_t b = pg_hist_bin(h, h->x + off[0]);
