@@ -4,36 +4,32 @@ load reads with NumPy and puts the arrays on the current device (the arrays of a
 each is asked for, as NumPy's NpzFile reads them)."""
 import numpy as _np
 
+import pygpu as _pg
 from . import _core
 
 __all__ = ["save", "savez", "savez_compressed", "savetxt", "load"]
 
 
-def _host(x):
-    """x's contents as NumPy has them: a pygpu array copied to the host, anything else as it is."""
-    return x.get() if isinstance(x, _core.ndarray) else x
-
-
 def save(file, arr, allow_pickle=True):
     """Write arr (a pygpu or NumPy array, or anything NumPy takes) to a NumPy .npy file."""
-    _np.save(file, _host(arr), allow_pickle=allow_pickle)
+    _np.save(file, _pg.asnumpy(arr), allow_pickle=allow_pickle)
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
     """Write several arrays to one uncompressed .npz file (positional ones as arr_0, arr_1, ...)."""
-    _np.savez(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
-              **{k: _host(v) for k, v in kwds.items()})
+    _np.savez(file, *[_pg.asnumpy(a) for a in args], allow_pickle=allow_pickle,
+              **{k: _pg.asnumpy(v) for k, v in kwds.items()})
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
     """Write several arrays to one compressed .npz file."""
-    _np.savez_compressed(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
-                         **{k: _host(v) for k, v in kwds.items()})
+    _np.savez_compressed(file, *[_pg.asnumpy(a) for a in args], allow_pickle=allow_pickle,
+                         **{k: _pg.asnumpy(v) for k, v in kwds.items()})
 
 
 def savetxt(fname, X, *args, **kwargs):
     """Write a 1-d or 2-d array to a text file (numpy.savetxt's arguments)."""
-    _np.savetxt(fname, _host(X), *args, **kwargs)
+    _np.savetxt(fname, _pg.asnumpy(X), *args, **kwargs)
 
 
 def _to_device(value):

@@ -4,6 +4,7 @@ option functions are NumPy's own objects, and the formatting functions take pygp
 scalars as well as NumPy's."""
 import numpy as _np
 
+import pygpu as _pg
 from . import _core
 
 __all__ = ["array2string", "array_repr", "array_str", "format_float_positional", "format_float_scientific",
@@ -12,10 +13,6 @@ __all__ = ["array2string", "array_repr", "array_str", "format_float_positional",
 get_printoptions = _np.get_printoptions
 set_printoptions = _np.set_printoptions
 printoptions = _np.printoptions
-
-
-def _host(x):
-    return x.get() if isinstance(x, _core.ndarray) else x
 
 
 def _host_scalar(x):
@@ -29,7 +26,7 @@ def _host_scalar(x):
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
     """repr(arr) with these options: NumPy's "array([...])", with the device for a pygpu array."""
-    text = _np.array_repr(_host(arr), max_line_width=max_line_width, precision=precision,
+    text = _np.array_repr(_pg.asnumpy(arr), max_line_width=max_line_width, precision=precision,
                           suppress_small=suppress_small)
     if isinstance(arr, _core.ndarray):
         text = "%s, device='%s')" % (text[:-1], arr.device)
@@ -38,14 +35,14 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
 
 def array_str(a, max_line_width=None, precision=None, suppress_small=None):
     """str(a) with these options."""
-    return _np.array_str(_host(a), max_line_width=max_line_width, precision=precision,
+    return _np.array_str(_pg.asnumpy(a), max_line_width=max_line_width, precision=precision,
                          suppress_small=suppress_small)
 
 
 def array2string(a, *args, **kwargs):
     """The elements of a as text (numpy.array2string's options: precision, separator, threshold,
     formatter, ...)."""
-    return _np.array2string(_host(a), *args, **kwargs)
+    return _np.array2string(_pg.asnumpy(a), *args, **kwargs)
 
 
 def format_float_positional(x, *args, **kwargs):

@@ -138,24 +138,24 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if kind == "table" and not integral:
         raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
                          "Please select 'sort' or None for kind.")
+    found = None
     if t.size == 0:
         found = _core.zeros(e.shape, dtype=_np.bool_, device=e.device)
-        return _core.logical_not(found) if invert else found
-    if integral and kind != "sort":
+    elif integral and kind != "sort":
         e = e.astype(_np.uint8) if e.dtype == _np.bool_ else e
         t = t.astype(_np.uint8) if t.dtype == _np.bool_ else t
         lo, hi = (int(v) for v in _core._minmax(t))
         if hi - lo <= _np.iinfo(t.dtype).max and (kind == "table" or hi - lo <= 6 * (e.size + t.size)):
             found = _isin_table(e, t, lo, hi)      # NumPy's tests: the offsets fit, the table is small
-            return _core.logical_not(found) if invert else found
-        if kind == "table":
+        elif kind == "table":
             raise RuntimeError("You have specified kind='table', but the range of values in `ar2` or `ar1` exceed "
                                "the maximum integer of the datatype. Please set `kind` to None or 'sort'.")
-    from ._array_api import result_type
-    dt = result_type(e, t)
-    e = e.astype(dt, copy=False)
-    s_ = _core.sort(t.astype(dt, copy=False))
-    found = _core.equal(_core.take(s_, _core.searchsorted(s_, e), mode="clip"), e)
+    if found is None:
+        from ._array_api import result_type
+        dt = result_type(e, t)
+        e = e.astype(dt, copy=False)
+        s_ = _core.sort(t.astype(dt, copy=False))
+        found = _core.equal(_core.take(s_, _core.searchsorted(s_, e), mode="clip"), e)
     return _core.logical_not(found) if invert else found
 
 

@@ -33,25 +33,41 @@ pg_cpu_search_run(const PgSearchArgs *s, int64_t begin, int64_t end)
 }
 
 /* minmax and the counts the same way, one loop per type of x (bincount of 1e6 int64: 4.4 ms
- * through the type switch per element, NumPy 0.95) */
+ * through the type switch per element, NumPy 0.95); TYPE h->type for the rest */
+#define PG_MINMAX_LOOP(TYPE)                                                                \
+    PG_STRIDED_FOR(h->ndim, h->shape, 1, h->strides, 0, h->size, i, off, {                  \
+        uint64_t k = pg_sort_key(h->x + off[0], TYPE, 0);                                   \
+        lo = k < lo ? k : lo;                                                               \
+        hi = k > hi ? k : hi;                                                               \
+    })
 #define PG_MINMAX_CASE(T)                                                                   \
     case T:                                                                                 \
-        PG_STRIDED_FOR(h->ndim, h->shape, 1, h->strides, 0, h->size, i, off, {              \
-            uint64_t k = pg_sort_key(h->x + off[0], T, 0);                                  \
-            lo = k < lo ? k : lo;                                                           \
-            hi = k > hi ? k : hi;                                                           \
-        });                                                                                 \
+        PG_MINMAX_LOOP(T);                                                                  \
         break;
-#define PG_HIST_CASE(T)                                                                     \
-    case T: {                                                                               \
+#define PG_HIST_LOOP(TYPE)                                                                  \
+    {                                                                                       \
         PgHistArgs t = *h;                                                                  \
-        t.type = T;                                                                         \
+        t.type = TYPE;                                                                      \
         PG_STRIDED_FOR(t.ndim, t.shape, 2, t.strides, 0, t.size, i, off, pg_hist_one(&t, off)); \
-        break;                                                                              \
     }
+#define PG_HIST_CASE(T)                                                                     \
+    case T:                                                                                 \
+        PG_HIST_LOOP(T)                                                                     \
+        break;
 #define PG_EACH_REAL_TYPE(CASE)                                                             \
     CASE(PG_BOOL) CASE(PG_INT8) CASE(PG_INT16) CASE(PG_INT32) CASE(PG_INT64) CASE(PG_UINT8)    \
     CASE(PG_UINT16) CASE(PG_UINT32) CASE(PG_UINT64) CASE(PG_FLOAT16) CASE(PG_FLOAT32) CASE(PG_FLOAT64)
+/* bincount of a contiguous array of C type CT: the plain counting loop (the strided walk's
+ * offsets cost 3x NumPy's time) */
+#define PG_BINCOUNT_PLAIN(CT)                                                               \
+    {                                                                                       \
+        const CT *x = (const CT *)h->x;                                                     \
+        int64_t *out = (int64_t *)h->out;                                                   \
+        for (int64_t i = 0; i < h->size; i++)                                               \
+            if ((uint64_t)(int64_t)x[i] < (uint64_t)h->nbins)                               \
+                out[x[i]]++;                                                                \
+        return;                                                                             \
+    }
 
 void
 pg_cpu_hist_run(const PgHistArgs *h)
@@ -61,39 +77,21 @@ pg_cpu_hist_run(const PgHistArgs *h)
         switch (h->type) {
         PG_EACH_REAL_TYPE(PG_MINMAX_CASE)
         default:
-            PG_STRIDED_FOR(h->ndim, h->shape, 1, h->strides, 0, h->size, i, off, {
-                uint64_t k = pg_sort_key(h->x + off[0], h->type, 0);
-                lo = k < lo ? k : lo;
-                hi = k > hi ? k : hi;
-            });
+            PG_MINMAX_LOOP(h->type);
         }
         ((uint64_t *)h->out)[0] = lo;
         ((uint64_t *)h->out)[1] = hi;
         return;
     }
     if (h->op == PG_HIST_BINCOUNT && h->wtype < 0 && !h->total && h->ndim == 1) {
-        /* bincount of a contiguous int64 or int32 array: the plain counting loop (the strided
-         * walk's offsets cost 3x NumPy's time) */
-        int64_t *out = (int64_t *)h->out;
-        const uint64_t nbins = (uint64_t)h->nbins;
-        if (h->type == PG_INT64 && h->strides[0][0] == 8) {
-            const int64_t *x = (const int64_t *)h->x;
-            for (int64_t i = 0; i < h->size; i++)
-                if ((uint64_t)x[i] < nbins)
-                    out[x[i]]++;
-            return;
-        }
-        if (h->type == PG_INT32 && h->strides[0][0] == 4) {
-            const int32_t *x = (const int32_t *)h->x;
-            for (int64_t i = 0; i < h->size; i++)
-                if ((uint64_t)(int64_t)x[i] < nbins)
-                    out[x[i]]++;
-            return;
-        }
+        if (h->type == PG_INT64 && h->strides[0][0] == 8)
+            PG_BINCOUNT_PLAIN(int64_t)
+        if (h->type == PG_INT32 && h->strides[0][0] == 4)
+            PG_BINCOUNT_PLAIN(int32_t)
     }
     switch (h->type) {
     PG_EACH_REAL_TYPE(PG_HIST_CASE)
     default:
-        PG_STRIDED_FOR(h->ndim, h->shape, 2, h->strides, 0, h->size, i, off, pg_hist_one(h, off));
+        PG_HIST_LOOP(h->type)
     }
 }
