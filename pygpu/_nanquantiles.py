@@ -17,6 +17,8 @@ def _nan_quantile(a, q, axis, out, method, keepdims, weak_q):
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
     if q.ndim > 1:
         raise ValueError("q must be a scalar or 1d")
+    if a.size == 0:   # NumPy's answer: the nanmean (NaN, with its warning) whatever q is
+        return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
     if a.dtype.kind != "f":
         return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
     # NumPy's result dtype: a Python float q keeps float32, an array of q's is float64
@@ -70,6 +72,8 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The median along axis of the values that are not NaN."""
     a = _pg.asarray(a)
+    if a.size == 0:   # NumPy's answer, as nanquantile's
+        return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
     if a.dtype.kind not in "f":
         return _pg.median(a, axis=axis, out=out, keepdims=keepdims)
     return _nan_quantile(a, _np.asanyarray(0.5), axis, out, "linear", keepdims, True)

@@ -296,34 +296,36 @@ def _lcm_of(a, b):
 
 
 @functools.cache
-def _compiled(function):
-    """function compiled once into an elementwise loop (pygpu.vectorize, dtypes as called)."""
-    return _pg.vectorize(function)
+def _compiled(function, dtype=None):
+    """function compiled once into an elementwise loop: pygpu.vectorize, for dtype's loop alone when
+    given (a lazily compiled one would run later calls of other dtypes through its first loop,
+    which they cast to safely, as Numba's)."""
+    if dtype is None:
+        return _pg.vectorize(function)
+    name = _np.dtype(dtype).name
+    return _pg.vectorize([f"{name}({name}, {name})"])(function)
 
 
-
-def _integer_kernel(name, function, *xs):
-    """function (Euclid's loop & co.) as a compiled elementwise function of integer arrays,
-    computed in their common integer type as NumPy's integer ufuncs are."""
-    xs = [_asarray(x) for x in xs]
-    for x in xs:
-        if not _np.issubdtype(x.dtype, _np.integer):
-            raise TypeError(f"ufunc '{name}' not supported for the input types ({x.dtype}), and the inputs could not "
-                            f"be safely coerced to any supported types according to the casting rule ''safe''")
-    dtype = _np.result_type(*[x.dtype for x in xs])
-    return _compiled(function)(*[x.astype(dtype) for x in xs]), dtype
+def _integer_kernel(name, function, x1, x2):
+    """function (Euclid's loop & co.) as a compiled elementwise function of integer arrays, in the
+    loop NumPy's ufunc `name` picks for them (NEP 50: a Python int takes the array's type, and must
+    fit it); NumPy's errors where it has no loop (an int64 with a uint64, floats, two bools)."""
+    xs = [x if type(x) is int else _asarray(x) for x in (x1, x2)]
+    dtype = getattr(_np, name).resolve_dtypes(tuple(int if type(x) is int else x.dtype for x in xs) + (None,))[-1]
+    device = next((x.device for x in xs if type(x) is not int), None)
+    xs = [_pg.asarray(_np.asarray(x, dtype=dtype), device=device) if type(x) is int else x.astype(dtype, copy=False)
+          for x in xs]
+    return _compiled(function, dtype)(*xs)
 
 
 def gcd(x1, x2):
     """The greatest common divisor of |x1| and |x2|, element-wise (0 for two zeros)."""
-    result, dtype = _integer_kernel("gcd", _gcd_of, x1, x2)
-    return result.astype(dtype)
+    return _integer_kernel("gcd", _gcd_of, x1, x2)
 
 
 def lcm(x1, x2):
     """The lowest common multiple of |x1| and |x2|, element-wise (0 when either is 0)."""
-    result, dtype = _integer_kernel("lcm", _lcm_of, x1, x2)
-    return result.astype(dtype)
+    return _integer_kernel("lcm", _lcm_of, x1, x2)
 
 
 def spacing(x):

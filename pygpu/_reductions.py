@@ -14,10 +14,11 @@ def _as_array(x, like=None):
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
-    """numpy.ptp: max - min along the axes (in the array's dtype, wrapping as NumPy's does)."""
+    """numpy.ptp: max - min along the axes, in the array's dtype (wrapping as NumPy's does), or as
+    NumPy with out=: the max stored into out first, so a wider out subtracts in its dtype."""
     a = _as_array(a)
-    return _core.subtract(_core.max(a, axis=axis, keepdims=keepdims), _core.min(a, axis=axis, keepdims=keepdims),
-                          out=out)
+    return _core.subtract(_core.max(a, axis=axis, out=out, keepdims=keepdims),
+                          _core.min(a, axis=axis, keepdims=keepdims), out=out)
 
 
 def _normalize_axis(axis, ndim):

@@ -5,6 +5,7 @@ searchsorted, nonzero and mask compaction, take, bincount/_histogram. The data s
 array's device; the host sees only what NumPy decides on (bin edges, quantile positions, counts
 that size an output)."""
 import collections as _collections
+import math as _math
 import operator as _operator
 
 import numpy as _np
@@ -73,16 +74,51 @@ def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan):
     return ret
 
 
+def _unique_slices(ar, axis, return_index, return_inverse, return_counts):
+    """unique along axis: the distinct slices ar[..., i, ...] in lexicographic order of their
+    elements (NumPy's order: its sort of the slices as records), by lexsort of the slices' elements
+    and a comparison of neighbours; a slice holding a NaN equals no other, as in NumPy."""
+    axis = _np.lib.array_utils.normalize_axis_index(axis, ar.ndim)
+    moved = _core.moveaxis(ar, axis, 0)
+    n = moved.shape[0]
+    rows = _core.reshape(moved, (n, _math.prod(moved.shape[1:])))
+    order = _core.lexsort(rows.T[::-1]) if rows.shape[1] else _core.arange(n, device=ar.device)
+    aux = rows[order]
+    mask = _core.empty(n, dtype=_np.bool_, device=ar.device)
+    if n:
+        mask[:1] = True
+        mask[1:] = _core.any(_core.not_equal(aux[1:], aux[:-1]), axis=1)
+    kept = aux[mask]
+    values = _core.moveaxis(_core.reshape(kept, kept.shape[:1] + moved.shape[1:]), 0, axis)
+    ret = (values,)
+    if return_index:
+        ret += (order[mask],)
+    if return_inverse:
+        inv = _core.empty(n, dtype=_np.int64, device=ar.device)
+        if n:
+            inv[order] = _core._true_rank(mask) - 1
+        ret += (inv,)
+    if return_counts:
+        starts = _core.flatnonzero(mask)
+        counts = _core.empty(starts.size, dtype=_np.int64, device=ar.device)
+        if starts.size:
+            counts[:-1] = starts[1:] - starts[:-1]
+            counts[-1:] = n - starts[-1:]
+        ret += (counts,)
+    return ret
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):  # noqa: A002
-    """numpy.unique for axis=None: the sorted unique elements, and optionally the index of each one's
-    first occurrence, the inverse (as ar's shape) and the counts. NaNs count as one value unless
-    equal_nan=False."""
+    """numpy.unique: the sorted unique elements (with axis=, the unique slices along that axis), and
+    optionally the index of each one's first occurrence, the inverse (ar's shape; with axis=, one
+    index per slice) and the counts. NaNs count as one value unless equal_nan=False (with axis=, a
+    slice holding a NaN is unique, as NumPy's)."""
     ar = _as(ar)
     if axis is not None:
-        raise NotImplementedError("pygpu.unique supports axis=None only (the unique elements of the "
-                                  "flattened array)")
-    ret = _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan)
+        ret = _unique_slices(ar, axis, return_index, return_inverse, return_counts)
+    else:
+        ret = _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan)
     return ret[0] if len(ret) == 1 else ret
 
 
@@ -138,6 +174,15 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if kind == "table" and not integral:
         raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
                          "Please select 'sort' or None for kind.")
+    possible = None
+    if integral and _np.uint64 in (e.dtype, t.dtype) and "i" in (e.dtype.kind, t.dtype.kind):
+        # a signed side and a uint64 side have no common integer type (their result type, float64,
+        # rounds above 2**53): a negative value equals no uint64, the others compare as uint64
+        if e.dtype.kind == "i":
+            possible = _core.greater_equal(e, 0)
+            e = e.astype(_np.uint64)
+        else:
+            t = t[_core.greater_equal(t, 0)].astype(_np.uint64)
     found = None
     if t.size == 0:
         found = _core.zeros(e.shape, dtype=_np.bool_, device=e.device)
@@ -156,6 +201,8 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         e = e.astype(dt, copy=False)
         s_ = _core.sort(t.astype(dt, copy=False))
         found = _core.equal(_core.take(s_, _core.searchsorted(s_, e), mode="clip"), e)
+    if possible is not None:
+        found = _core.logical_and(found, possible)
     return _core.logical_not(found) if invert else found
 
 
@@ -430,6 +477,9 @@ def _quantile(a, q, axis, out, method, keepdims, weak_q, what):
     arr, ax, kept = _reduce_axes(a, axis)
     arr = _core.moveaxis(arr, ax, 0)
     n = arr.shape[0]
+    if n == 0:   # NumPy's error kind (its take of index n - 1); median and the nan* ones give NaN
+        raise IndexError(f"{what} of an empty axis: index {-1 if arr.dtype.kind == 'f' else 0} is out of bounds "
+                         "for axis 0 with size 0")
     get_index, fix_gamma = _QUANTILE_METHODS[method]
     vidx = _np.asanyarray(get_index(n, q))
     supports_nans = arr.dtype.kind == "f"

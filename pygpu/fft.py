@@ -60,6 +60,10 @@ def _run(name, a, out, **kwargs):
             raise ValueError(f"out is on {out.device}, the input on {a.device}")
     if not _on_cpu(a):
         return _into(_gpu(name, a, kwargs), out)
+    if name in ("irfft", "irfft2", "irfftn", "hfft") and a.ndim:
+        axes, lengths = _axes_and_lengths(name, a, kwargs)
+        if axes and lengths[-1] is None:   # NumPy's error for 2 (m - 1) == 0 (SciPy's answers a shape)
+            _points(2 * (a.shape[axes[-1]] - 1))
     host = _np.asarray(a)
     axes = kwargs.get("axes")
     repeated = axes is not None and len({ax % max(a.ndim, 1) for ax in axes}) != len(axes)

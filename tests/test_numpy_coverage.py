@@ -712,7 +712,7 @@ def test_gcd_lcm_bitwise_count(dtypes):
     same(pygpu.lcm(pa, pb), np.lcm(a, b))
     same(pygpu.bitwise_count(pa), np.bitwise_count(a))
     same(np.gcd(pa, pb), np.gcd(a, b))     # NumPy's ufunc dispatches by name too
-    with pytest.raises(TypeError, match="not supported for the input types"):
+    with pytest.raises(TypeError, match="did not contain a loop"):   # NumPy's own error
         pygpu.gcd(pygpu.asarray([1.5]), pb)
     same(pygpu.bitwise_count(pygpu.asarray([True, False])), np.bitwise_count(np.array([True, False])))
 

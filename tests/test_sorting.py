@@ -439,3 +439,23 @@ def test_quantile_nan_and_errors(sdevice):
         (lambda: np.quantile(x.astype(complex), 0.5), lambda: pygpu.quantile(p.astype(complex), 0.5)),
     ]:
         same_error(np_call, pg_call)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 7), st.integers(0, 3), st.integers(1, 3), st.sampled_from(["int8", "float64", "complex128", "bool"]),
+       st.data())
+def test_unique_along_an_axis_matches_numpy(n, m, ndim, dtype, data):
+    shape = data.draw(st.tuples(*[st.integers(0, 4)] * (ndim - 1))) if ndim > 1 else ()
+    rng = np.random.default_rng(n * 31 + m)
+    a = rng.integers(-1, 2, (n,) + shape).astype(dtype)   # few distinct values: many repeated slices
+    if dtype == "float64" and a.size:
+        a.flat[rng.integers(0, a.size)] = np.nan          # a slice with a NaN is unique, as in NumPy
+    for axis in range(-a.ndim, a.ndim):
+        want = np.unique(a, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+        got = pygpu.unique(pygpu.asarray(a), axis=axis, return_index=True, return_inverse=True, return_counts=True)
+        for g, w in zip(got, want):
+            g = pygpu.asnumpy(g)
+            assert g.shape == w.shape and g.dtype.kind == w.dtype.kind
+            np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(pygpu.asnumpy(pygpu.unique(pygpu.asarray(a), axis=axis)),
+                                      np.unique(a, axis=axis))

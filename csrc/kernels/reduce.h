@@ -101,6 +101,20 @@
 #define PG_RABS2_f64(d) ((d) * (d))
 #define PG_RABS2_c64(d) ((d).re * (d).re + (d).im * (d).im)
 #define PG_RABS2_c128(d) ((d).re * (d).re + (d).im * (d).im)
+/* one element's m2: 0, or NaN for an inf or a NaN (NumPy's (x - mean)**2 is NaN there) */
+#define PG_RSELF_M2_f32(x) PG_RABS2_f32(PG_RSUB_f32(x, x))
+#define PG_RSELF_M2_f64(x) PG_RABS2_f64(PG_RSUB_f64(x, x))
+#define PG_RSELF_M2_c64(x) PG_RABS2_c64(PG_RSUB_c64(x, x))
+#define PG_RSELF_M2_c128(x) PG_RABS2_c128(PG_RSUB_c128(x, x))
+/* the merged mean x + (y - x) * f, or where y - x is not finite (an inf mean) the weighted sum,
+ * which keeps inf where NumPy's sum does (inf + (1 - inf) * f would be NaN) */
+#define PG_RMIX_REAL(x, y, d, f) (isfinite(d) ? (x) + (d) * (f) : (x) * (1 - (f)) + (y) * (f))
+#define PG_RMERGE_MEAN_f32(x, y, d, f) PG_RMIX_REAL(x, y, d, f)
+#define PG_RMERGE_MEAN_f64(x, y, d, f) PG_RMIX_REAL(x, y, d, f)
+#define PG_RMERGE_MEAN_c64(x, y, d, f)                                                       \
+    pg_cmake_c64(PG_RMIX_REAL((x).re, (y).re, (d).re, f), PG_RMIX_REAL((x).im, (y).im, (d).im, f))
+#define PG_RMERGE_MEAN_c128(x, y, d, f)                                                      \
+    pg_cmake_c128(PG_RMIX_REAL((x).re, (y).re, (d).re, f), PG_RMIX_REAL((x).im, (y).im, (d).im, f))
 #define PG_RZERO_b ((pg_bool)0)
 #define PG_RZERO_i32 ((int32_t)0)
 #define PG_RZERO_u32 ((uint32_t)0)
@@ -278,7 +292,7 @@
         pg_racc_##NAME e;                                                                    \
         e.n = 1;                                                                             \
         e.mean = PG_TO_COMPUTE_##S(x);                                                       \
-        e.m2 = PG_RZERO_##R;                                                                 \
+        e.m2 = PG_RSELF_M2_##S(e.mean);                                                      \
         return e;                                                                            \
     }                                                                                        \
     PG_RDEV int pg_rload_##NAME(const PgReduceArgs *a, const char *p, int64_t r, pg_racc_##NAME *e) \
@@ -286,7 +300,7 @@
         (void)r;                                                                             \
         e->n = 1;                                                                            \
         e->mean = pg_load_##S(p, a->in_type);                                                \
-        e->m2 = PG_RZERO_##R;                                                                \
+        e->m2 = PG_RSELF_M2_##S(e->mean);                                                    \
         return !((a->flags & PG_RED_SKIPNAN) && PG_RISNAN_##S(e->mean));                     \
     }                                                                                        \
     PG_RDEV pg_racc_##NAME pg_rcomb_##NAME(pg_racc_##NAME x, pg_racc_##NAME y)               \
@@ -299,7 +313,7 @@
         e.n = x.n + y.n;                                                                     \
         pg_t_##R f = (pg_t_##R)y.n / (pg_t_##R)e.n;                                          \
         pg_t_##S d = PG_RSUB_##S(y.mean, x.mean);                                            \
-        e.mean = PG_RAXPY_##S(x.mean, d, f);                                                 \
+        e.mean = PG_RMERGE_MEAN_##S(x.mean, y.mean, d, f);                                   \
         e.m2 = x.m2 + y.m2 + PG_RABS2_##S(d) * ((pg_t_##R)x.n * f);                          \
         return e;                                                                            \
     }                                                                                        \
@@ -315,6 +329,8 @@
         }                                                                                    \
         double dof = (double)e.n - a->ddof;                                                  \
         pg_t_##R v = e.m2 / (pg_t_##R)(dof > 0 ? dof : 0);                                   \
+        if (dof <= 0 && (a->flags & PG_RED_SKIPNAN))                                         \
+            v = PG_RNAN_##R; /* nanvar's choice; var divides by 0 */                         \
         if (a->flags & PG_RED_STD)                                                           \
             v = PG_FN1(sqrt, v);                                                             \
         pg_store_##R(p, a->out_type, v);                                                     \

@@ -172,6 +172,28 @@ py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     return pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], slots, NULL, -1, PG_CAST_SAME_KIND, 0);
 }
 
+/* 1 when bound is a Python int below (upper: above) the range of the integer array x's dtype: as
+ * NumPy 2's clip, it then bounds nothing on that side (-2 for a uint8 array) instead of raising
+ * OverflowError; 0 otherwise, -1 on error */
+static int
+int_bound_beyond(PyObject *x, PyObject *bound, int upper)
+{
+    if (!PgArray_Check(x) || !PyLong_Check(bound) || PyBool_Check(bound) || !PG_IS_INTEGER(((PgArray *)x)->type))
+        return 0;
+    int t = ((PgArray *)x)->type, bits = pg_type_info[t].itemsize * 8;
+    PyObject *limit;
+    if (PG_IS_UNSIGNED(t))
+        limit = upper ? PyLong_FromUnsignedLongLong(bits == 64 ? ULLONG_MAX : (1ULL << bits) - 1) : PyLong_FromLong(0);
+    else
+        limit = PyLong_FromLongLong(upper ? (bits == 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1)
+                                          : (bits == 64 ? LLONG_MIN : -(1LL << (bits - 1))));
+    if (limit == NULL)
+        return -1;
+    int r = PyObject_RichCompareBool(bound, limit, upper ? Py_GT : Py_LT);
+    Py_DECREF(limit);
+    return r;
+}
+
 static PyObject *
 py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -186,6 +208,11 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
         return NULL;
     }
     int has_lo = lo && lo != Py_None, has_hi = hi && hi != Py_None;
+    int beyond_lo = has_lo ? int_bound_beyond(s[0], lo, 0) : 0, beyond_hi = has_hi ? int_bound_beyond(s[0], hi, 1) : 0;
+    if (beyond_lo < 0 || beyond_hi < 0)
+        return NULL;
+    has_lo &= !beyond_lo;
+    has_hi &= !beyond_hi;
     if (!has_lo && !has_hi) {
         PyObject *x = s[0];
         if (out && out != Py_None) {

@@ -122,6 +122,37 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
     return res;
 }
 
+/* 1 when x is a 0-d pygpu array and axis the int 0 or -1, 0 when not, -1 on error */
+static int
+zero_d_with_axis_0(PyObject *x, PyObject *axis)
+{
+    if (!PgArray_Check(x) || ((PgArray *)x)->ndim != 0 || axis == NULL || !PyLong_Check(axis) || PyBool_Check(axis))
+        return 0;
+    long v = PyLong_AsLong(axis);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear(); /* past a long: the axis parser's AxisError */
+        return 0;
+    }
+    return v == 0 || v == -1;
+}
+
+/* ~isnan(a), and where (when given) */
+static PyObject *
+not_nan(PyObject *a, PyObject *where)
+{
+    PyObject *nan = pg_ufunc_apply(pg_ufunc_lookup("isnan"), &a, NULL, -1, PG_CAST_SAME_KIND, 0);
+    if (nan == NULL)
+        return NULL;
+    PyObject *mask = pg_ufunc_apply(pg_ufunc_lookup("logical_not"), &nan, NULL, -1, PG_CAST_SAME_KIND, 0);
+    Py_DECREF(nan);
+    if (mask == NULL || where == NULL || where == Py_None || where == Py_True)
+        return mask;
+    PyObject *both[2] = {mask, where};
+    PyObject *res = pg_ufunc_apply(pg_ufunc_lookup("logical_and"), both, NULL, -1, PG_CAST_SAME_KIND, 0);
+    Py_DECREF(mask);
+    return res;
+}
+
 /* The function (self NULL) or method (self the array) def with its fastcall arguments. */
 /* NEP 18 for pygpu's own functions: an array-like of another library as the array (fuse's traced
  * arrays, a Dask array, ...) that defines __array_function__ is handed NumPy's function of the
@@ -198,15 +229,21 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     if (dtype == -1 && PyErr_Occurred())
         return NULL;
     PyObject *out = single_out(arg(sig, slots, "out"));
+    PyObject *axis = arg(sig, slots, "axis");
+    int zero_d_axis = zero_d_with_axis_0(slots[0], axis);
+    if (zero_d_axis < 0)
+        return NULL;
+    if (zero_d_axis && sig != SIG_MEAN && sig != SIG_VAR && sig != SIG_CUMUL)
+        axis = NULL; /* NumPy's ufunc reductions and cumsum take axis 0 or -1 of a 0-d array as None */
     if (sig == SIG_CUM || sig == SIG_CUMUL) {
         int include_initial = truth(arg(sig, slots, "include_initial"), 0);
         if (include_initial < 0)
             return NULL;
-        return pg_scan_array(slots[0], def->op, arg(sig, slots, "axis"), dtype, out, include_initial, def->name);
+        return pg_scan_array(slots[0], def->op, axis, dtype, out, include_initial, def->name);
     }
     PgReduceRequest req = {0};
     req.op = def->op;
-    req.axis = arg(sig, slots, "axis");
+    req.axis = axis;
     req.dtype = dtype;
     req.out = out;
     req.keepdims = truth(arg(sig, slots, "keepdims"), 0);
@@ -222,9 +259,20 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         if (mean && mean != Py_None)
             return var_about(def, slots[0], &req, mean);
     }
+    /* NaN-skipping into an integer or bool dtype=: the NaNs are left out by where= (the cast
+     * first would make integers of them) */
+    PyObject *mask = NULL;
+    if (def->skipnan && dtype >= 0 && !PG_IS_FLOAT(dtype) && !PG_IS_COMPLEX(dtype) && PgArray_Check(slots[0]) &&
+        (PG_IS_FLOAT(((PgArray *)slots[0])->type) || PG_IS_COMPLEX(((PgArray *)slots[0])->type))) {
+        if ((mask = not_nan(slots[0], req.where)) == NULL)
+            return NULL;
+        req.where = mask;
+    }
     /* count_nonzero over every axis is a 0-d array, as the array API says (NumPy's is a Python
      * int, which would wait for the device) */
-    return pg_reduce_array(slots[0], &req);
+    PyObject *res = pg_reduce_array(slots[0], &req);
+    Py_XDECREF(mask);
+    return res;
 }
 
 #define FUNCTION(NAME, D)                                                                              \

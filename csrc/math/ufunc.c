@@ -130,7 +130,7 @@ pg_weak_scalar_type(int weak, PyObject *value, int p, int compare)
                     /* NumPy compares out-of-range Python ints exactly; a wide dtype does it here */
                     if (!overflow)
                         return pg_promote_types(p, PG_INT64);
-                    return overflow > 0 ? pg_promote_types(p, PG_UINT64) : PG_FLOAT64;
+                    return overflow > 0 && p != PG_UINT64 ? pg_promote_types(p, PG_UINT64) : PG_FLOAT64;
                 }
                 PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", value,
                              pg_type_info[p].name);
@@ -147,7 +147,47 @@ pg_weak_scalar_type(int weak, PyObject *value, int p, int compare)
     }
 }
 
+/* The type a Python int outside the integer operand's range is compared in, exactly as NumPy:
+ * int64 or uint64 (the op table compares int64 with uint64 exactly), or past 64 bits a float64
+ * +-2**65, which every 64-bit integer is below or above as the int itself is (*value replaced). */
+static int
+compare_int_type(PyObject **value)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(*value, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (!overflow)
+        return PG_INT64;
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(*value);
+        if (!(u == (unsigned long long)-1 && PyErr_Occurred()))
+            return PG_UINT64;
+        PyErr_Clear();
+    }
+    PyObject *bound = PyFloat_FromDouble(overflow > 0 ? 0x1p65 : -0x1p65);
+    if (bound == NULL)
+        return -1;
+    Py_SETREF(*value, bound);
+    return PG_FLOAT64;
+}
+
 /* ------------------------------------------------------------------ operands */
+
+/* Whether an op-table ufunc computes operands of integer type p in a float or complex loop
+ * (arctan2 of int8: float16), where a Python int beyond p's range is still a value. */
+static int find_loop(PgUfunc *uf, int *types);
+static int
+computes_inexact(PgUfunc *uf, int p)
+{
+    int types[PG_UFUNC_MAXARGS];
+    if (uf->programs || uf->nin > PG_UFUNC_MAXARGS)
+        return 0;
+    for (int i = 0; i < uf->nin; i++)
+        types[i] = p;
+    int k = find_loop(uf, types);
+    return k >= 0 && (PG_IS_FLOAT(loop_types(uf, k)[0]) || PG_IS_COMPLEX(loop_types(uf, k)[0]));
+}
 
 typedef struct {
     PyObject *obj;      /* borrowed: the argument */
@@ -157,6 +197,25 @@ typedef struct {
     int weak;
     int pending;        /* an array-like still to be copied to the device */
 } Operand;
+
+/* 1 when the operand (an integer exponent) has a value below 0, 0 when not, -1 on error: its min,
+ * which waits for the device, as NumPy's loop checks every element */
+static int
+has_negative(const Operand *op)
+{
+    if (op->arr == NULL && op->scalar == NULL)
+        return 0;
+    if (op->arr && pg_array_size(op->arr) == 0)
+        return 0;
+    PyObject *lowest = op->arr ? PyObject_CallMethod((PyObject *)op->arr, "min", NULL) : Py_NewRef(op->scalar);
+    if (lowest == NULL)
+        return -1;
+    PyObject *zero = PyLong_FromLong(0);
+    int r = zero ? PyObject_RichCompareBool(lowest, zero, Py_LT) : -1;
+    Py_XDECREF(zero);
+    Py_DECREF(lowest);
+    return r;
+}
 
 /* 0: classified; 1: not a type ufuncs take (operators return NotImplemented); -1: error */
 static int
@@ -522,8 +581,21 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             /* true division of integers computes in float64: no integer range check, as NumPy */
             types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, p,
                                            uf->flags & (PG_UF_COMPARE | PG_UF_TRUEDIV));
-            if (types[i] < 0)
+            if (types[i] < 0) {
+                if (!(ops[i].weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError) &&
+                      computes_inexact(uf, p)))
+                    goto done;
+                PyErr_Clear(); /* no integer loop for p: the int converts to the float loop's type, as NumPy's */
+                types[i] = p;
+            }
+            if ((uf->flags & PG_UF_COMPARE) && ops[i].weak == PG_WEAK_INT && p >= 0 && PG_IS_INTEGER(p) &&
+                types[i] != p && (types[i] = compare_int_type(&ops[i].scalar)) < 0)
                 goto done;
+            if ((uf->flags & PG_UF_COMPARE) && ops[i].weak == PG_WEAK_INT && p == PG_BOOL && types[i] != PG_INT64) {
+                /* NumPy takes the int as an int64 next to bools */
+                PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+                goto done;
+            }
         } else
             types[i] = ops[i].type;
     }
@@ -587,6 +659,14 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
                 raise_casting(uf, 1, i, types[i], kt[i], casting);
                 goto done;
             }
+        }
+    }
+    if ((uf->flags & PG_UF_POWER) && PG_IS_SIGNED(kt[1])) {
+        int negative = has_negative(&ops[1]);
+        if (negative != 0) {
+            if (negative > 0)
+                PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
+            goto done;
         }
     }
 
@@ -689,7 +769,7 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
 {
     PgUfunc *uf = (PgUfunc *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL;
+    PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL, *where = NULL;
     if (nargs < uf->nin || nargs > uf->nin + uf->nout) {
         PyErr_Format(PyExc_TypeError, "%U() takes from %d to %d positional arguments but %zd were given", uf->name,
                      uf->nin, uf->nin + uf->nout, nargs);
@@ -718,6 +798,8 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
                 dtype_obj = v;
             } else if (PyUnicode_CompareWithASCIIString(key, "casting") == 0) {
                 casting_obj = v;
+            } else if (PyUnicode_CompareWithASCIIString(key, "where") == 0) {
+                where = v;
             } else {
                 PyErr_Format(PyExc_TypeError, "%U() got an unexpected keyword argument '%U'", uf->name, key);
                 return NULL;
@@ -730,7 +812,17 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
     PgCasting casting;
     if (pg_casting_from_object(casting_obj, &casting) < 0)
         return NULL;
-    return pg_ufunc_apply(uf, args, out, dtype, casting, 0);
+    if (where == NULL || where == Py_True)
+        return pg_ufunc_apply(uf, args, out, dtype, casting, 0);
+    /* where=: computed everywhere, then stored into out where the mask is true (out keeps its other
+     * elements); without out, NumPy leaves the others uninitialized: here they hold the values */
+    PyObject *all = pg_ufunc_apply(uf, args, NULL, dtype, casting, 0);
+    if (all == NULL || out == NULL || out == Py_None)
+        return all;
+    PyObject *chosen[3] = {where, all, out};
+    PyObject *res = pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], chosen, out, -1, casting, 0);
+    Py_DECREF(all);
+    return res;
 }
 
 /* outer(A, B, /, out=None, dtype=None, casting='same_kind'): the ufunc over every pair, A's
@@ -1158,6 +1250,8 @@ pg_math_init(PyObject *module)
             uf->flags |= PG_UF_NOBOOL;
         if (strcmp(name, "_where") == 0)
             uf->flags |= PG_UF_WHERE;
+        if (strcmp(name, "power") == 0)
+            uf->flags |= PG_UF_POWER;
         for (int c = PG_NB_LT; c <= PG_NB_GE; c++)
             if (strcmp(name, op_names[c]) == 0)
                 uf->flags |= PG_UF_COMPARE;

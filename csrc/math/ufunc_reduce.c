@@ -230,6 +230,34 @@ operand_type(PyObject *b, int t)
     return bt;
 }
 
+/* whether idx is an integer index (an array or sequence of them, or a tuple of those for the
+ * first axes) rather than one with slices, masks, None or Ellipsis */
+static int
+integer_indices(PyObject *idx)
+{
+    Py_ssize_t k = PyTuple_Check(idx) ? PyTuple_GET_SIZE(idx) : 1;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *it = PyTuple_Check(idx) ? PyTuple_GET_ITEM(idx, j) : idx;
+        if (PySlice_Check(it) || it == Py_None || it == Py_Ellipsis || PyBool_Check(it) ||
+            (PgArray_Check(it) && ((PgArray *)it)->type == PG_BOOL) ||
+            (PyArray_Check(it) && PyArray_ISBOOL((PyArrayObject *)it)))
+            return 0;
+    }
+    return 1;
+}
+
+/* ufunc.at by NumPy's own on the array's memory (pygpu/_ufunc_at.py) */
+static PyObject *
+at_by_numpy(PyObject *self, PyObject *a, PyObject *indices, PyObject *b)
+{
+    PyObject *mod = PyImport_ImportModule("pygpu._ufunc_at");
+    if (mod == NULL)
+        return NULL;
+    PyObject *r = PyObject_CallMethod(mod, "at", "OOOO", self, a, indices, b ? b : Py_None);
+    Py_DECREF(mod);
+    return r;
+}
+
 static PyObject *
 ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -247,15 +275,19 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     const char *name = pg_ufunc_name((PgUfunc *)self);
     if (name == NULL)
         return NULL;
-    int negate = pg_ufunc_from_op_table((PgUfunc *)self) && strcmp(name, "subtract") == 0;
-    int op = negate ? PG_ROP_ADD : op_of(self, "at");
-    if (op < 0)
-        return NULL;
+    int from_table = pg_ufunc_from_op_table((PgUfunc *)self);
+    int negate = from_table && strcmp(name, "subtract") == 0;
     if (!PgArray_Check(s[0])) {
         PyErr_Format(PyExc_TypeError, "%s.at needs a pygpu.ndarray to update, not %.200s", name,
                      Py_TYPE(s[0])->tp_name);
         return NULL;
     }
+    if (from_table && name[0] != '_' &&
+        ((!negate && pg_reduce_op_of_ufunc(name) < 0) || s[2] == NULL || s[2] == Py_None || !integer_indices(s[1])))
+        return at_by_numpy(self, s[0], s[1], s[2]); /* what the scatter kernels below do not do */
+    int op = negate ? PG_ROP_ADD : op_of(self, "at");
+    if (op < 0)
+        return NULL;
     PgArray *a = (PgArray *)s[0];
     if (pg_array_check_writeable(a) < 0)
         return NULL;

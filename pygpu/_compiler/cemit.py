@@ -296,7 +296,7 @@ class Emitter:
         real = all(not T.is_complex(t) for t in ins)
         if e.op in _DIRECT_BINARY and real and all(T.is_float(t) for t in ins):
             return "(%s %s %s)" % (args[0], _DIRECT_BINARY[e.op], args[1])
-        if e.op in _COMPARE and real:
+        if e.op in _COMPARE and real and not optable.mixed_integers(ins):
             return "(%s %s %s)" % (args[0], _COMPARE[e.op], args[1])
         if id(e) in self.plain_division:   # operands >= 0, divisor >= 1: C's / and % are Python's
             return "((%s)(%s %s %s))" % (_CTYPES[e.type], args[0], "/" if e.op == "floor_divide" else "%", args[1])

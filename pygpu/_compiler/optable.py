@@ -47,9 +47,22 @@ def find(op, in_types):
     return None
 
 
+# the comparisons' loops of a signed and an unsigned 64-bit integer, named by NumPy's type codes
+_MIXED_SUFFIX = {(np.dtype(np.int64), np.dtype(np.uint64)): "qQ", (np.dtype(np.uint64), np.dtype(np.int64)): "Qq"}
+
+
+def mixed_integers(in_types):
+    """Whether in_types are an int64 and a uint64, which C's own comparison gets wrong (it converts
+    the int64 to uint64) and the op table compares exactly."""
+    return tuple(in_types) in _MIXED_SUFFIX
+
+
 def loop_name(op, in_types):
-    """The loop's name in ops.def ('add_f32', '_where_f64'): op and its first non-condition input's
-    suffix."""
+    """The loop's name in ops.def ('add_f32', '_where_f64', 'less_qQ'): op and its first
+    non-condition input's suffix, or the pair's for the comparisons of int64 with uint64."""
+    mixed = _MIXED_SUFFIX.get(tuple(in_types))
+    if mixed is not None:
+        return f"{op}_{mixed}"
     t = in_types[1] if op == "_where" else in_types[0]
     return f"{op}_{T.SUFFIX[t]}"
 
