@@ -3,6 +3,8 @@ __array_namespace_info__) and the elementwise functions that NumPy itself compos
 (isclose, round, angle, real, imag). The elementwise ufuncs and operators are C (pygpu._core)."""
 import math as _math
 
+import operator as _operator
+
 import numpy as _np
 
 from . import _core
@@ -142,11 +144,17 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def round(x, decimals=0, out=None):  # noqa: A001
     """numpy.round: half to even; decimals != 0 scales by 10**decimals as NumPy does."""
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
+    decimals = _operator.index(decimals)   # NumPy's TypeError for a float
     kind = x.dtype.kind
-    if kind in "biu":
+    if kind == "b" and decimals != 0:
+        raise TypeError(f"Cannot cast ufunc '{'multiply' if decimals > 0 else 'divide'}' output from dtype('float64') "
+                        "to dtype('bool') with casting rule 'same_kind'")
+    if kind == "b":
+        res = _core.rint(x)   # NumPy's round of bools: its rint's float
+    elif kind in "iu":
         if decimals >= 0:
             res = x.copy()
-        else:
+        elif 10 ** (-decimals) <= _np.iinfo(x.dtype).max:
             # NumPy's integer rounding for negative decimals, exact in the integer domain
             f = 10 ** (-decimals)
             q = _core.floor_divide(x, f)
@@ -154,16 +162,19 @@ def round(x, decimals=0, out=None):  # noqa: A001
             half = f // 2
             up = _core.logical_or(r > half, _core.logical_and(r == half, _core.remainder(q, 2) == 1))
             res = (q + up.astype(x.dtype)) * f
+        else:   # a factor past the dtype: NumPy's way through float64 (mostly 0, its casts beyond)
+            f = float(10 ** (-decimals)) if -decimals < 309 else _np.inf
+            res = (_core.rint(x / f) * f).astype(x.dtype)
     elif decimals == 0:
         res = _core.rint(x)
     else:
         if kind == "c":
             return _rejoin(round(x.real, decimals), round(x.imag, decimals), out)
+        with _np.errstate(over="ignore"):   # 10.0 ** 309 is inf, and the result NaN, as NumPy's
+            f = float(_np.power(_np.float64(10.0), abs(decimals)))   # weak: float32 stays float32
         if decimals > 0:
-            y = _core.rint(x * (10.0 ** decimals))
-            res = y / (10.0 ** decimals)
+            res = _core.rint(x * f) / f
         else:
-            f = 10.0 ** (-decimals)
             res = _core.rint(x / f) * f
         res = res.astype(x.dtype, copy=False)
     if out is not None:

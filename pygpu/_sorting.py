@@ -60,18 +60,29 @@ def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan):
     if return_index:
         ret += (perm[mask],)
     if return_inverse:
-        inv = _core.empty(n, dtype=_np.int64, device=ar.device)
-        if n:
-            inv[perm] = _core._true_rank(mask) - 1
-        ret += (inv.reshape(ar.shape),)
+        ret += (_inverse(perm, mask).reshape(ar.shape),)
     if return_counts:
-        starts = _core.flatnonzero(mask)
-        counts = _core.empty(starts.size, dtype=_np.int64, device=ar.device)
-        if starts.size:
-            counts[:-1] = starts[1:] - starts[:-1]
-            counts[-1:] = n - starts[-1:]
-        ret += (counts,)
+        ret += (_run_lengths(mask),)
     return ret
+
+
+def _inverse(order, first):
+    """For sorted items (order: their positions) with `first` marking each distinct one's first,
+    the index of each item's distinct value, at the item's position."""
+    inv = _core.empty(first.size, dtype=_np.int64, device=first.device)
+    if first.size:
+        inv[order] = _core._true_rank(first) - 1
+    return inv
+
+
+def _run_lengths(first):
+    """The length of each run of equal sorted items, `first` marking the start of each."""
+    starts = _core.flatnonzero(first)
+    counts = _core.empty(starts.size, dtype=_np.int64, device=first.device)
+    if starts.size:
+        counts[:-1] = starts[1:] - starts[:-1]
+        counts[-1:] = first.size - starts[-1:]
+    return counts
 
 
 def _unique_slices(ar, axis, return_index, return_inverse, return_counts):
@@ -94,17 +105,9 @@ def _unique_slices(ar, axis, return_index, return_inverse, return_counts):
     if return_index:
         ret += (order[mask],)
     if return_inverse:
-        inv = _core.empty(n, dtype=_np.int64, device=ar.device)
-        if n:
-            inv[order] = _core._true_rank(mask) - 1
-        ret += (inv,)
+        ret += (_inverse(order, mask),)
     if return_counts:
-        starts = _core.flatnonzero(mask)
-        counts = _core.empty(starts.size, dtype=_np.int64, device=ar.device)
-        if starts.size:
-            counts[:-1] = starts[1:] - starts[:-1]
-            counts[-1:] = n - starts[-1:]
-        ret += (counts,)
+        ret += (_run_lengths(mask),)
     return ret
 
 

@@ -93,8 +93,8 @@ def vectorize(ftylist_or_function=(), /, *, target=None, identity=None, cache=Fa
         def f(x):
             return math.cos(x) ** 2 + math.sin(x) ** 2
 
-        @vectorize                      # lazy: compiled for each new combination of input dtypes
-        def g(x, y): ...
+        @vectorize                      # lazy: compiled when no loop so far takes the dtypes
+        def g(x, y): ...                #   (an int64 call after a float64 one casts to it, as Numba's)
 
         h = vectorize(lambda x: x * 2, otypes=[np.float32])     # NumPy's form
 

@@ -787,7 +787,7 @@ def uses_unbound(x):
 
 @pytest.mark.parametrize("fn, text, message", [
     (uses_dict, '{"a": x}', "dict displays are not supported in vectorize"),
-    (uses_list, "[x][0]", "indexing are not supported in vectorize"),
+    (uses_list, "[x][0]", "index expressions are not supported in vectorize"),
     (uses_print, "    print(x)", "calls whose value is dropped (print(...)) are not supported in vectorize"),
     (uses_string, '"no"', "strings are not supported in vectorize"),
     (uses_attribute_store, "x.y = 1", "assignments to items and attributes are not supported in vectorize"),

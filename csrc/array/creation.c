@@ -59,6 +59,18 @@ parse_creation_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, 
 /* The default dtype of creation functions without one: float64, as NumPy. */
 #define DEFAULT_TYPE PG_FLOAT64
 
+/* a filled with fill: a number, or an array-like broadcast into it (NumPy's full([3], [1, 2, 3])) */
+static int
+fill_with(PgArray *a, PyObject *fill)
+{
+    int array_like = (PgArray_Check(fill) && ((PgArray *)fill)->ndim > 0) ||
+                     (PyArray_Check(fill) && PyArray_NDIM((PyArrayObject *)fill) > 0) || PyList_Check(fill) ||
+                     PyTuple_Check(fill);
+    if (array_like)
+        return PyObject_SetItem((PyObject *)a, Py_Ellipsis, fill);
+    return pg_array_fill(a, fill);
+}
+
 static PgArray *
 create(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int with_fill,
        PyObject *fill_default)
@@ -84,7 +96,9 @@ create(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     int type;
     if (c.dtype == NULL || c.dtype == Py_None) {
         /* full() without a dtype takes the fill value's, as NumPy does */
-        if (with_fill && c.fill) {
+        if (with_fill && c.fill && PgArray_Check(c.fill)) {
+            type = ((PgArray *)c.fill)->type;
+        } else if (with_fill && c.fill) {
             PyArrayObject *v = (PyArrayObject *)PyArray_FROM_O(c.fill);
             if (v == NULL)
                 return NULL;
@@ -104,7 +118,7 @@ create(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     if (dev == NULL)
         return NULL;
     PgArray *a = pg_array_new(dev, type, ndim, shape, order, PG_MEM_DEVICE);
-    if (a && c.fill && pg_array_fill(a, c.fill) < 0)
+    if (a && c.fill && fill_with(a, c.fill) < 0)
         Py_CLEAR(a);
     return a;
 }
@@ -200,7 +214,7 @@ create_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject
             o = (like->flags & PG_F_CONTIGUOUS) && !(like->flags & PG_C_CONTIGUOUS) ? 'F' : 'C';
         result = pg_array_new(dev, type, like->ndim, like->shape, o, PG_MEM_DEVICE);
     }
-    if (result && c.fill && pg_array_fill(result, c.fill) < 0)
+    if (result && c.fill && fill_with(result, c.fill) < 0)
         Py_CLEAR(result);
 done:
     Py_DECREF(like);

@@ -313,7 +313,7 @@ py_linspace(PyObject *m, PyObject *args, PyObject *kwds)
     int type = dtype == Py_None ? ct : pg_type_from_object(dtype, ct);
     if (type < 0)
         goto done;
-    int integer = PG_IS_INTEGER(type) || PG_IS_BOOL(type);
+    int integer = PG_IS_INTEGER(type); /* bools are the float samples cast, unfloored: NumPy's */
     int rt = (ct == PG_FLOAT64 || ct == PG_COMPLEX128) ? PG_FLOAT64 : PG_FLOAT32;
     if (num > INT64_MAX / 16) {
         PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");

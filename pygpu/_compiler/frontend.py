@@ -78,7 +78,7 @@ _OPERATOR_UNARY = {"neg", "pos", "invert", "inv", "not_"}
 _UNSUPPORTED_EXPR = {
     ast.Dict: "dict displays", ast.Set: "set displays", ast.List: "list displays", ast.Tuple: "tuples",
     ast.ListComp: "list comprehensions", ast.SetComp: "set comprehensions", ast.DictComp: "dict comprehensions",
-    ast.GeneratorExp: "generator expressions", ast.Subscript: "indexing", ast.Slice: "slices",
+    ast.GeneratorExp: "generator expressions", ast.Subscript: "index expressions", ast.Slice: "slices",
     ast.JoinedStr: "f-strings", ast.FormattedValue: "f-strings", ast.Lambda: "lambda expressions",
     ast.Yield: "yield expressions", ast.YieldFrom: "yield expressions", ast.Await: "await expressions",
     ast.NamedExpr: "assignment expressions (:=)", ast.Starred: "starred expressions",
@@ -342,7 +342,7 @@ class FunctionCompiler:
             return out
         if isinstance(target, (ast.Subscript, ast.Attribute)):
             raise self.unsupported("assignments to items and attributes", s)
-        raise self.unsupported("this kind of assignment", s)
+        raise self.unsupported("assignments of this kind", s)
 
     def store(self, name, value, s):
         var = self.assign_type(name, value.type)

@@ -358,7 +358,7 @@ class KernelCompiler(FunctionCompiler):
             return self.for_each(s)
         if isinstance(s, ast.Raise):
             if s.exc is None:
-                raise self.unsupported("raise without an exception (re-raising)", s)
+                raise self.unsupported("bare raise statements (re-raising)", s)
             return [kir.ExprStmt(self.raise_site(s.exc, s), line)]
         if isinstance(s, ast.Assert):
             fail = ir.Op("logical_not", [self.truth(self._scalar(self.expr(s.test), s.test))], T.BOOL)
@@ -451,7 +451,7 @@ class KernelCompiler(FunctionCompiler):
                 out += self.block(s.body)
             return out + self.block(s.orelse)
         if any(tuples):
-            raise self.unsupported("zip() of tuples and arrays together", s)
+            raise self.unsupported("zip() calls over tuples and arrays together", s)
         lengths = [ast.Call(ast.Name("len", ast.Load()), [q], []) for q in seqs]
         length = lengths[0] if len(lengths) == 1 else ast.Call(ast.Name("min", ast.Load()), lengths, [])
         i = ast.Name(counter, ast.Load())
@@ -470,33 +470,30 @@ class KernelCompiler(FunctionCompiler):
         if len(targets) != 1:
             raise self.unsupported("chained assignments (a = b = ...)", s)
         target = targets[0]
-        field = self.field_target(target) if isinstance(target, (ast.Subscript, ast.Attribute)) else None
-        if field is not None:
-            value = self._scalar(self.expr(value_node), value_node)
-            if T.is_complex(value.type) and not T.is_complex(field.type):
-                raise self.error(f"a complex value cannot be stored into a field of {field.dtype}", s)
-            return [kir.Store(field, self.cast(value, field.type), line)]
-        if isinstance(target, ast.Subscript):
-            elem = self.element(target)
-            if isinstance(elem, RecordRef):
-                raise self.error(f"a record cannot be assigned as a whole in {self.context}: assign its fields", s)
-            value = self._scalar(self.expr(value_node), value_node)
-            if T.is_complex(value.type) and not T.is_complex(elem.type):
-                raise self.error(f"a complex value cannot be stored into an array of {elem.type}", s)
-            return [kir.Store(elem, self.cast(value, elem.type), line)]
-        if isinstance(target, ast.Tuple) and not isinstance(value_node, ast.Tuple):
-            value = self.expr(value_node)
-            if not isinstance(value, TupleValue):
-                raise self.unsupported("unpacking anything but a tuple", s)
-            if len(target.elts) != len(value.items) or not all(isinstance(n, ast.Name) for n in target.elts):
-                raise self.error(f"cannot unpack {len(value.items)} values into {len(target.elts)} names", s)
+        if isinstance(target, (ast.Subscript, ast.Attribute)) and (
+                isinstance(target, ast.Subscript) or self.field_target(target) is not None):
+            dest = self.destination(target, s)
+            return [self.store_to(dest, self._scalar(self.expr(value_node), value_node), s)]
+        if isinstance(target, ast.Tuple) and (not isinstance(value_node, ast.Tuple) or
+                                              not all(isinstance(n, ast.Name) for n in target.elts)):
+            if isinstance(value_node, ast.Tuple):   # a[0], a[1] = x, y
+                items = [self._scalar(self.expr(v), v) for v in value_node.elts]
+            else:                                   # q[i], r[i] = f(...) of a function returning a tuple
+                value = self.expr(value_node)
+                if not isinstance(value, TupleValue):
+                    raise self.unsupported("unpackings of anything but a tuple", s)
+                items = value.items
+            if len(target.elts) != len(items) or \
+                    not all(isinstance(n, (ast.Name, ast.Subscript, ast.Attribute)) for n in target.elts):
+                raise self.error(f"cannot unpack {len(items)} values into {len(target.elts)} targets", s)
             out, temps = [], []
-            for i, v in enumerate(value.items):
+            for i, v in enumerate(items):   # all values first: a[0], a[1] = a[1], a[0] swaps
                 tv = self.assign_type(f"${s.lineno}.{i}", v.type)
                 out.append(ir.Assign(tv, self.cast(v, tv.type), line))
                 temps.append(tv)
             for n, tv in zip(target.elts, temps):
-                out.append(self.store(n.id, ir.Load(tv), s))
+                out.append(self.store(n.id, ir.Load(tv), s) if isinstance(n, ast.Name)
+                           else self.store_to(self.destination(n, s), ir.Load(tv), s))
             return out
         if isinstance(target, ast.Name):
             if self._is_view(value_node):
@@ -519,6 +516,25 @@ class KernelCompiler(FunctionCompiler):
                 return [value]
             return [self.store(target.id, value, s)]
         return super().assign(targets, value_node, s)
+
+    def destination(self, target, s):
+        """The array element or record field a store target names (a[i], r.x, a[i].x)."""
+        field = self.field_target(target)
+        if field is not None:
+            return field
+        if not isinstance(target, ast.Subscript):
+            raise self.unsupported("assignments to attributes", s)
+        elem = self.element(target)
+        if isinstance(elem, RecordRef):
+            raise self.error(f"a record cannot be assigned as a whole in {self.context}: assign its fields", s)
+        return elem
+
+    def store_to(self, dest, value, s):
+        """The store of scalar value into destination() dest."""
+        if T.is_complex(value.type) and not T.is_complex(dest.type):
+            what = f"a field of {dest.dtype}" if isinstance(dest, kir.Field) else f"an array of {dest.type}"
+            raise self.error(f"a complex value cannot be stored into {what}", s)
+        return kir.Store(dest, self.cast(value, dest.type), self.src.line(s))
 
     def store(self, name, value, s):
         if kir.is_array(value.type):

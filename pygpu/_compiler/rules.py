@@ -136,6 +136,37 @@ def ufunc(op, args, operands):
     return numpy_ufunc(op, args, operands)[0]
 
 
+_COMPARE_NAMES = frozenset(COMPARE_OPS.values())
+
+
+def _literal_beyond(args, operands, ins):
+    """The position of a Python int literal (a weak operand) outside the integer type its loop
+    would read it in, or None."""
+    for k, (a, o, t) in enumerate(zip(args, operands, ins)):
+        if _int_const(a) and o is int and T.is_int(t):
+            info = np.iinfo(t)
+            if not info.min <= a.value <= info.max:
+                return k
+    return None
+
+
+def _exact_comparison(args, ins, k):
+    """(args, input types) comparing literal args[k], beyond the other operand's type, exactly as
+    NumPy does: in int64 or uint64 (the op table compares int64 with uint64 exactly), or past 64
+    bits against a float64 +-2**65, which every 64-bit integer is below or above as the int is."""
+    v, other = args[k].value, ins[1 - k]
+    if -2**63 <= v < 2**63:
+        lit = T.INT64
+    elif 0 <= v < 2**64:
+        lit = T.UINT64
+    else:
+        args = list(args)
+        args[k] = ir.Const(float(2**65 if v > 0 else -2**65), T.FLOAT64)
+        return args, (T.FLOAT64, T.FLOAT64)
+    wide = T.UINT64 if other == T.UINT64 else T.INT64
+    return args, tuple(lit if j == k else wide for j in range(2))
+
+
 def numpy_ufunc(op, args, operands):
     """(ufunc()'s Op, the dtype NumPy gives the result: float16 where the Op computes float32)."""
     r = optable.resolve_numpy(op, operands)
@@ -143,6 +174,13 @@ def numpy_ufunc(op, args, operands):
         types = ", ".join(str(o if isinstance(o, np.dtype) else o.__name__) for o in operands)
         raise TypingError(f"{op}() is not supported for operands of type {types}")
     ins, out, np_out = r
+    beyond = _literal_beyond(args, operands, ins)
+    if beyond is not None:
+        if op not in _COMPARE_NAMES:   # NEP 50: the literal must fit the type it meets
+            raise OverflowError(f"Python integer {args[beyond].value} out of bounds for {np.dtype(ins[beyond])}")
+        args, ins = _exact_comparison(args, ins, beyond)
+    if op == "power" and T.is_int(ins[1]) and _int_const(args[1]) and args[1].value < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")   # NumPy's, for a literal
     e = ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out)
     if np_out == T.FLOAT16 and out == T.FLOAT32:
         e = to_dtype(e, T.FLOAT16)  # NumPy's float16 loop rounds its result to float16

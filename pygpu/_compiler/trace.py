@@ -33,6 +33,8 @@ class TraceContext:
         if isinstance(value, Tracer):
             return value.expr, value.operand
         t = T.python_type(value)
+        if t is None and self.rules == "numpy" and type(value) is int:
+            return ir.Const(value, T.INT64), int   # past 64 bits: only exact comparisons take it (rules.py)
         if t is None:
             raise self.error(f"a value of type {type(value).__name__} cannot be used in {self.context}")
         if isinstance(value, np.generic):
@@ -87,6 +89,10 @@ class TraceContext:
             args = [x if isinstance(x, np.dtype) else x(0) for x in operands[1:]]
             dt = np.result_type(*args)
             t = T.compute_type(dt)
+            for e, o in zip(exprs[1:], operands[1:]):   # NEP 50: an int literal must fit (np.where's check)
+                if o is int and isinstance(e, ir.Const) and T.is_int(t) and \
+                        not np.iinfo(t).min <= e.value <= np.iinfo(t).max:
+                    raise OverflowError(f"Python integer {e.value} out of bounds for {dt}")
             return self.wrap(ir.Select(cond, rules.cast(exprs[1], t), rules.cast(exprs[2], t), t), dt)
         try:
             if self.rules != "numpy":

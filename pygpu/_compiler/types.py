@@ -148,7 +148,13 @@ def parse_type(name):
     dtype or scalar type, or a scalar type object of Numba's or of pygpu.cuda.types; None when it
     is not one (an array type is not)."""
     if isinstance(name, str):
-        return _NAMES.get(name.strip())
+        t = _NAMES.get(name.strip())
+        if t is None:   # NumPy's type codes and spellings ('d', '?', '<f4'): vectorize(otypes='d')
+            try:
+                t = np.dtype(name.strip())
+            except TypeError:
+                return None
+        return t if t in NUMBER else None
     if isinstance(name, numba_types.Scalar):
         return name.dtype
     if numba_types.is_array_type(name) or isinstance(name, numba_types.Type):
