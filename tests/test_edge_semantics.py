@@ -484,3 +484,28 @@ def test_cuda_jit_unpacks_a_tuple_into_array_elements():
     a = pg.asarray(np.array([1.0, 2.0]))
     swap[1, 1](a)
     same(a, np.array([2.0, 11.0]))
+
+
+@pytest.mark.parametrize("f", ["subtract", "divide", "power", "arctan2", "floor_divide", "hypot", "logaddexp",
+                               "left_shift", "remainder", "fmod"])
+@pytest.mark.parametrize("method,args", [("reduce", (0,)), ("reduce", (1,)), ("accumulate", (0,)),
+                                         ("accumulate", (1,)), ("reduceat", ([0, 2, 1], 1))])
+def test_reduce_and_accumulate_of_ufuncs_that_do_not_reorder(f, method, args):
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    x = a.astype(np.int64) if f in ("left_shift", "floor_divide", "remainder") else a
+    want = quiet(getattr(getattr(np, f), method), x, *args)
+    got = quiet(getattr(getattr(pg, f), method), pg.asarray(x), *args)
+    same(got, want)
+    t = pg.asarray(x).T   # a strided view: NumPy's method reads the same memory
+    same(quiet(getattr(getattr(pg, f), method), t, *args), quiet(getattr(getattr(np, f), method), x.T, *args))
+
+
+def test_non_reorderable_reduce_takes_out_and_numpys_errors():
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    out = pg.zeros(4)
+    assert pg.subtract.reduce(pg.asarray(a), axis=0, out=out) is out
+    same(out, np.subtract.reduce(a, axis=0))
+    with pytest.raises(ValueError, match="not reorderable"):
+        pg.subtract.reduce(pg.asarray(a), axis=None)
+    with pytest.raises(ValueError, match="only supported for binary functions"):
+        pg.negative.reduce(pg.asarray(a))

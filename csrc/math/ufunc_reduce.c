@@ -1,7 +1,9 @@
 /* The ufunc methods: reduce, accumulate, reduceat and at of the reduction family, for the op-table
  * ufuncs that reduce (add, multiply, maximum, minimum, fmax, fmin, logical_and/or/xor,
  * bitwise_and/or/xor; at also takes subtract, as an addition of -b). Indices of reduceat and at
- * are checked on the host before anything runs, as NumPy does. */
+ * are checked on the host before anything runs, as NumPy does. The other binary op-table ufuncs
+ * (subtract, divide, power, ...) and at with other indices run NumPy's method on the CPU
+ * (pygpu/_ufunc_on_host.py). */
 #include "math/reduction.h"
 
 /* every element of a on an 8-byte boundary (its data and every stride that moves) */
@@ -20,7 +22,9 @@ static const char *const reducible =
     "add, multiply, maximum, minimum, fmax, fmin, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or "
     "and bitwise_xor";
 
-/* the ufunc's reduction op, or -1 with NumPy's error for unary ufuncs and pygpu's for the rest */
+/* the ufunc's reduction op; ON_HOST for another binary op-table ufunc (NumPy's method runs); or -1
+ * with NumPy's error for unary ufuncs and pygpu's for the rest */
+#define ON_HOST (-2)
 static int
 op_of(PyObject *self, const char *method)
 {
@@ -34,10 +38,37 @@ op_of(PyObject *self, const char *method)
         return op;
     if (pg_ufunc_nin(uf) != 2)
         PyErr_Format(PyExc_ValueError, "%s only supported for binary functions", method);
+    else if (pg_ufunc_from_op_table(uf) && name[0] != '_')
+        return ON_HOST;
     else
         PyErr_Format(PyExc_TypeError, "pygpu's %s.%s is not supported: %s is provided for %s", name, method, method,
                      reducible);
     return -1;
+}
+
+/* pygpu._ufunc_on_host.<method>(self, *args, **kwargs): NumPy's method on the CPU arrays' memory */
+static PyObject *
+on_host(PyObject *self, const char *method, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *mod = PyImport_ImportModule("pygpu._ufunc_on_host");
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, method) : NULL;
+    Py_XDECREF(mod);
+    if (fn == NULL)
+        return NULL;
+    Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject **full = PyMem_Malloc(sizeof(PyObject *) * (size_t)(total + 1));
+    PyObject *res = NULL;
+    if (full == NULL) {
+        PyErr_NoMemory();
+    } else {
+        full[0] = self;
+        for (Py_ssize_t i = 0; i < total; i++)
+            full[i + 1] = args[i];
+        res = PyObject_Vectorcall(fn, full, (size_t)(nargs + 1), kwnames);
+        PyMem_Free(full);
+    }
+    Py_DECREF(fn);
+    return res;
 }
 
 static PyObject *
@@ -48,6 +79,8 @@ ufunc_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (pg_parse_fastcall("reduce", args, nargs, kwnames, names, 7, s, 1) < 0)
         return NULL;
     int op = op_of(self, "reduce");
+    if (op == ON_HOST)
+        return on_host(self, "reduce", args, nargs, kwnames);
     if (op < 0)
         return NULL;
     PgReduceRequest req = {0};
@@ -82,6 +115,8 @@ ufunc_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (pg_parse_fastcall("accumulate", args, nargs, kwnames, names, 4, s, 1) < 0)
         return NULL;
     int op = op_of(self, "accumulate");
+    if (op == ON_HOST)
+        return on_host(self, "accumulate", args, nargs, kwnames);
     if (op < 0)
         return NULL;
     int dtype = pg_type_from_object(s[2], -1);
@@ -127,6 +162,8 @@ ufunc_reduceat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
     if (pg_parse_fastcall("reduceat", args, nargs, kwnames, names, 5, s, 2) < 0)
         return NULL;
     int op = op_of(self, "reduceat");
+    if (op == ON_HOST)
+        return on_host(self, "reduceat", args, nargs, kwnames);
     if (op < 0)
         return NULL;
     int dtype = pg_type_from_object(s[3], -1);
@@ -246,11 +283,11 @@ integer_indices(PyObject *idx)
     return 1;
 }
 
-/* ufunc.at by NumPy's own on the array's memory (pygpu/_ufunc_at.py) */
+/* ufunc.at by NumPy's own on the array's memory (pygpu/_ufunc_on_host.py) */
 static PyObject *
 at_by_numpy(PyObject *self, PyObject *a, PyObject *indices, PyObject *b)
 {
-    PyObject *mod = PyImport_ImportModule("pygpu._ufunc_at");
+    PyObject *mod = PyImport_ImportModule("pygpu._ufunc_on_host");
     if (mod == NULL)
         return NULL;
     PyObject *r = PyObject_CallMethod(mod, "at", "OOOO", self, a, indices, b ? b : Py_None);

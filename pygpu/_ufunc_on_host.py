@@ -1,0 +1,60 @@
+"""The ufunc methods where pygpu's kernels do not reach: reduce, accumulate and reduceat of ufuncs
+that do not reorder (subtract, divide, power, arctan2, ...: NumPy folds them left to right), and
+at of any ufunc and index (negative, divide, slices, masks). NumPy's own method runs on the
+arrays' memory, zero-copy, on the CPU device, with NumPy's rules and errors; with an array on a
+GPU it raises TypeError, as pygpu never copies device arrays to the host behind the user's back."""
+import numpy as _np
+
+from . import _core
+
+
+def _host(x, where):
+    """x with each pygpu array (in tuples, lists and dicts too) as its NumPy view."""
+    if isinstance(x, tuple):
+        return tuple(_host(i, where) for i in x)
+    if isinstance(x, list):
+        return [_host(i, where) for i in x]
+    if isinstance(x, dict):
+        return {k: _host(v, where) for k, v in x.items()}
+    if isinstance(x, _core.ndarray):
+        if x.device.kind != "cpu":
+            raise TypeError(f"pygpu's {where} is NumPy's, on the CPU device only; an operand is on {x.device}")
+        return _np.asarray(x)
+    return x
+
+
+def _numpy_ufunc(ufunc, method):
+    npuf = getattr(_np, ufunc.__name__, None)
+    if not isinstance(npuf, _np.ufunc):
+        raise TypeError(f"pygpu's {ufunc.__name__}.{method} is not supported")
+    return npuf
+
+
+def at(ufunc, a, indices, b=None):
+    """ufunc.at(a, indices, b) by numpy's ufunc of the same name, in place on a's memory."""
+    where = f"{ufunc.__name__}.at"
+    npuf = _numpy_ufunc(ufunc, "at")
+    npuf.at(_host(a, where), _host(indices, where), *(() if b is None else (_host(b, where),)))
+
+
+def _method(ufunc, method, array, args, kwargs):
+    where = f"{ufunc.__name__}.{method}"
+    npuf = _numpy_ufunc(ufunc, method)
+    out = kwargs.get("out")
+    result = getattr(npuf, method)(_host(_core.asarray(array) if not isinstance(array, _core.ndarray) else array,
+                                         where), *_host(args, where), **_host(kwargs, where))
+    if out is not None:
+        return out[0] if isinstance(out, tuple) else out
+    return _core.asarray(result, device="cpu")
+
+
+def reduce(ufunc, array, *args, **kwargs):
+    return _method(ufunc, "reduce", array, args, kwargs)
+
+
+def accumulate(ufunc, array, *args, **kwargs):
+    return _method(ufunc, "accumulate", array, args, kwargs)
+
+
+def reduceat(ufunc, array, *args, **kwargs):
+    return _method(ufunc, "reduceat", array, args, kwargs)
