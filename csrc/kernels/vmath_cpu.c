@@ -12,9 +12,10 @@
  * 2.3, 3.6 on the same arguments), the float32 functions computed in double 0.5 (the exact value
  * rounded); float64 0.5 (cbrt) to 1.0 (tan), most about 0.8, power 0.64 (glibc's: 0.5-0.8), as
  * test_vmath.py's bounds say. Arguments outside a function's fast range (float32 sin/cos/tan:
- * |x| > 71476, float64: |x| > 823549, or not finite; logarithms: zero, negative, subnormal, inf,
- * NaN; and so on) set a flag in the vector pass, and a second pass gives those elements to libm,
- * so every result is libm's or within the bounds. */
+ * |x| > 71476, float64: |x| > 823549, or not finite; logarithms: subnormal; and so on) set a flag
+ * in the vector pass, and a second pass gives those elements to libm, so every result is libm's
+ * or within the bounds; NaNs and the arguments outside a function's domain or at its edges
+ * (logarithms of zero and negative numbers, arcsin past 1, ...) get libm's value in the pass. */
 #include <math.h>
 #include <string.h>
 #include "vmath.h"
@@ -73,51 +74,88 @@ never_slow_double(double x)
     return 0;
 }
 
-/* X(NAME, T, ELEMENT, SLOW, LIBM, ...): the loop NAME over T computes ELEMENT(v, fused) for
- * each element v, and LIBM(v) where SLOW(v) */
-#define PG_VMATH_FUNCTIONS(X, ...)                                                   \
-    X(sin_f32, float, sin_float, trig_slow, sinf, __VA_ARGS__)                       \
-    X(cos_f32, float, cos_float, trig_slow, cosf, __VA_ARGS__)                       \
-    X(tan_f32, float, tan_float, trig_slow, tanf, __VA_ARGS__)                       \
-    X(arcsin_f32, float, arcsin_float, arcsin_float_slow, asinf, __VA_ARGS__)        \
-    X(arccos_f32, float, arccos_float, arcsin_float_slow, acosf, __VA_ARGS__)        \
-    X(arctan_f32, float, arctan_float, is_nan_f, atanf, __VA_ARGS__)                 \
-    X(sinh_f32, float, sinh_float, is_nan_f, sinhf, __VA_ARGS__)                     \
-    X(cosh_f32, float, cosh_float, is_nan_f, coshf, __VA_ARGS__)                     \
-    X(tanh_f32, float, tanh_float, is_nan_f, tanhf, __VA_ARGS__)                     \
-    X(arcsinh_f32, float, arcsinh_float, not_finite_f, asinhf, __VA_ARGS__)          \
-    X(arccosh_f32, float, arccosh_float, arccosh_float_slow, acoshf, __VA_ARGS__)    \
-    X(arctanh_f32, float, arctanh_float, arctanh_float_slow, atanhf, __VA_ARGS__)    \
-    X(exp_f32, float, exp_float, never_slow_float, expf, __VA_ARGS__)                \
-    X(exp2_f32, float, exp2_float, is_nan_f, exp2f, __VA_ARGS__)                     \
-    X(expm1_f32, float, expm1_float, is_nan_f, expm1f, __VA_ARGS__)                  \
-    X(log_f32, float, log_float, log_slow, logf, __VA_ARGS__)                        \
-    X(log2_f32, float, log2_float, positive_normal_f_slow, log2f, __VA_ARGS__)       \
-    X(log10_f32, float, log10_float, positive_normal_f_slow, log10f, __VA_ARGS__)    \
-    X(log1p_f32, float, log1p_float, log1p_float_slow, log1pf, __VA_ARGS__)          \
-    X(cbrt_f32, float, cbrt_float, cbrt_float_slow, cbrtf, __VA_ARGS__)              \
-    X(sqrt_f32, float, sqrt_float, never_slow_float, sqrtf, __VA_ARGS__)             \
-    X(sin_f64, double, sin_double, trig_double_slow, sin, __VA_ARGS__)               \
-    X(cos_f64, double, cos_double, trig_double_slow, cos, __VA_ARGS__)               \
-    X(tan_f64, double, tan_double, trig_double_slow, tan, __VA_ARGS__)               \
-    X(arcsin_f64, double, arcsin_double, arcsin_double_slow, asin, __VA_ARGS__)      \
-    X(arccos_f64, double, arccos_double, arcsin_double_slow, acos, __VA_ARGS__)      \
-    X(arctan_f64, double, arctan_double, not_finite_d, atan, __VA_ARGS__)            \
-    X(sinh_f64, double, sinh_double, is_nan_d, sinh, __VA_ARGS__)                    \
-    X(cosh_f64, double, cosh_double, is_nan_d, cosh, __VA_ARGS__)                    \
-    X(tanh_f64, double, tanh_double, is_nan_d, tanh, __VA_ARGS__)                    \
-    X(arcsinh_f64, double, arcsinh_double, not_finite_d, asinh, __VA_ARGS__)         \
-    X(arccosh_f64, double, arccosh_double, arccosh_double_slow, acosh, __VA_ARGS__)  \
-    X(arctanh_f64, double, arctanh_double, arctanh_double_slow, atanh, __VA_ARGS__)  \
-    X(exp_f64, double, exp_double, never_slow_double, exp, __VA_ARGS__)              \
-    X(exp2_f64, double, exp2_double, is_nan_d, exp2, __VA_ARGS__)                    \
-    X(expm1_f64, double, expm1_double, is_nan_d, expm1, __VA_ARGS__)                 \
-    X(log_f64, double, log_double, log_double_slow, log, __VA_ARGS__)                \
-    X(log2_f64, double, log2_double, log_double_slow, log2, __VA_ARGS__)             \
-    X(log10_f64, double, log10_double, log_double_slow, log10, __VA_ARGS__)          \
-    X(log1p_f64, double, log1p_double, log1p_double_slow, log1p, __VA_ARGS__)        \
-    X(cbrt_f64, double, cbrt_double, cbrt_double_slow, cbrt, __VA_ARGS__)           \
-    X(sqrt_f64, double, sqrt_double, never_slow_double, sqrt, __VA_ARGS__)
+/* Special arguments, whose results need no computation: NAME_is_T(v) says which, NAME_value_T(v)
+ * gives libm's value: a NaN itself, quiet (v + v, as libm's functions of one argument give it);
+ * outside the domain the invalid operation's NaN, computed as glibc does ((v - v) / (v - v): the
+ * CPU's default NaN); at the domain's edges the infinity. */
+#define PG_INVALID(v) (((v) - (v)) / ((v) - (v)))
+#define PG_VMATH_SPECIALS(T, ABS)                                                                  \
+    /* any function: NaN */                                                                        \
+    PG_ALWAYS_INLINE int nan_is_##T(T v) { return v != v; }                                        \
+    PG_ALWAYS_INLINE T nan_value_##T(T v) { return v + v; }                                        \
+    /* log, log2, log10: 0 gives -inf, negative numbers NaN, +inf itself */                        \
+    PG_ALWAYS_INLINE int logarithm_is_##T(T v) { return !(v > 0) || v == (T)INFINITY; }            \
+    PG_ALWAYS_INLINE T logarithm_value_##T(T v)                                                    \
+    {                                                                                              \
+        return v != v ? v + v : v == 0 ? (T)-INFINITY : v < 0 ? PG_INVALID(v) : v;                 \
+    }                                                                                              \
+    /* log1p: -1 gives -inf, below it NaN, +inf itself */                                          \
+    PG_ALWAYS_INLINE int log1p_is_##T(T v) { return !(v > -1) || v == (T)INFINITY; }               \
+    PG_ALWAYS_INLINE T log1p_value_##T(T v)                                                        \
+    {                                                                                              \
+        return v != v ? v + v : v == -1 ? (T)-INFINITY : v < -1 ? PG_INVALID(v) : v;               \
+    }                                                                                              \
+    /* arcsin, arccos: NaN past +-1 */                                                             \
+    PG_ALWAYS_INLINE int arcsin_is_##T(T v) { return !(ABS(v) <= 1); }                             \
+    PG_ALWAYS_INLINE T arcsin_value_##T(T v) { return v != v ? v + v : PG_INVALID(v); }            \
+    /* arccosh: NaN below 1, +inf itself */                                                        \
+    PG_ALWAYS_INLINE int arccosh_is_##T(T v) { return !(v >= 1) || v == (T)INFINITY; }             \
+    PG_ALWAYS_INLINE T arccosh_value_##T(T v) { return v != v ? v + v : v < 1 ? PG_INVALID(v) : v; } \
+    /* arctanh: +-1 give +-inf, NaN past them */                                                   \
+    PG_ALWAYS_INLINE int arctanh_is_##T(T v) { return !(ABS(v) < 1); }                             \
+    PG_ALWAYS_INLINE T arctanh_value_##T(T v)                                                      \
+    {                                                                                              \
+        return v != v ? v + v : v == 1 ? (T)INFINITY : v == -1 ? (T)-INFINITY : PG_INVALID(v);     \
+    }
+PG_VMATH_SPECIALS(float, fabsf)
+PG_VMATH_SPECIALS(double, fabs)
+
+/* X(NAME, T, ELEMENT, SLOW, LIBM, SPECIAL, ...): the loop NAME over T computes ELEMENT(v, fused)
+ * for each element v, SPECIAL's value where SLOW and SPECIAL's predicate hold (NaNs, and the
+ * arguments outside the domain or at its edges), and LIBM(v) where SLOW(v) for the rest */
+#define PG_VMATH_FUNCTIONS(X, ...)                                                           \
+    X(sin_f32, float, sin_float, trig_slow, sinf, nan, __VA_ARGS__)                          \
+    X(cos_f32, float, cos_float, trig_slow, cosf, nan, __VA_ARGS__)                          \
+    X(tan_f32, float, tan_float, trig_slow, tanf, nan, __VA_ARGS__)                          \
+    X(arcsin_f32, float, arcsin_float, arcsin_float_slow, asinf, arcsin, __VA_ARGS__)        \
+    X(arccos_f32, float, arccos_float, arcsin_float_slow, acosf, arcsin, __VA_ARGS__)        \
+    X(arctan_f32, float, arctan_float, is_nan_f, atanf, nan, __VA_ARGS__)                    \
+    X(sinh_f32, float, sinh_float, is_nan_f, sinhf, nan, __VA_ARGS__)                        \
+    X(cosh_f32, float, cosh_float, is_nan_f, coshf, nan, __VA_ARGS__)                        \
+    X(tanh_f32, float, tanh_float, is_nan_f, tanhf, nan, __VA_ARGS__)                        \
+    X(arcsinh_f32, float, arcsinh_float, not_finite_f, asinhf, nan, __VA_ARGS__)             \
+    X(arccosh_f32, float, arccosh_float, arccosh_float_slow, acoshf, arccosh, __VA_ARGS__)   \
+    X(arctanh_f32, float, arctanh_float, arctanh_float_slow, atanhf, arctanh, __VA_ARGS__)   \
+    X(exp_f32, float, exp_float, never_slow_float, expf, nan, __VA_ARGS__)                   \
+    X(exp2_f32, float, exp2_float, is_nan_f, exp2f, nan, __VA_ARGS__)                        \
+    X(expm1_f32, float, expm1_float, is_nan_f, expm1f, nan, __VA_ARGS__)                     \
+    X(log_f32, float, log_float, log_slow, logf, logarithm, __VA_ARGS__)                     \
+    X(log2_f32, float, log2_float, positive_normal_f_slow, log2f, logarithm, __VA_ARGS__)    \
+    X(log10_f32, float, log10_float, positive_normal_f_slow, log10f, logarithm, __VA_ARGS__) \
+    X(log1p_f32, float, log1p_float, log1p_float_slow, log1pf, log1p, __VA_ARGS__)           \
+    X(cbrt_f32, float, cbrt_float, cbrt_float_slow, cbrtf, nan, __VA_ARGS__)                 \
+    X(sqrt_f32, float, sqrt_float, never_slow_float, sqrtf, nan, __VA_ARGS__)                \
+    X(sin_f64, double, sin_double, trig_double_slow, sin, nan, __VA_ARGS__)                  \
+    X(cos_f64, double, cos_double, trig_double_slow, cos, nan, __VA_ARGS__)                  \
+    X(tan_f64, double, tan_double, trig_double_slow, tan, nan, __VA_ARGS__)                  \
+    X(arcsin_f64, double, arcsin_double, arcsin_double_slow, asin, arcsin, __VA_ARGS__)      \
+    X(arccos_f64, double, arccos_double, arcsin_double_slow, acos, arcsin, __VA_ARGS__)      \
+    X(arctan_f64, double, arctan_double, not_finite_d, atan, nan, __VA_ARGS__)               \
+    X(sinh_f64, double, sinh_double, is_nan_d, sinh, nan, __VA_ARGS__)                       \
+    X(cosh_f64, double, cosh_double, is_nan_d, cosh, nan, __VA_ARGS__)                       \
+    X(tanh_f64, double, tanh_double, is_nan_d, tanh, nan, __VA_ARGS__)                       \
+    X(arcsinh_f64, double, arcsinh_double, not_finite_d, asinh, nan, __VA_ARGS__)            \
+    X(arccosh_f64, double, arccosh_double, arccosh_double_slow, acosh, arccosh, __VA_ARGS__) \
+    X(arctanh_f64, double, arctanh_double, arctanh_double_slow, atanh, arctanh, __VA_ARGS__) \
+    X(exp_f64, double, exp_double, never_slow_double, exp, nan, __VA_ARGS__)                 \
+    X(exp2_f64, double, exp2_double, is_nan_d, exp2, nan, __VA_ARGS__)                       \
+    X(expm1_f64, double, expm1_double, is_nan_d, expm1, nan, __VA_ARGS__)                    \
+    X(log_f64, double, log_double, log_double_slow, log, logarithm, __VA_ARGS__)             \
+    X(log2_f64, double, log2_double, log_double_slow, log2, logarithm, __VA_ARGS__)          \
+    X(log10_f64, double, log10_double, log_double_slow, log10, logarithm, __VA_ARGS__)       \
+    X(log1p_f64, double, log1p_double, log1p_double_slow, log1p, log1p, __VA_ARGS__)         \
+    X(cbrt_f64, double, cbrt_double, cbrt_double_slow, cbrt, nan, __VA_ARGS__)               \
+    X(sqrt_f64, double, sqrt_double, never_slow_double, sqrt, nan, __VA_ARGS__)
 
 /* the binary ones: ELEMENT(v, w, fused), SLOW(v, w), LIBM(v, w) */
 #define PG_VMATH_FUNCTIONS2(X, ...)                                                  \
@@ -132,20 +170,20 @@ never_slow_double(double x)
 typedef int (*PgVmathPass_float)(const float *x, float *y, int64_t n);
 typedef int (*PgVmathPass_double)(const double *x, double *y, int64_t n);
 
-/* A NaN that SLOW flags gives itself, quiet (v + v, as libm's functions of one argument do),
- * in the pass: data with many missing values would otherwise go element by element through
- * the second, branching one (30% NaNs: 7x NumPy's time for float32 log). */
-#define PG_VMATH_PASS(NAME, T, ELEMENT, SLOW, LIBM, SUF, ATTR, FUSED)                 \
+/* A special argument that SLOW flags (a NaN, a logarithm's zero or negative number, ...) gets
+ * libm's value in the pass: data with many of them would otherwise go element by element through
+ * the second, branching one (30% NaNs: 7x NumPy's time for float32 log; half negatives: 40x). */
+#define PG_VMATH_PASS(NAME, T, ELEMENT, SLOW, LIBM, SPECIAL, SUF, ATTR, FUSED)        \
     ATTR static int NAME##_##SUF(const T *x, T *y, int64_t n)                         \
     {                                                                                 \
         int slow = 0;                                                                 \
         _Pragma("omp simd reduction(|:slow)") for (int64_t i = 0; i < n; i++)         \
         {                                                                             \
             T v = x[i];                                                               \
-            int s = SLOW(v), nan = v != v;                                            \
-            slow |= s & !nan;                                                         \
+            int s = SLOW(v), special = SPECIAL##_is_##T(v);                           \
+            slow |= s & !special;                                                     \
             T r = ELEMENT(v, FUSED);                                                  \
-            y[i] = s & nan ? v + v : r;                                               \
+            y[i] = s & special ? SPECIAL##_value_##T(v) : r;                          \
         }                                                                             \
         return slow;                                                                  \
     }
@@ -183,8 +221,9 @@ typedef struct {
     PG_VMATH_FUNCTIONS2(PG_VMATH_FIELD2, ~)
 } PgVmathVariant;
 
-#define PG_VMATH_INIT(NAME, T, ELEMENT, SLOW, LIBM, SUF) .NAME = NAME##_##SUF,
-#define PG_VMATH_INITS(SUF) PG_VMATH_FUNCTIONS(PG_VMATH_INIT, SUF) PG_VMATH_FUNCTIONS2(PG_VMATH_INIT, SUF)
+#define PG_VMATH_INIT(NAME, T, ELEMENT, SLOW, LIBM, SPECIAL, SUF) .NAME = NAME##_##SUF,
+#define PG_VMATH_INIT2(NAME, T, ELEMENT, SLOW, LIBM, SUF) .NAME = NAME##_##SUF,
+#define PG_VMATH_INITS(SUF) PG_VMATH_FUNCTIONS(PG_VMATH_INIT, SUF) PG_VMATH_FUNCTIONS2(PG_VMATH_INIT2, SUF)
 static const PgVmathVariant variants[] = {
 #if PG_VMATH_X86
     {.name = "x86-64-v4", PG_VMATH_INITS(v4)},
@@ -247,10 +286,11 @@ pg_vmath_variant(const char *name)
  * are kept first, in chunks small enough to stay in cache. */
 #define PG_VMATH_CHUNK 1024
 
-/* run_T(pass, libm, is_slow, x, y, n): the vector pass, then libm for the elements it flagged */
+/* run_T(pass, libm, is_slow, special, x, y, n): the vector pass, then libm for the elements it
+ * flagged (slow and not special) */
 #define PG_VMATH_RUN(T)                                                                            \
-    static void run_##T(PgVmathPass_##T pass, T (*libm)(T), int (*is_slow)(T), const T *x, T *y, \
-                        int64_t n)                                                                 \
+    static void run_##T(PgVmathPass_##T pass, T (*libm)(T), int (*is_slow)(T), int (*special)(T),  \
+                        const T *x, T *y, int64_t n)                                               \
     {                                                                                              \
         if (is_slow == never_slow_##T) {                                                           \
             pass(x, y, n);                                                                         \
@@ -266,15 +306,15 @@ pg_vmath_variant(const char *name)
             }                                                                                      \
             if (pass(src, y + start, m))                                                           \
                 for (int64_t i = 0; i < m; i++)                                                    \
-                    if (is_slow(src[i]) && src[i] == src[i])                                       \
+                    if (is_slow(src[i]) && !special(src[i]))                                       \
                         y[start + i] = libm(src[i]);                                               \
         }                                                                                          \
     }
 PG_VMATH_RUN(float)
 PG_VMATH_RUN(double)
 
-#define PG_VMATH_ENTRY(NAME, T, ELEMENT, SLOW, LIBM, ...) \
-    void pg_v_##NAME(const T *x, T *y, int64_t n) { run_##T(current()->NAME, LIBM, SLOW, x, y, n); }
+#define PG_VMATH_ENTRY(NAME, T, ELEMENT, SLOW, LIBM, SPECIAL, ...) \
+    void pg_v_##NAME(const T *x, T *y, int64_t n) { run_##T(current()->NAME, LIBM, SLOW, SPECIAL##_is_##T, x, y, n); }
 PG_VMATH_FUNCTIONS(PG_VMATH_ENTRY, ~)
 
 /* run2_T: the same over two inputs, keeping both when z is one of them */
