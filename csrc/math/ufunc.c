@@ -198,6 +198,31 @@ typedef struct {
     int pending;        /* an array-like still to be copied to the device */
 } Operand;
 
+/* The type weak operand op takes next to the strong operands' type p (NEP 50), as NumPy's:
+ * OverflowError for a Python int outside an integer p, except in true division (computed in
+ * float64), in a ufunc with no integer loop for p (arctan2 of int8: the float16 loop takes the
+ * value), and in comparisons, which compare it exactly (op->scalar may be replaced). */
+static int
+weak_operand_type(PgUfunc *uf, Operand *op, int p)
+{
+    int t = pg_weak_scalar_type(op->weak, op->scalar, p, uf->flags & (PG_UF_COMPARE | PG_UF_TRUEDIV));
+    if (t < 0) {
+        if (!(op->weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError) && computes_inexact(uf, p)))
+            return -1;
+        PyErr_Clear();
+        return p;
+    }
+    if (!(uf->flags & PG_UF_COMPARE) || op->weak != PG_WEAK_INT || p < 0)
+        return t;
+    if (PG_IS_INTEGER(p) && t != p)
+        return compare_int_type(&op->scalar);
+    if (p == PG_BOOL && t != PG_INT64) { /* NumPy takes the int as an int64 next to bools */
+        PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+        return -1;
+    }
+    return t;
+}
+
 /* 1 when the operand (an integer exponent) has a value below 0, 0 when not, -1 on error: its min,
  * which waits for the device, as NumPy's loop checks every element */
 static int
@@ -578,24 +603,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         if (i < first)
             types[i] = PG_BOOL;
         else if (ops[i].weak) {
-            /* true division of integers computes in float64: no integer range check, as NumPy */
-            types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, p,
-                                           uf->flags & (PG_UF_COMPARE | PG_UF_TRUEDIV));
-            if (types[i] < 0) {
-                if (!(ops[i].weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError) &&
-                      computes_inexact(uf, p)))
-                    goto done;
-                PyErr_Clear(); /* no integer loop for p: the int converts to the float loop's type, as NumPy's */
-                types[i] = p;
-            }
-            if ((uf->flags & PG_UF_COMPARE) && ops[i].weak == PG_WEAK_INT && p >= 0 && PG_IS_INTEGER(p) &&
-                types[i] != p && (types[i] = compare_int_type(&ops[i].scalar)) < 0)
+            if ((types[i] = weak_operand_type(uf, &ops[i], p)) < 0)
                 goto done;
-            if ((uf->flags & PG_UF_COMPARE) && ops[i].weak == PG_WEAK_INT && p == PG_BOOL && types[i] != PG_INT64) {
-                /* NumPy takes the int as an int64 next to bools */
-                PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
-                goto done;
-            }
         } else
             types[i] = ops[i].type;
     }
