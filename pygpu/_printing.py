@@ -28,7 +28,7 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
     """repr(arr) with these options: NumPy's "array([...])", with the device for a pygpu array."""
     text = _np.array_repr(_pg.asnumpy(arr), max_line_width=max_line_width, precision=precision,
                           suppress_small=suppress_small)
-    if isinstance(arr, _core.ndarray):
+    if isinstance(arr, _core.ndarray) and text.endswith(")"):   # not an override_repr's words
         text = "%s, device='%s')" % (text[:-1], arr.device)
     return text
 

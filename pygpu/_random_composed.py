@@ -218,28 +218,32 @@ class ComposedDistributions:
         return z @ a + mean
 
     def multinomial(self, n, pvals, size=None, *, device=None):
-        """Counts of n draws among len(pvals) outcomes (int64), one binomial per outcome in turn."""
+        """Counts of n draws among the last axis of pvals' outcomes (int64), one binomial per
+        outcome in turn; pvals of more dimensions give one distribution per leading index, which
+        broadcast with n and size, as NumPy's Generator."""
         pvals = np.asarray(pvals.get() if isinstance(pvals, _pg.ndarray) else pvals, dtype=np.float64)
-        if pvals.ndim != 1:
-            raise ValueError("pvals must be a one-dimensional array")
+        if pvals.ndim == 0:
+            raise ValueError("pvals must have at least 1 dimension")
         if np.any(pvals < 0) or np.any(pvals > 1) or np.any(np.isnan(pvals)):
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
-        if pvals[:-1].sum() > 1.0 + 1e-12:
+        if np.any(pvals[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
             raise ValueError("sum(pvals[:-1]) > 1.0")
         n = np.asarray(n.get() if isinstance(n, _pg.ndarray) else n)
         if np.any(n < 0):
             raise ValueError("n < 0")
-        k = pvals.shape[0]
-        lead = _shape_of(size, n) if size is not None or n.ndim else ()
+        k = pvals.shape[-1]
+        lead = _shape_of(size, n, pvals[..., 0])
         remaining = np.broadcast_to(n, lead).astype(np.int64)
         out = []
-        rest, left = _pg.asarray(remaining, device=self._device_of(device)), 1.0
+        rest, left = _pg.asarray(remaining, device=self._device_of(device)), np.ones(pvals.shape[:-1])
         for j in range(k - 1):
-            p = min(max(pvals[j] / left, 0.0), 1.0) if left > 0 else 0.0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = np.where(left > 0, np.clip(pvals[..., j] / left, 0.0, 1.0), 0.0)
+            p = np.broadcast_to(p, lead) if p.ndim else float(p)
             x = self.binomial(rest.get() if rest.ndim else int(rest), p, lead, device=device)
             out.append(x)
             rest = rest - x
-            left -= pvals[j]
+            left = left - pvals[..., j]
         out.append(rest)
         return _pg.stack(out, axis=-1)
 

@@ -1,8 +1,10 @@
-"""The ufunc methods where pygpu's kernels do not reach: reduce, accumulate and reduceat of ufuncs
-that do not reorder (subtract, divide, power, arctan2, ...: NumPy folds them left to right), and
-at of any ufunc and index (negative, divide, slices, masks). NumPy's own method runs on the
-arrays' memory, zero-copy, on the CPU device, with NumPy's rules and errors; with an array on a
-GPU it raises TypeError, as pygpu never copies device arrays to the host behind the user's back."""
+"""The ufunc calls where pygpu's kernels do not reach: reduce, accumulate and reduceat of ufuncs
+that do not reorder (subtract, divide, power, arctan2, ...: NumPy folds them left to right), at
+of any ufunc and index (negative, divide, slices, masks), and NumPy's ufuncs called on pygpu
+arrays with a NumPy array as out= (`numpy_array += pygpu_array`). NumPy's own method runs on the
+arrays' memory, zero-copy, on the CPU device, with NumPy's rules and errors (a NumPy out= takes
+pygpu's result); with an array on a GPU it raises TypeError, as pygpu never copies device arrays
+to the host behind the user's back."""
 import numpy as _np
 
 from . import _core
@@ -58,3 +60,28 @@ def accumulate(ufunc, array, *args, **kwargs):
 
 def reduceat(ufunc, array, *args, **kwargs):
     return _method(ufunc, "reduceat", array, args, kwargs)
+
+
+def call(ufunc, inputs, kwargs):
+    """np.<ufunc>(*inputs, **kwargs) for pygpu's ufunc of that name, where out= may be a NumPy
+    array (pygpu's result stored into it, with NumPy's casting and where=) and where= a mask."""
+    kwargs = dict(kwargs)
+    kwargs.pop("subok", None)
+    if kwargs.get("order", "K") == "K":
+        kwargs.pop("order", None)
+    out = kwargs.pop("out", None)
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is None or isinstance(out, _core.ndarray):
+        return ufunc(*inputs, out=out, **kwargs)
+    where = f"numpy.{ufunc.__name__} with a NumPy out="
+    mask = kwargs.pop("where", True)
+    casting = kwargs.get("casting", "same_kind")
+    result = ufunc(*inputs, **kwargs)
+    if not _np.can_cast(result.dtype, out.dtype, casting):   # NumPy's UFuncTypeError's words
+        raise TypeError(f"Cannot cast ufunc '{ufunc.__name__}' output from {result.dtype!r} to {out.dtype!r} "
+                        f"with casting rule '{casting}'")
+    _np.copyto(out, _host(result, where), casting="unsafe", where=_host(mask, where))
+    return out

@@ -141,6 +141,21 @@ def _wrap_all(table, wrapper):
                 setattr(module, name, wrapper(original))
 
 
+def _pygpu_histograms(original):
+    """da.histogram2d and da.histogramdd: Dask sums the chunks' NumPy-typed histograms (its own
+    meta), which leaves NumPy counts; for samples with pygpu chunks, the counts as pygpu blocks with
+    a pygpu meta, as da.histogram gives them."""
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        samples = [v for a in list(args) + list(kwargs.values()) for v in (a if isinstance(a, (tuple, list)) else (a,))]
+        if not _has_pygpu_meta(samples):
+            return result
+        hist = result[0]
+        hist = hist.map_blocks(pygpu.asarray, dtype=hist.dtype, meta=pygpu.empty((0,) * hist.ndim, dtype=hist.dtype))
+        return (hist,) + tuple(result[1:])
+    return _wrapper_of(wrapped, original)
+
+
 def _scipy_linalg_safe(original):
     """Dask's scipy_linalg_safe (the SciPy routine of a block: solve_triangular in lu, solve,
     inv, cholesky and lstsq), taking pygpu's for pygpu blocks (pygpu.linalg.solve_triangular)."""
@@ -249,6 +264,8 @@ class PygpuBackendEntrypoint(ArrayBackendEntrypoint):
 _register()
 _wrap_all(_META_LOSERS, _pygpu_metas)
 _wrap_all(_BACKEND_FOLLOWERS, _pygpu_backend)
+_wrap_all({"dask.array": ["histogram2d", "histogramdd"], "dask.array.routines": ["histogram2d", "histogramdd"]},
+          _pygpu_histograms)
 _wrap_all({"dask.array.utils": ["scipy_linalg_safe"]}, _scipy_linalg_safe)
 try:
     _wrap_all({"dask.array.linalg": ["lu"]}, _pygpu_lu)

@@ -587,10 +587,10 @@ def _integers(bg, low, high, size, dtype, endpoint, device, name):
         flags = _WIDE if rng > _M32 else 0
         return _fill(bg, out, _DIST["integers"], flags, (lo % (1 << 64), rng))
     lo, hi = _exact_ints(low_a), _exact_ints(high_a)
-    if lo.size and np.any(lo < lb):
+    if np.size(lo) and np.any(np.asarray(lo) < lb):
         raise ValueError(f"low is out of bounds for {tname}")
     hi = hi - (0 if closed else 1)
-    if hi.size and np.any(hi > ub):
+    if np.size(hi) and np.any(np.asarray(hi) > ub):
         raise ValueError(f"high is out of bounds for {tname}")
     if np.any(lo > hi):
         raise ValueError(_bounds_error(closed, low_a))
@@ -715,6 +715,22 @@ def default_rng(seed=None):
 
 # ---------------------------------------------------------------------- RandomState (legacy)
 
+def _check_legacy_seed(seed):
+    """NumPy's RandomState rule and errors: None, an int in [0, 2**32) or a 1-d array of them."""
+    if seed is None:
+        return
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        values = np.array([int(seed)], dtype=object)
+    else:
+        values = np.asarray(seed.get() if isinstance(seed, _core.ndarray) else seed)
+        if values.dtype.kind not in "iub":
+            raise TypeError(f"Cannot cast scalar from {values.dtype!r} to dtype('int64') according to the rule 'safe'")
+        if values.ndim > 1:
+            raise ValueError("Seed array must be 1-d")
+    if values.size and (min(int(v) for v in values.ravel()) < 0 or max(int(v) for v in values.ravel()) >= 2**32):
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
+
+
 class RandomState:
     """NumPy's (and CuPy's) legacy RandomState interface on a Philox4x32 stream. Its numbers are
     those of a Generator on the same seed, not NumPy's MT19937 ones."""
@@ -723,7 +739,9 @@ class RandomState:
         self.seed(seed)
 
     def seed(self, seed=None):
-        """Restarts the stream from seed (None: fresh OS entropy)."""
+        """Restarts the stream from seed (None: fresh OS entropy; else, as NumPy's RandomState, an
+        int in [0, 2**32) or a 1-d sequence of them)."""
+        _check_legacy_seed(seed)
         self._bit_generator = Philox4x32(seed)
         self._generator = Generator(self._bit_generator)
 
@@ -765,6 +783,16 @@ class RandomState:
         if high is None:
             high, low = low, 0
         return _integers(self._bit_generator, low, high, size, dtype, False, device, "randint")
+
+    def random_integers(self, low, high=None, size=None, *, device=None):
+        """Integers in [low, high] ([1, low] without high): NumPy's deprecated randint(low, high + 1)."""
+        if high is None:
+            high, low = low, 1
+        return _integers(self._bit_generator, low, high, size, int, True, device, "random_integers")
+
+    def tomaxint(self, size=None, *, device=None):
+        """Integers in [0, the largest int64] (NumPy's RandomState.tomaxint)."""
+        return _integers(self._bit_generator, 0, np.iinfo(np.int64).max, size, np.int64, True, device, "tomaxint")
 
     def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
         """Floats in [low, high) (high < low allowed, as NumPy's legacy uniform)."""
@@ -901,9 +929,7 @@ def permutation(x, *, device=None):
 
 def random_integers(low, high=None, size=None):
     """Integers in [low, high] (NumPy's deprecated spelling of randint(low, high + 1))."""
-    if high is None:
-        high, low = low, 1
-    return get_random_state().randint(low, int(high) + 1, size)
+    return get_random_state().random_integers(low, high, size)
 
 
 def get_bit_generator():

@@ -509,3 +509,112 @@ def test_non_reorderable_reduce_takes_out_and_numpys_errors():
         pg.subtract.reduce(pg.asarray(a), axis=None)
     with pytest.raises(ValueError, match="only supported for binary functions"):
         pg.negative.reduce(pg.asarray(a))
+
+
+# ---------------------------------------------------------------- the third hunt: operators, interop, random
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("exponent", [2**64, -(2**63 + 1), 2**65, -(2**70), 2**63])
+def test_power_by_python_ints_past_a_long(dtype, exponent):
+    x = np.array([3.0, 0.5, -2.0, 1.0], dtype)
+    want = quiet(lambda: x ** exponent)
+    same(quiet(lambda: pg.asarray(x) ** exponent), want)
+    y = pg.asarray(x)
+    quiet(y.__ipow__, exponent)
+    same(y, want)
+
+
+def test_integer_power_errors_follow_numpys_order():
+    b = pg.asarray([True, False])
+    with pytest.raises(TypeError):   # the int64 result cannot be stored into bools, before the sign check
+        b **= -3
+    with pytest.raises(OverflowError):
+        pg.asarray([1, 2]) ** 2**64
+
+
+def test_format_of_0d_arrays():
+    assert f"{pg.arange(3.0).sum():.2f}" == f"{np.arange(3.0).sum():.2f}"
+    assert format(pg.asarray(7), ">5") == format(np.asarray(7), ">5")
+    assert f"{pg.asarray(2.5 + 1j):.1f}" == f"{np.asarray(2.5 + 1j):.1f}"
+    assert format(pg.arange(3)) == str(pg.arange(3))
+    with pytest.raises(TypeError):
+        format(pg.arange(3), ".2f")
+
+
+def test_numpy_ufuncs_with_numpy_out_and_where():
+    pa, pb = pg.arange(3.0), pg.asarray([1.0, 2.0, 3.0])
+    out = np.zeros(3)
+    assert np.add(pa, pb, out=out) is out
+    np.testing.assert_array_equal(out, [1.0, 3.0, 5.0])
+    a = np.zeros(3)
+    a += pg.arange(3.0)
+    np.testing.assert_array_equal(a, [0.0, 1.0, 2.0])
+    out = np.full(3, 9.0)
+    np.add(pa, pb, where=np.array([True, False, True]), out=out)
+    np.testing.assert_array_equal(out, [1.0, 9.0, 5.0])
+    r = np.add(pa, pb, where=pg.asarray([True, False, True]), out=pg.zeros(3))
+    same(r, np.array([1.0, 0.0, 5.0]))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        b = np.zeros(3, dtype=np.int64)
+        b += pg.arange(3.0)
+
+
+def test_repr_with_numpys_override():
+    with np.printoptions(override_repr=lambda a: "OVR"):
+        assert repr(pg.arange(3)) == "OVR" == pg.array_repr(pg.arange(3))
+    assert repr(pg.arange(3)).endswith(", device='cpu')")
+
+
+@pytest.mark.parametrize("order", [">", "<"])
+@pytest.mark.parametrize("dtype", ["i2", "i4", "u8", "f4", "f8", "c16"])
+def test_other_byte_orders_are_converted(order, dtype, tmp_path):
+    x = np.arange(6).reshape(2, 3).astype(order + dtype)
+    same(pg.asarray(x), x.astype(dtype))
+    y = pg.zeros((2, 3), dtype=dtype)
+    y[...] = x
+    same(y, x.astype(dtype))
+    np.save(tmp_path / "x.npy", x)
+    same(pg.load(tmp_path / "x.npy"), x.astype(dtype))
+
+
+def test_flags_answer_as_numpys():
+    a = pg.arange(6).reshape(2, 3).T
+    n = np.arange(6).reshape(2, 3).T
+    for key in ("C_CONTIGUOUS", "F_CONTIGUOUS", "C", "F", "FORTRAN", "CONTIGUOUS", "WRITEABLE", "W", "ALIGNED",
+                "FORC", "FNC", "CARRAY", "FARRAY", "BEHAVED"):
+        assert a.flags[key] == n.flags[key], key
+    for name in ("c_contiguous", "f_contiguous", "writeable", "aligned", "fnc", "forc"):
+        assert getattr(a.flags, name) == getattr(n.flags, name), name
+    assert a.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True, "WRITEABLE": True, "OWNDATA": False}
+    with pytest.raises(KeyError):
+        a.flags["NOPE"]
+
+
+def test_random_legacy_seeds_and_errors():
+    import pygpu.random as pr
+    for seed in (2**32, -1, 2**64, [[1]], [1, -2]):
+        with pytest.raises(ValueError):
+            np.random.RandomState(seed)
+        with pytest.raises(ValueError):
+            pr.RandomState(seed)
+    with pytest.raises(TypeError):
+        pr.seed(1.5)
+    pr.RandomState([1, 2])
+    rs = pr.RandomState(0)
+    r = rs.random_integers(1, 3, size=2000).get()
+    assert r.min() == 1 and r.max() == 3
+    assert rs.tomaxint(5).dtype == np.int64 and (rs.tomaxint(5).get() >= 0).all()
+    with pytest.raises(ValueError, match="shape mismatch"):
+        pr.default_rng(0).integers([0, 1, 2], 5, size=(2,))
+
+
+def test_multinomial_of_several_distributions():
+    import pygpu.random as pr
+    for n, pvals, size in (([10, 20], [[0.2, 0.8], [0.5, 0.5]], None), (10, [[0.2, 0.8], [0.5, 0.5]], (3, 2)),
+                           ([[5], [6]], [[0.2, 0.8], [0.5, 0.5]], None), (7, [0.2, 0.3, 0.5], 4)):
+        got = pr.default_rng(0).multinomial(n, pvals, size=size)
+        want = np.random.default_rng(0).multinomial(n, pvals, size=size)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(pg.asnumpy(got).sum(-1), np.broadcast_to(n, want.shape[:-1]))
+    draws = pg.asnumpy(pr.default_rng(1).multinomial(1000, [[0.2, 0.8], [0.5, 0.5]], size=(4000, 2)))
+    np.testing.assert_allclose(draws.mean(axis=0), [[200, 800], [500, 500]], atol=2.0)   # ~ 6 standard errors

@@ -420,10 +420,26 @@ wrap_numpy(PyArrayObject *src, int writeable)
                          (PyObject *)src, writeable && PyArray_ISWRITEABLE(src));
 }
 
+/* wrap_numpy(src, 0) of src in the native byte order: data of another one (np.load of a '>f8'
+ * file, FITS data) converted by NumPy first, as its own arithmetic does */
+static PgArray *
+wrap_numpy_native(PyArrayObject *src)
+{
+    if (!PyDataType_ISBYTESWAPPED(PyArray_DESCR(src)))
+        return wrap_numpy(src, 0);
+    PyArray_Descr *d = PyArray_DescrNewByteorder(PyArray_DESCR(src), NPY_NATIVE);
+    PyArrayObject *native = d ? (PyArrayObject *)PyArray_FromArray(src, d, NPY_ARRAY_FORCECAST) : NULL; /* steals d */
+    if (native == NULL)
+        return NULL;
+    PgArray *w = wrap_numpy(native, 0); /* holds native */
+    Py_DECREF(native);
+    return w;
+}
+
 int
 pg_array_assign_numpy(PgArray *dst, PyArrayObject *src)
 {
-    PgArray *w = wrap_numpy(src, 0);
+    PgArray *w = wrap_numpy_native(src);
     if (w == NULL)
         return -1;
     int rc = pg_array_assign(dst, w);
@@ -434,7 +450,7 @@ pg_array_assign_numpy(PgArray *dst, PyArrayObject *src)
 PgArray *
 pg_array_from_numpy(PyArrayObject *src, PgDevice *dev, int type)
 {
-    PgArray *w = wrap_numpy(src, 0);
+    PgArray *w = wrap_numpy_native(src);
     if (w == NULL)
         return NULL;
     if (type < 0)
@@ -574,11 +590,22 @@ static PyObject *
 get_flags(PyObject *self, void *c)
 {
     PG_UNUSED(c);
+    static PyObject *flags_type; /* pygpu._flags.Flags: a dict that answers as numpy's flags do */
     PgArray *a = (PgArray *)self;
-    return Py_BuildValue("{s:O,s:O,s:O,s:O}", "C_CONTIGUOUS", (a->flags & PG_C_CONTIGUOUS) ? Py_True : Py_False,
-                         "F_CONTIGUOUS", (a->flags & PG_F_CONTIGUOUS) ? Py_True : Py_False, "WRITEABLE",
-                         (a->flags & PG_WRITEABLE) ? Py_True : Py_False, "OWNDATA",
-                         (a->flags & PG_OWNDATA) ? Py_True : Py_False);
+    if (flags_type == NULL) {
+        PyObject *mod = PyImport_ImportModule("pygpu._flags");
+        flags_type = mod ? PyObject_GetAttrString(mod, "Flags") : NULL;
+        Py_XDECREF(mod);
+        if (flags_type == NULL)
+            return NULL;
+    }
+    PyObject *d = Py_BuildValue("{s:O,s:O,s:O,s:O}", "C_CONTIGUOUS", (a->flags & PG_C_CONTIGUOUS) ? Py_True : Py_False,
+                                "F_CONTIGUOUS", (a->flags & PG_F_CONTIGUOUS) ? Py_True : Py_False, "WRITEABLE",
+                                (a->flags & PG_WRITEABLE) ? Py_True : Py_False, "OWNDATA",
+                                (a->flags & PG_OWNDATA) ? Py_True : Py_False);
+    PyObject *r = d ? PyObject_CallOneArg(flags_type, d) : NULL;
+    Py_XDECREF(d);
+    return r;
 }
 
 static PyObject *
@@ -600,7 +627,8 @@ PyGetSetDef pg_array_getset_core[] = {
     {"device", get_device, NULL, "The pygpu.Device holding the data.", NULL},
     {"base", get_base, NULL, "The object owning the memory of a view, else None.", NULL},
     {"data_ptr", get_data_ptr, NULL, "Address of the first element (a device address on CUDA).", NULL},
-    {"flags", get_flags, NULL, "Dict of C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE, OWNDATA.", NULL},
+    {"flags", get_flags, NULL, "Dict of C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE, OWNDATA; also NumPy's "
+                               "abbreviations as keys and lower-case attributes (flags.c_contiguous).", NULL},
     {"memory_kind", get_memory_kind, NULL, "'device', 'pinned', 'mapped' or 'managed'.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -781,8 +809,11 @@ array_repr(PyObject *self)
     Py_DECREF(host);
     if (r == NULL)
         return NULL;
-    /* NumPy's "array([...], dtype=...)" with the device added before the closing parenthesis */
+    /* NumPy's "array([...], dtype=...)" with the device added before the closing parenthesis
+     * (a repr of other words, np.set_printoptions(override_repr=...)'s, as it is) */
     Py_ssize_t n = PyUnicode_GET_LENGTH(r);
+    if (n == 0 || PyUnicode_READ_CHAR(r, n - 1) != ')')
+        return r;
     PyObject *head = PyUnicode_Substring(r, 0, n - 1);
     Py_DECREF(r);
     if (head == NULL)

@@ -1062,6 +1062,21 @@ set_part(PyObject *self, PyObject *value, int imag)
 static int set_real(PyObject *self, PyObject *v, void *c) { PG_UNUSED(c); return set_part(self, v, 0); }
 static int set_imag(PyObject *self, PyObject *v, void *c) { PG_UNUSED(c); return set_part(self, v, 1); }
 
+/* format(a, spec): a 0-d array as its element (f"{x.sum():.2f}", as NumPy's), others as object's
+ * (str(a) for an empty spec, else TypeError) */
+static PyObject *
+array_format(PyObject *self, PyObject *spec)
+{
+    if (((PgArray *)self)->ndim != 0)
+        return PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__format__", "OO", self, spec);
+    PyObject *noargs = PyTuple_New(0);
+    PyObject *item = noargs ? pg_array_item(self, noargs) : NULL;
+    Py_XDECREF(noargs);
+    PyObject *r = item ? PyObject_Format(item, spec) : NULL;
+    Py_XDECREF(item);
+    return r;
+}
+
 PyMethodDef pg_array_methods_views[] = {
     {"reshape", KW(array_reshape),
      "reshape($self, *shape, order='C', copy=None)\n--\n\nthe array with a new shape; a view when the strides allow."},
@@ -1078,6 +1093,7 @@ PyMethodDef pg_array_methods_views[] = {
     {"item", pg_array_item, METH_VARARGS, "item($self, *args)\n--\n\none element as a Python scalar (copied to the host)."},
     {"tolist", pg_array_tolist, METH_NOARGS, "tolist($self, /)\n--\n\nthe elements as nested Python lists."},
     {"__complex__", pg_array_complex, METH_NOARGS, "complex(a) for a 0-d array."},
+    {"__format__", array_format, METH_O, "format(a, spec): a 0-d array's element formatted as its Python scalar."},
     {"__reduce__", pg_array_reduce, METH_NOARGS, "Pickling: the host copy and the device's name."},
     {"__copy__", pg_array_copy_method, METH_NOARGS, "copy.copy(a): a copy on the same device."},
     {"__deepcopy__", pg_array_deepcopy, METH_O, "copy.deepcopy(a): a copy on the same device."},

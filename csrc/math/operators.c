@@ -22,6 +22,8 @@ fast_power(PyObject *a, PyObject *b)
     if (PyLong_CheckExact(b)) {
         int overflow;
         long e = PyLong_AsLongAndOverflow(b, &overflow);
+        if (overflow) /* past a long: power itself (e is -1 then, which is not 1 / x) */
+            return NULL;
         if (e == 2 && t != PG_BOOL)
             return pg_ufunc_lookup("square");
         if (e == -1 && inexact)
@@ -74,6 +76,19 @@ ufunc_method(PyObject *npufunc, PyObject *method, PyObject *args, PyObject *kwds
     return res;
 }
 
+/* np.<ufunc>(pygpu arrays, out=a NumPy array or where=...): pygpu._ufunc_on_host.call, which
+ * computes with the pygpu ufunc and stores into the NumPy out on the CPU device */
+static PyObject *
+call_with_numpy_out(PgUfunc *uf, PyObject *args, PyObject *kwds)
+{
+    PyObject *mod = PyImport_ImportModule("pygpu._ufunc_on_host");
+    PyObject *inputs = mod ? PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args)) : NULL;
+    PyObject *res = inputs ? PyObject_CallMethod(mod, "call", "OOO", (PyObject *)uf, inputs, kwds) : NULL;
+    Py_XDECREF(inputs);
+    Py_XDECREF(mod);
+    return res;
+}
+
 static PyObject *
 array_ufunc(PyObject *args, PyObject *kwds)
 {
@@ -114,15 +129,17 @@ array_ufunc(PyObject *args, PyObject *kwds)
                     out = PyTuple_GET_ITEM(out, 0);
                 }
                 if (out != Py_None && !PgArray_Check(out)) {
-                    ret = Py_NewRef(Py_NotImplemented);
+                    ret = call_with_numpy_out(uf, args, kwds);
                     goto done;
                 }
             } else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
                 dtype_obj = value;
             } else if (PyUnicode_CompareWithASCIIString(key, "casting") == 0) {
                 casting_obj = value;
-            } else if (!((PyUnicode_CompareWithASCIIString(key, "where") == 0 && value == Py_True) ||
-                         (PyUnicode_CompareWithASCIIString(key, "subok") == 0 && value == Py_True) ||
+            } else if (PyUnicode_CompareWithASCIIString(key, "where") == 0 && value != Py_True) {
+                ret = call_with_numpy_out(uf, args, kwds); /* the ufunc's own where= */
+                goto done;
+            } else if (!((PyUnicode_CompareWithASCIIString(key, "subok") == 0 && value == Py_True) ||
                          (PyUnicode_CompareWithASCIIString(key, "order") == 0 &&
                           PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, "K") == 0))) {
                 ret = Py_NewRef(Py_NotImplemented); /* where=, signature=, ...: not ours */

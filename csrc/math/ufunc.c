@@ -670,14 +670,6 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             }
         }
     }
-    if ((uf->flags & PG_UF_POWER) && PG_IS_SIGNED(kt[1])) {
-        int negative = has_negative(&ops[1]);
-        if (negative != 0) {
-            if (negative > 0)
-                PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
-            goto done;
-        }
-    }
 
     /* broadcast shape (the output takes part but may not be broadcast) */
     int nds[PG_UFUNC_MAXARGS + 1];
@@ -735,6 +727,15 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         result = pg_array_new(dev, otype, nd, shape, order, PG_MEM_DEVICE);
         if (result == NULL)
             goto done;
+    }
+
+    if ((uf->flags & PG_UF_POWER) && PG_IS_SIGNED(kt[1])) { /* after out='s casting check, as NumPy */
+        int negative = has_negative(&ops[1]);
+        if (negative != 0) {
+            if (negative > 0)
+                PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
+            goto done;
+        }
     }
 
     /* the launch: arrays converted as loaded, scalars by value in the loop's input type */

@@ -129,6 +129,20 @@ def test_histogram_keeps_pygpu_metas(data):
     assert isinstance(counts._meta, np.ndarray)       # NumPy chunks keep NumPy's
 
 
+def test_histogram2d_and_histogramdd_keep_pygpu_chunks(data):
+    a, b = data[:, 0].copy(), data[:, 1].copy()
+    x, y = da.from_array(pygpu.asarray(a), chunks=100), da.from_array(pygpu.asarray(b), chunks=100)
+    counts, _, _ = da.histogram2d(x, y, bins=5, range=((-3, 3), (-3, 3)))
+    check(counts, np.histogram2d(a, b, bins=5, range=((-3, 3), (-3, 3)))[0])
+    counts, _ = da.histogramdd((x, y), bins=(4, 3), range=((-3, 3), (-3, 3)))
+    check(counts, np.histogramdd((a, b), bins=(4, 3), range=((-3, 3), (-3, 3)))[0])
+    counts, _ = da.histogramdd(da.stack([x, y], axis=1).rechunk((100, 2)), bins=4, range=((-3, 3), (-3, 3)))
+    check(counts, np.histogramdd(np.stack([a, b], 1), bins=4, range=((-3, 3), (-3, 3)))[0])
+    counts, _, _ = da.histogram2d(da.from_array(a, chunks=100), da.from_array(b, chunks=100), bins=5,
+                                  range=((-3, 3), (-3, 3)))
+    assert isinstance(counts._meta, np.ndarray)       # NumPy chunks keep NumPy's
+
+
 def test_backend_and_to_backend():
     with dask.config.set({"array.backend": "pygpu"}):
         check(da.ones((6, 6), chunks=3), np.ones((6, 6)))

@@ -1,0 +1,42 @@
+"""ndarray.flags: a dict of NumPy's flag names (C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE, OWNDATA)
+that also answers as numpy's flags object does: one-letter and long abbreviations as keys
+(flags['C'], flags['FORTRAN']), the derived flags (ALIGNED, FORC, FNC, BEHAVED, CARRAY, FARRAY)
+and lower-case attributes (a.flags.c_contiguous, a.flags.writeable)."""
+
+_ALIASES = {"C": "C_CONTIGUOUS", "CONTIGUOUS": "C_CONTIGUOUS", "F": "F_CONTIGUOUS", "FORTRAN": "F_CONTIGUOUS",
+            "W": "WRITEABLE", "O": "OWNDATA", "A": "ALIGNED", "X": "WRITEBACKIFCOPY"}
+
+
+class Flags(dict):
+    """The flags of a pygpu array (a snapshot: a dict of the four flags, plus NumPy's spellings)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        key = _ALIASES.get(key, key)
+        if key in ("ALIGNED",):
+            return True   # pygpu's elements are always aligned
+        if key == "WRITEBACKIFCOPY":
+            return False
+        if key == "FORC":
+            return self["C_CONTIGUOUS"] or self["F_CONTIGUOUS"]
+        if key == "FNC":
+            return self["F_CONTIGUOUS"] and not self["C_CONTIGUOUS"]
+        if key == "BEHAVED":
+            return self["WRITEABLE"]
+        if key == "CARRAY":
+            return self["C_CONTIGUOUS"] and self["WRITEABLE"]
+        if key == "FARRAY":
+            return self["F_CONTIGUOUS"] and self["WRITEABLE"] and not self["C_CONTIGUOUS"]
+        return dict.__getitem__(self, key)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name.upper()]
+        except KeyError:
+            raise AttributeError(f"'pygpu flags' object has no attribute '{name}'") from None
+
+    def __repr__(self):
+        return "\n".join(f"  {k} : {v}" for k, v in dict.items(self)) + "\n"
