@@ -326,6 +326,15 @@ def bench_elementwise(b):
     with_nans = rng.random(m).astype(np.float32) + 0.5
     with_nans[rng.random(m) < 0.3] = np.nan
     elementwise_case(b, f"log float32 n={m:.0e}, 30% NaN", lambda xp: (with_nans,), lambda xp, a: xp.log(a), 2 * m * 4)
+    signed = rng.standard_normal(m).astype(np.float32)
+    elementwise_case(b, f"log float32 n={m:.0e}, half negative", lambda xp: (signed,), lambda xp, a: xp.log(a),
+                     2 * m * 4)
+    for ct, size in ((np.complex64, 8), (np.complex128, 16)):
+        elementwise_case(b, f"abs {np.dtype(ct).name} n={m:.0e}",
+                         lambda xp, ct=ct: ((rng.standard_normal(m) + 1j * rng.standard_normal(m)).astype(ct),),
+                         lambda xp, a: xp.abs(a), m * (size + size // 2))
+    elementwise_case(b, f"hypot float64 n={m:.0e}", lambda xp: (rng.standard_normal(m), rng.standard_normal(m)),
+                     lambda xp, a, c: xp.hypot(a, c), 3 * m * 8)
     elementwise_case(b, "per-call overhead: a + b, 1 element",
                      lambda xp: (np.ones(1, np.float32), np.ones(1, np.float32)),
                      lambda xp, a, c: a + c)

@@ -163,8 +163,10 @@ class _Plan:
             inputs.append(a)
         if device is None:  # numbers only: the elementwise result is 0-d, on the default device
             inputs[0] = _core.asarray(inputs[0])
+        # float sums start from +0.0, as NumPy's (a sum of -0.0s is 0.0)
+        initial = 0.0 if self.op == "add" and self.acc.kind in "fc" else None
         res = reduce_program(tuple(inputs), op_combiner(self.op, self.acc), program, self.axis, self.keepdims,
-                             self.acc, None, None, self.identity, self.op, True)
+                             self.acc, None, initial, self.identity, self.op, True)
         if self.name == "mean":
             shape = np.broadcast_shapes(*(a.shape for a in inputs if isinstance(a, _core.ndarray)))
             axes = range(len(shape)) if self.axis is None else \

@@ -7,7 +7,7 @@ import operator
 import numpy as _np
 
 import pygpu as _pg
-from ._sorting import _bin_edges, _outer_edges
+from ._sorting import _bin_edges, _histogram_data, _outer_edges
 
 __all__ = ["histogram_bin_edges", "histogramdd", "histogram2d"]
 
@@ -15,7 +15,7 @@ __all__ = ["histogram_bin_edges", "histogramdd", "histogram2d"]
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 (NumPy's name)
     """The edges numpy.histogram would use: for a number of bins, given edges, or an estimator
     of the width ('auto', 'fd', 'doane', 'scott', 'rice', 'sturges', 'sqrt')."""
-    a = _pg.asarray(a)
+    a = _histogram_data(a)
     edges, _ = _bin_edges(a, bins, range, weights)
     return _pg.asarray(edges, device=a.device)
 

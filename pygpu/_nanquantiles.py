@@ -70,10 +70,25 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """The median along axis of the values that are not NaN."""
+    """The median along axis of the values that are not NaN: as NumPy's, the middle one of an odd
+    count itself and the mean of the two middle ones of an even count (so an infinity in the
+    middle stays one, where quantile's interpolation would give NaN); NaN with a RuntimeWarning
+    for a slice of NaNs only."""
     a = _pg.asarray(a)
     if a.size == 0:   # NumPy's answer, as nanquantile's
         return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
     if a.dtype.kind not in "f":
         return _pg.median(a, axis=axis, out=out, keepdims=keepdims)
-    return _nan_quantile(a, _np.asanyarray(0.5), axis, out, "linear", keepdims, True)
+    arr, ax, kept = _reduce_axes(a, axis)
+    ordered = _pg.sort(_pg.moveaxis(arr, ax, -1), axis=-1)   # NaNs last
+    valid = _pg.count_nonzero(~_pg.isnan(ordered), axis=-1)
+    low_index = _pg.maximum(valid - 1, 0) // 2
+    high_index = _pg.minimum(valid // 2, _pg.maximum(valid - 1, 0))
+    low = _pg.take_along_axis(ordered, low_index[..., None], axis=-1)[..., 0]
+    high = _pg.take_along_axis(ordered, high_index[..., None], axis=-1)[..., 0]
+    result = _pg.where(low_index == high_index, low, (low + high) / 2)
+    empty = valid == 0
+    if bool(_pg.any(empty)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=2)
+        result = _pg.where(empty, _np.nan, result)
+    return _finish(result.astype(a.dtype), out, keepdims, kept)

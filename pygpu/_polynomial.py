@@ -49,9 +49,19 @@ def polysub(a1, a2):
     return a1 - a2
 
 
+def _trimmed(p):
+    """p's coefficients without leading zeros, as numpy.poly1d keeps them ([0.] for none left)."""
+    p = _coeffs(p)
+    nonzero = _pg.flatnonzero(p)
+    if nonzero.size == 0:
+        return _pg.zeros(1, dtype=p.dtype if p.size else _np.float64, device=p.device)
+    return p[int(nonzero[0]):]
+
+
 def polymul(a1, a2):
-    """The product of two polynomials (the convolution of their coefficients)."""
-    return _pg.convolve(_coeffs(a1), _coeffs(a2))
+    """The product of two polynomials (the convolution of their coefficients, leading zeros
+    dropped first as numpy.polymul's poly1d does)."""
+    return _pg.convolve(_trimmed(a1), _trimmed(a2))
 
 
 def polyder(p, m=1):
@@ -78,10 +88,11 @@ def polyint(p, m=1, k=None):
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     p = _coeffs(p)
+    dtype = _np.result_type(p.dtype, _np.asarray(k).dtype, _np.float64)   # complex coefficients stay complex
     for i in range(m):
         n = p.shape[0]
-        p = _pg.concatenate((p.astype(_np.float64) / _pg.arange(n, 0, -1, device=p.device),
-                             _pg.asarray([k[i]], dtype=_np.float64, device=p.device)))
+        p = _pg.concatenate((p.astype(dtype) / _pg.arange(n, 0, -1, device=p.device),
+                             _pg.asarray([k[i]], dtype=dtype, device=p.device)))
     return p
 
 

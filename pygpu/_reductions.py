@@ -42,18 +42,8 @@ def _with_neighbours(a, axis, prepend, append):
         parts.append(p)
     if parts[0] is None and parts[1] is None:
         return a
-    pieces = [p for p in (parts[0], a, parts[1]) if p is not None]
-    dtype = _np.result_type(*[p.dtype for p in pieces])
-    shape = list(a.shape)
-    shape[axis] = sum(p.shape[axis] for p in pieces)
-    joined = _core.empty(tuple(shape), dtype=dtype, device=a.device)
-    start = 0
-    for p in pieces:
-        index = [slice(None)] * a.ndim
-        index[axis] = slice(start, start + p.shape[axis])
-        joined[tuple(index)] = p
-        start += p.shape[axis]
-    return joined
+    # NumPy's concatenate: its promotion, and its ValueError for a prepend or append of another shape
+    return _core.concatenate([p for p in (parts[0], a, parts[1]) if p is not None], axis=axis)
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
@@ -122,12 +112,17 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NO_VALUE):
     return avg
 
 
-def _var_about(a, axis, dtype, out, ddof, keepdims, where, mean, std):
+def _var_about(a, axis, dtype, out, ddof, keepdims, where, mean, std, skipnan=False):
     """var (std when `std`) of a about a given mean (NumPy's mean=, of keepdims shape):
-    sum(|a - mean|^2) / max(n - ddof, 0), n counting the elements `where` selects. pygpu.var
-    and pygpu.std call this when mean= is given."""
+    sum(|a - mean|^2) / max(n - ddof, 0), n counting the elements `where` selects (and that are
+    not NaN, for nanvar/nanstd: NaN where no more than ddof are left, as NumPy's). pygpu.var,
+    std, nanvar and nanstd call this when mean= is given."""
     a = _as_array(a)
     kind = a.dtype.kind
+    if skipnan and kind in "fc":
+        valid = _core.logical_not(_core.isnan(a))
+        where = valid if where is True else _core.logical_and(valid, _as_array(where, a))
+        a = _core.where(valid, a, 0)
     calc = _np.dtype(dtype) if dtype is not None else (_np.dtype("f8") if kind in "biu" else a.dtype)
     d = _core.subtract(a.astype(calc, copy=False), _as_array(mean, a))
     sq = (d * _core.conjugate(d)).real if d.dtype.kind == "c" else d * d
@@ -142,6 +137,8 @@ def _var_about(a, axis, dtype, out, ddof, keepdims, where, mean, std):
         mask = _core.broadcast_to(_as_array(where, a), a.shape)
         n = _core.maximum(_core.count_nonzero(mask, axis=axis, keepdims=keepdims) - ddof, 0)
     res = _core.divide(total, n)
+    if skipnan:
+        res = _core.where(_core.asarray(n, device=a.device) > 0, res, _np.nan)
     if std:
         res = _core.sqrt(res)
     if out is not None:

@@ -185,8 +185,11 @@ def _interp_real(x, xp, fp, left, right):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """The piecewise-linear interpolant of (xp, fp) at x (xp increasing; left and right outside
     it, fp's ends by default; period for angles), in float64 or complex128 as NumPy's."""
-    x = _pg.asarray(x).astype(_np.float64)
-    xp, fp = _pg.asarray(xp), _pg.asarray(fp)
+    x, xp, fp = _pg.asarray(x), _pg.asarray(xp), _pg.asarray(fp)
+    for points in (x, xp):
+        if points.dtype.kind == "c":   # NumPy's TypeError (its float() of the points)
+            raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    x = x.astype(_np.float64)
     complex_fp = _np.issubdtype(fp.dtype, _np.complexfloating)
     fp = fp.astype(_np.complex128 if complex_fp else _np.float64)
     xp = xp.astype(_np.float64)

@@ -7,6 +7,7 @@ that size an output)."""
 import collections as _collections
 import math as _math
 import operator as _operator
+import warnings as _warnings
 
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
@@ -323,10 +324,19 @@ def _bin_edges(a, bins, range, weights=None):  # noqa: A002
     return edges, False
 
 
+def _histogram_data(a):
+    """a as numpy.histogram reads it: bools as uint8, with NumPy's warning."""
+    a = _as(a)
+    if a.dtype == _np.bool_:
+        _warnings.warn(f"Converting input from bool to {_np.uint8} for compatibility.", RuntimeWarning, stacklevel=3)
+        a = a.astype(_np.uint8)
+    return a
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """numpy.histogram with an int number of bins or an array of edges: (hist, bin_edges), both on
     a's device. Counts are int64; with weights, sums of the weights' dtype."""
-    a = _as(a)
+    a = _histogram_data(a)
     if weights is not None:
         weights = _as(weights, a.device)
         if weights.shape != a.shape:
@@ -334,10 +344,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     edges, uniform = _bin_edges(a, bins, range, weights)
     host_edges = edges.astype(_np.float64)
     if weights is not None and weights.dtype.kind == "c":
-        re, total = _core._histogram(a, host_edges, uniform, weights.real)
-        im, _ = _core._histogram(a, host_edges, uniform, weights.imag)
+        re, total_re = _core._histogram(a, host_edges, uniform, weights.real)
+        im, total_im = _core._histogram(a, host_edges, uniform, weights.imag)
         n = (re + 1j * im).astype(weights.dtype)
-        total = total.astype(weights.dtype)
+        total = (total_re + 1j * total_im).astype(weights.dtype)   # density divides by the complex sum
     else:
         n, total = _core._histogram(a, host_edges, uniform, weights)
         if weights is not None:

@@ -474,6 +474,9 @@ def cond(x, p=None):
     _assert_stacked_2d(x)
     if x.shape[-1] == 0 or x.shape[-2] == 0:
         raise LinAlgError("cond is not defined on empty arrays")
+    nan_in_x = _reduce("any", _core.isnan(x), axis=(-2, -1))
+    if bool(_core.any(nan_in_x)):   # NaN for those matrices, as NumPy's (its SVD's NaNs): not given to the SVD
+        x = _core.where(_core.isnan(x), _np.array(0, x.dtype), x)
     if p is None or p in (2, -2):
         s = svd(x, compute_uv=False)
         with _np.errstate(all="ignore"):
@@ -483,14 +486,14 @@ def cond(x, p=None):
         dt = _linalg_type(x)
         if _on_cpu(x):
             with _np.errstate(all="ignore"):
-                return _wrap(_np.linalg.cond(_host(x), p), x.device)
-        invx = _gpu_solve(x, _core.broadcast_to(_core.eye(x.shape[-1], dtype=dt, device=x.device), x.shape), dt,
-                          check=False)
-        r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(_real(dt))
-    # NaN from a singular matrix becomes inf, unless x itself had NaNs
-    nan_in_x = _reduce("any", _core.isnan(x), axis=(-2, -1))
-    return _core.where(_core.logical_and(_core.isnan(r), _core.logical_not(nan_in_x)),
-                       _np.array(_np.inf, r.dtype), r)
+                r = _core.asarray(_np.linalg.cond(_host(x), p), device=x.device)
+        else:
+            invx = _gpu_solve(x, _core.broadcast_to(_core.eye(x.shape[-1], dtype=dt, device=x.device), x.shape), dt,
+                              check=False)
+            r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(_real(dt))
+    # NaN from a singular matrix becomes inf; a matrix with NaNs gives NaN
+    r = _core.where(_core.isnan(r), _np.array(_np.inf, r.dtype), r)
+    return _core.where(nan_in_x, _np.array(_np.nan, r.dtype), r)
 
 
 def matrix_power(a, n):

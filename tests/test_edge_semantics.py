@@ -1,8 +1,11 @@
 """NumPy's answers at the edges the everyday differential tests pass by: int64 against uint64 and
-Python ints past 64 bits, var/std of infinities and NaNs, NaN-skipping into integer dtypes, clip with
-crossed or out-of-range bounds, zero to complex powers, integer reciprocals and negative powers,
-gcd/lcm promotion, ptp into a wider out=, quantiles of empty axes, irfft sizes, hypot and |z|
-bits, ldexp at the exponent limits. Each was a wrong answer or a wrong error once."""
+Python ints past 64 bits (in ufuncs, operators and fuse), var/std of infinities and NaNs,
+NaN-skipping into integer dtypes, clip with crossed or out-of-range bounds, zero to complex powers,
+integer reciprocals and negative powers, gcd/lcm promotion, ptp into a wider out=, quantiles of
+empty axes, irfft sizes, hypot and |z| bits, ldexp at the exponent limits, round at every scale,
+ufunc where= and the methods beyond the kernels (at, reduce of subtract), 0-d arrays in reductions
+and format(), NumPy's ufuncs with a NumPy out=, other byte orders, flags, legacy random seeds.
+Each was a wrong answer or a wrong error once (found by differential hunts against NumPy)."""
 import warnings
 
 import numpy as np
@@ -618,3 +621,91 @@ def test_multinomial_of_several_distributions():
         np.testing.assert_array_equal(pg.asnumpy(got).sum(-1), np.broadcast_to(n, want.shape[:-1]))
     draws = pg.asnumpy(pr.default_rng(1).multinomial(1000, [[0.2, 0.8], [0.5, 0.5]], size=(4000, 2)))
     np.testing.assert_allclose(draws.mean(axis=0), [[200, 800], [500, 500]], atol=2.0)   # ~ 6 standard errors
+
+
+# ---------------------------------------------------------------- the fourth hunt: statistics, polynomials, linalg
+
+def test_polynomials_keep_complex_and_trim_as_numpy():
+    p = np.array([2, -1, 0.5, 3]) + 1j
+    same(pg.polyint(pg.asarray(p)), np.polyint(p))
+    same(pg.polyint(pg.asarray([1.0, 2.0]), k=1j), np.polyint([1.0, 2.0], k=1j))
+    for a, b in (([1, 2], [0, 1, 2]), ([1, 2], []), ([0, 0], [1]), ([0, 0, 1.5], [2])):
+        same(pg.polymul(a, b), np.polymul(a, b))
+    import numpy.polynomial.polynomial as npoly
+    import pygpu.polynomial.polynomial as ppoly
+    for x, r in (([0, 5], [[1, 2], [3, 4]]), ([0.5, 2], [1, 2, 3]), ([[1, 2], [3, 4]], [1, 2])):
+        for tensor in (True, False):
+            try:
+                want = npoly.polyvalfromroots(np.asarray(x), np.asarray(r), tensor=tensor)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    ppoly.polyvalfromroots(pg.asarray(x), pg.asarray(r), tensor=tensor)
+                continue
+            same(ppoly.polyvalfromroots(pg.asarray(x), pg.asarray(r), tensor=tensor), want)
+
+
+def test_histograms_of_complex_weights_and_bools():
+    a, w = [0.1, 0.2, 0.7], [1 + 1j, 2, 1 - 2j]
+    np.testing.assert_allclose(pg.asnumpy(pg.histogram(pg.asarray(a), bins=2, weights=pg.asarray(w), density=True)[0]),
+                               np.histogram(a, bins=2, weights=w, density=True)[0])
+    b = np.array([True, False, True, True])
+    for kw in ({"bins": 4}, {"bins": 4, "density": True}, {"bins": "auto"}):
+        got, want = quiet(pg.histogram, pg.asarray(b), **kw), quiet(np.histogram, b, **kw)
+        np.testing.assert_allclose(pg.asnumpy(got[0]), want[0])
+        same(got[1], want[1])
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        pg.histogram_bin_edges(pg.asarray(b), bins=4)
+
+
+def test_nan_statistics_of_infinities_and_given_means():
+    for x in ([-np.inf], [1.0, np.inf], [[2.5, -np.inf, 7.0]], [np.inf, -np.inf, 1.0], [1.0, np.nan, np.inf, 3.0]):
+        x = np.array(x)
+        for axis in (None, 0, -1):
+            same(quiet(pg.nanmedian, pg.asarray(x), axis=axis), quiet(np.nanmedian, x, axis=axis))
+    a = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, 5.0]])
+    for f in ("nanvar", "nanstd"):
+        for ddof in (0, 1, 2):
+            mean = np.nanmean(a, axis=1, keepdims=True)
+            same(quiet(getattr(pg, f), pg.asarray(a), axis=1, keepdims=True, ddof=ddof, mean=pg.asarray(mean)),
+                 quiet(getattr(np, f), a, axis=1, keepdims=True, ddof=ddof, mean=mean))
+
+
+def test_diff_prepend_shapes_and_interp_of_complex_points():
+    a = np.arange(6.0).reshape(2, 3)
+    for kw in ({"prepend": np.ones(3), "axis": 0}, {"prepend": np.ones(3), "axis": 1}, {"prepend": 0, "axis": 0},
+               {"append": np.ones((2, 1)), "axis": 1}):
+        try:
+            want = np.diff(a, **kw)
+        except Exception as e:   # noqa: BLE001 (the kind is compared)
+            with pytest.raises(type(e)):
+                pg.diff(pg.asarray(a), **kw)
+            continue
+        same(pg.diff(pg.asarray(a), **kw), want)
+    with pytest.raises(TypeError):
+        pg.interp(pg.asarray([1 + 1j]), pg.asarray([0.0, 2.0]), pg.asarray([0.0, 10.0]))
+
+
+def test_sums_start_from_positive_zero_as_numpys():
+    for n in (1, 2, 9, 1000):
+        x = np.full(n, -0.0)
+        for got, want in ((pg.sum(pg.asarray(x)), np.sum(x)), (pg.mean(pg.asarray(x)), np.mean(x)),
+                          (pg.asarray(x.reshape(1, n)).sum(axis=1), x.reshape(1, n).sum(axis=1)),
+                          (pg.nansum(pg.asarray(x)), np.nansum(x)), (pg.cumsum(pg.asarray(x)), np.cumsum(x)),
+                          (pg.fuse(lambda v: (v * 1.0).sum())(pg.asarray(x)), np.sum(x * 1.0))):
+            np.testing.assert_array_equal(np.signbit(pg.asnumpy(got)), np.signbit(want))
+    for ord_ in (-1, -2, -0.5, 1, 2, np.inf):
+        same(pg.linalg.norm(pg.zeros(0), ord=ord_), quiet(np.linalg.norm, np.zeros(0), ord=ord_))
+
+
+def test_complex_small_integer_powers_of_infinities():
+    z = np.array([complex(np.inf, 1), complex(1, np.inf), complex(-np.inf, 2), 2 + 3j])
+    for n in (1, 2, 3):
+        same(quiet(pg.power, pg.asarray(z), n), quiet(np.power, z, n))
+        same(quiet(pg.power, pg.asarray(z), pg.asarray(np.full(4, n, np.complex128))),
+             quiet(np.power, z, np.full(4, n, np.complex128)))
+
+
+def test_cond_of_matrices_with_nans():
+    a = np.array([[[1.0, 2.0], [3.0, 4.0]], [[np.nan, 1.0], [0.0, 1.0]], [[1.0, 1.0], [1.0, 1.0]]])
+    for p in (None, 2, -2, 1, -1, np.inf, "fro"):
+        same(quiet(pg.linalg.cond, pg.asarray(a), p), quiet(np.linalg.cond, a, p))

@@ -649,8 +649,15 @@ pg_nextafter_half(float x, float y)
             return pg_cmake_##S(n, n);                                                         \
         }                                                                                      \
         if (b.im == 0 && b.re == PG_FN1(floor, b.re) && PG_FN1(fabs, b.re) <= 100) {           \
-            /* small integer powers by repeated multiplication, as NumPy does */              \
+            /* small integer powers by repeated multiplication, as NumPy does; 1, 2 and 3 without \
+             * the product with 1 + 0i, which would make NaN of an infinite part (0 * inf) */    \
             int n = (int)b.re, m = n < 0 ? -n : n;                                             \
+            if (n == 1)                                                                        \
+                return a;                                                                      \
+            if (n == 2)                                                                        \
+                return pg_cmul_##S(a, a);                                                      \
+            if (n == 3)                                                                        \
+                return pg_cmul_##S(a, pg_cmul_##S(a, a));                                      \
             C r = pg_cmake_##S((T)1, (T)0), x = a;                                             \
             while (m) {                                                                        \
                 if (m & 1)                                                                     \

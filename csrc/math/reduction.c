@@ -319,6 +319,8 @@ run_reduction(PgArray *x, const char *reduced, int keepdims, PyObject *outobj, c
         a.divisor = (double)a.nred_total;
     if (ri->kind == PG_RKIND_OP)
         pg_reducer_identity(p->reducer, a.ident);
+    if (strncmp(ri->name, "add_", 4) == 0)
+        a.ident[0] = a.ident[1] = 0; /* NumPy's sums start from +0.0: a sum of -0.0s is 0.0 (scans keep -0.0) */
     if (p->initial) {
         uint64_t bytes[2] = {0, 0};
         if (pg_scalar_to_bytes(p->initial, p->rt, bytes) < 0)

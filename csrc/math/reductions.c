@@ -114,10 +114,11 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
     if (mod == NULL)
         return NULL;
     PyObject *dtype = req->dtype >= 0 ? (PyObject *)pg_type_descr(req->dtype) : Py_None;
-    PyObject *res = PyObject_CallMethod(mod, "_var_about", "OOOOdOOOO", a, req->axis ? req->axis : Py_None, dtype,
+    PyObject *res = PyObject_CallMethod(mod, "_var_about", "OOOOdOOOOO", a, req->axis ? req->axis : Py_None, dtype,
                                         req->out ? req->out : Py_None, req->ddof, req->keepdims ? Py_True : Py_False,
                                         req->where ? req->where : Py_True, mean,
-                                        def->op == PG_ROP_STD ? Py_True : Py_False);
+                                        def->op == PG_ROP_STD ? Py_True : Py_False,
+                                        def->skipnan ? Py_True : Py_False);
     Py_DECREF(mod);
     return res;
 }
