@@ -152,7 +152,7 @@ def parse_type(name):
         if t is None:   # NumPy's type codes and spellings ('d', '?', '<f4'): vectorize(otypes='d')
             try:
                 t = np.dtype(name.strip())
-            except TypeError:
+            except (TypeError, ValueError, SyntaxError):   # not a dtype NumPy knows either
                 return None
         return t if t in NUMBER else None
     if isinstance(name, numba_types.Scalar):
