@@ -118,12 +118,19 @@ def _mode_slice(full, n, m, mode, ceil_same):
     return full[start:start + max(n, m)]
 
 
+def _mode(mode):
+    """NumPy's mode names, and its legacy numbers for them (0 valid, 1 same, 2 full)."""
+    mode = {0: "valid", 1: "same", 2: "full"}.get(mode, mode) if type(mode) is int else mode
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    return mode
+
+
 def correlate(a, v, mode="valid"):
     """The cross-correlation of two 1-d sequences: c[k] = sum_n a[n + k] * conj(v[n]) ('valid':
     where the shorter lies inside the longer, 'same': as long as the longer one, centred as
     NumPy centres it, 'full': every overlap)."""
-    if mode not in _MODES:
-        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    mode = _mode(mode)
     a = _signal(a, "correlate", "first array argument cannot be empty")
     v = _signal(v, "correlate", "second array argument cannot be empty")
     dtype = _pg.result_type(a, v)
@@ -134,8 +141,7 @@ def correlate(a, v, mode="valid"):
 
 def convolve(a, v, mode="full"):
     """The discrete linear convolution of two 1-d sequences (NumPy's modes and result dtype)."""
-    if mode not in _MODES:
-        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    mode = _mode(mode)
     a, v = _pg.asarray(a), _pg.asarray(v)
     a = a.reshape(1) if a.ndim == 0 else a
     v = v.reshape(1) if v.ndim == 0 else v

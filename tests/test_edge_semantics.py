@@ -709,3 +709,14 @@ def test_cond_of_matrices_with_nans():
     a = np.array([[[1.0, 2.0], [3.0, 4.0]], [[np.nan, 1.0], [0.0, 1.0]], [[1.0, 1.0], [1.0, 1.0]]])
     for p in (None, 2, -2, 1, -1, np.inf, "fro"):
         same(quiet(pg.linalg.cond, pg.asarray(a), p), quiet(np.linalg.cond, a, p))
+
+
+def test_cumulative_of_0d_and_legacy_correlate_modes():
+    for f in ("cumulative_sum", "cumulative_prod"):
+        for kw in ({"axis": 0}, {"axis": -1}, {"axis": 0, "include_initial": True}, {}):
+            same(getattr(pg, f)(pg.asarray(2.5), **kw), getattr(np, f)(np.asarray(2.5), **kw))
+    for mode in (0, 1, 2, "same"):
+        same(pg.correlate(pg.asarray([1, 2, 3]), pg.asarray([0, 1]), mode=mode), np.correlate([1, 2, 3], [0, 1], mode=mode))
+        same(pg.convolve(pg.asarray([1, 2, 3]), pg.asarray([0, 1]), mode=mode), np.convolve([1, 2, 3], [0, 1], mode=mode))
+    with pytest.raises(ValueError):
+        pg.convolve(pg.asarray([1, 2]), pg.asarray([1]), mode=5)

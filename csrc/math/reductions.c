@@ -234,7 +234,7 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     int zero_d_axis = zero_d_with_axis_0(slots[0], axis);
     if (zero_d_axis < 0)
         return NULL;
-    if (zero_d_axis && sig != SIG_MEAN && sig != SIG_VAR && sig != SIG_CUMUL)
+    if (zero_d_axis && sig != SIG_MEAN && sig != SIG_VAR)
         axis = NULL; /* NumPy's ufunc reductions and cumsum take axis 0 or -1 of a 0-d array as None */
     if (sig == SIG_CUM || sig == SIG_CUMUL) {
         int include_initial = truth(arg(sig, slots, "include_initial"), 0);
