@@ -720,3 +720,19 @@ def test_cumulative_of_0d_and_legacy_correlate_modes():
         same(pg.convolve(pg.asarray([1, 2, 3]), pg.asarray([0, 1]), mode=mode), np.convolve([1, 2, 3], [0, 1], mode=mode))
     with pytest.raises(ValueError):
         pg.convolve(pg.asarray([1, 2]), pg.asarray([1]), mode=5)
+
+
+def test_cuda_jit_divmod_as_python():
+    @pg.cuda.jit
+    def kernel(x, y, q, r):
+        i = pg.cuda.grid(1)
+        if i < x.size:
+            q[i], r[i] = divmod(x[i], y[i])
+
+    for x, y in ((np.array([7, -7, 9, 0, -9]), np.array([2, 2, -4, 3, -4])),
+                 (np.array([7.5, -7.5, 2.0, -0.0]), np.array([2.0, 2.0, -0.5, 3.0]))):
+        q, r = pg.zeros(x.size, dtype=x.dtype), pg.zeros(x.size, dtype=x.dtype)
+        kernel[1, 32](pg.asarray(x), pg.asarray(y), q, r)
+        want_q, want_r = np.divmod(x, y)
+        same(q, want_q)
+        same(r, want_r)

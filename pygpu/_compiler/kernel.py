@@ -930,6 +930,11 @@ class KernelCompiler(FunctionCompiler):
             return e
         if obj is print:
             return self.print_call(node)
+        if obj is divmod:   # (a // b, a % b) with Python's signs, as Numba's
+            if len(node.args) != 2 or node.keywords:
+                raise self.error("divmod() takes two arguments", node)
+            a, b = (self._scalar(self.expr(x), x, "an argument of divmod()") for x in node.args)
+            return TupleValue([self.binop(ast.FloorDiv(), a, b, node), self.binop(ast.Mod(), a, b, node)])
         if obj is not _NOT_FOUND and _hashable(obj) and (obj in _KERNEL_MATH1 or obj in _KERNEL_MATH2
                                                          or obj in (math.frexp, math.modf, math.ldexp)):
             return self.kernel_math_call(obj, node)
