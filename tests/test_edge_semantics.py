@@ -736,3 +736,52 @@ def test_cuda_jit_divmod_as_python():
         want_q, want_r = np.divmod(x, y)
         same(q, want_q)
         same(r, want_r)
+
+
+# ---------------------------------------------------------------- the review of this session's new paths
+
+def test_vectorize_int_literals_past_64_bits_refused():
+    for body in (lambda x: x < 2**100, lambda x: x + 2**100, lambda x: x - 3**60 * 3**20):
+        with pytest.raises(pg.CompileError, match="does not fit in 64 bits"):
+            pg.vectorize(body)(pg.asarray([0, 5, -3]))
+    same(pg.vectorize(lambda x: x + 2**62)(pg.asarray([0, 5])), np.array([0, 5]) + 2**62)
+
+
+@pytest.mark.parametrize("f", ["sum", "prod", "max", "min", "cumsum", "cumprod"])
+def test_reductions_compute_in_a_wider_out_dtype(f):
+    b = np.array([1e8, 1, 1, 1, 3], np.float32)
+    shape = () if f in ("sum", "prod", "max", "min") else (5,)
+    out, want = pg.zeros(shape, dtype=np.float64), np.zeros(shape)
+    assert getattr(pg, f)(pg.asarray(b), out=out) is out
+    same(out, getattr(np, f)(b, out=want))
+    o = pg.zeros(5)
+    pg.add.accumulate(pg.asarray(b), out=o)
+    same(o, np.add.accumulate(b, out=np.zeros(5)))
+    with pytest.raises(TypeError):
+        pg.bitwise_or.reduce(pg.asarray([1, 2, 4]), out=pg.zeros(()))
+
+
+def test_where_casts_the_result_into_out_and_masks_power_exponents():
+    u = np.array([3, 4], np.uint64)
+    for ot in (np.int8, np.int64, np.float32):
+        want = np.zeros(2, ot)
+        np.add(u, u, out=want, where=[True, False])
+        got = pg.zeros(2, dtype=ot)
+        pg.add(pg.asarray(u), pg.asarray(u), out=got, where=pg.asarray([True, False]))
+        same(got, want)
+    p = np.array([2, -1])
+    want = np.zeros(2, np.int64)
+    np.power(p, p, out=want, where=[True, False])
+    got = pg.zeros(2, dtype=np.int64)
+    pg.power(pg.asarray(p), pg.asarray(p), out=got, where=[True, False])
+    same(got, want)
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        pg.add(pg.asarray([1.5]), 1, where=[True], out=pg.zeros(1, dtype=np.int64))
+
+
+def test_numpy_operands_in_the_other_byte_order_in_ufuncs():
+    be = np.arange(4, dtype=">f8")
+    same(pg.arange(4.0) + be, np.arange(4.0) + be)
+    same(pg.sqrt(be), np.sqrt(be))
+    same(np.arange(4, dtype=">i4") + pg.arange(4), np.arange(4, dtype=">i4") + np.arange(4))
+    same(pg.where(pg.asarray([True, False, True, False]), be, 0.5), np.where([True, False, True, False], be, 0.5))

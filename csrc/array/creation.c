@@ -102,7 +102,7 @@ create(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
             PyArrayObject *v = (PyArrayObject *)PyArray_FROM_O(c.fill);
             if (v == NULL)
                 return NULL;
-            type = pg_type_from_descr(PyArray_DESCR(v));
+            type = pg_value_type_from_descr(PyArray_DESCR(v));
             Py_DECREF(v);
             if (type < 0)
                 return NULL;

@@ -83,6 +83,19 @@ pg_type_descr(PgType t)
 }
 
 int
+pg_value_type_from_descr(PyArray_Descr *d)
+{
+    if (!PyDataType_ISBYTESWAPPED(d))
+        return pg_type_from_descr(d);
+    PyArray_Descr *native = PyArray_DescrNewByteorder(d, NPY_NATIVE);
+    if (native == NULL)
+        return -1;
+    int t = pg_type_from_descr(native);
+    Py_DECREF(native);
+    return t;
+}
+
+int
 pg_type_from_descr(PyArray_Descr *d)
 {
     if (PyDataType_ISBYTESWAPPED(d)) {

@@ -26,6 +26,8 @@ extern int pg_numpy_version;
 PyArray_Descr *pg_type_descr(PgType t);           /* borrowed reference */
 /* PgType of a numpy dtype; -1 with TypeError set when pygpu does not support it. */
 int pg_type_from_descr(PyArray_Descr *d);
+/* the same for values of any byte order (they are converted to the native one as they are copied in) */
+int pg_value_type_from_descr(PyArray_Descr *d);
 /* Anything numpy.dtype() accepts, None meaning `deflt`; -1 with an exception on failure. */
 int pg_type_from_object(PyObject *obj, int deflt);
 

@@ -359,6 +359,24 @@ any_all_nan(PgArray *indices)
     return v < 0;
 }
 
+/* The dtype a reduction or scan computes in: dtype=, else (as NumPy's ufunc.reduce and accumulate)
+ * the out= array's for the ufunc-based ones (sum(float32, out=float64) adds in float64) */
+int
+pg_reduce_dtype_of_out(PgRedOp op, int dtype, PyObject *out)
+{
+    if (out && PyTuple_Check(out) && PyTuple_GET_SIZE(out) == 1)
+        out = PyTuple_GET_ITEM(out, 0);
+    if (dtype >= 0 || out == NULL || !PgArray_Check(out))
+        return dtype;
+    switch (op) {
+    case PG_ROP_ADD: case PG_ROP_MUL: case PG_ROP_MAX: case PG_ROP_MIN: case PG_ROP_FMAX: case PG_ROP_FMIN:
+    case PG_ROP_BAND: case PG_ROP_BOR: case PG_ROP_BXOR:
+        return ((PgArray *)out)->type;
+    default:
+        return dtype;
+    }
+}
+
 PyObject *
 pg_reduce_array(PyObject *xobj, const PgReduceRequest *req)
 {
@@ -375,7 +393,7 @@ pg_reduce_array(PyObject *xobj, const PgReduceRequest *req)
     if (pg_reduce_parse_axis(req->axis, x->ndim, is_arg, reduced) < 0)
         goto done;
     int ct;
-    p.rt = pg_reduce_result_type(op, x->type, req->dtype, &ct);
+    p.rt = pg_reduce_result_type(op, x->type, pg_reduce_dtype_of_out(op, req->dtype, req->out), &ct);
     if (p.rt < 0)
         goto done;
     p.opname = op_names[op];

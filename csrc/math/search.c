@@ -25,7 +25,7 @@ search_type(PgArray *a, PyObject *v)
     PyObject *h = PyArray_FromAny(v, NULL, 0, 0, 0, NULL);
     if (h == NULL)
         return -1;
-    int t = pg_type_from_descr(PyArray_DESCR((PyArrayObject *)h));
+    int t = pg_value_type_from_descr(PyArray_DESCR((PyArrayObject *)h));
     Py_DECREF(h);
     return t < 0 ? -1 : (int)pg_promote_types(a->type, t);
 }

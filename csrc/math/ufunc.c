@@ -280,7 +280,7 @@ classify(PyObject *obj, Operand *op)
     }
     if (PyArray_Check(obj)) {
         PyArrayObject *a = (PyArrayObject *)obj;
-        op->type = pg_type_from_descr(PyArray_DESCR(a));
+        op->type = pg_value_type_from_descr(PyArray_DESCR(a));
         if (op->type < 0)
             return -1;
         if (PyArray_NDIM(a) == 0) { /* a strong scalar, passed by value */
@@ -774,6 +774,49 @@ done:
 
 /* ------------------------------------------------------------------ the ufunc type */
 
+/* uf(*args, out=out, where=mask): computed everywhere, then stored into out where the mask is
+ * true (out keeps its other elements), after NumPy's check that the result casts to out; without
+ * out NumPy leaves the others uninitialized: here they hold the values. Integer power reads its
+ * exponent only where the mask is true (1 elsewhere), so a masked-off negative one is no error. */
+static PyObject *
+apply_where(PgUfunc *uf, PyObject *const *args, PyObject *out, int dtype, PgCasting casting, PyObject *where)
+{
+    PyObject *inputs[PG_UFUNC_MAXARGS], *exponent = NULL, *all = NULL, *res = NULL;
+    PgArray *cast = NULL;
+    for (int i = 0; i < uf->nin; i++)
+        inputs[i] = args[i];
+    if (uf->flags & PG_UF_POWER) {
+        PyObject *one = PyLong_FromLong(1);
+        PyObject *masked[3] = {where, args[1], one};
+        exponent = one ? pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], masked, NULL, -1, PG_CAST_SAME_KIND, 0) : NULL;
+        Py_XDECREF(one);
+        if (exponent == NULL)
+            return NULL;
+        inputs[1] = exponent;
+    }
+    all = pg_ufunc_apply(uf, inputs, NULL, dtype, casting, 0);
+    if (all == NULL || out == NULL || out == Py_None || !PgArray_Check(all) || !PgArray_Check(out)) {
+        res = Py_XNewRef(all);
+        goto done;
+    }
+    int from = ((PgArray *)all)->type, to = ((PgArray *)out)->type;
+    if (from != to) {
+        if (!pg_can_cast(from, to, casting)) {
+            raise_casting(uf, 0, uf->nin, from, to, casting);
+            goto done;
+        }
+        if ((cast = pg_array_copy((PgArray *)all, to, 'K', ((PgArray *)all)->device)) == NULL)
+            goto done;
+    }
+    PyObject *chosen[3] = {where, cast ? (PyObject *)cast : all, out};
+    res = pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], chosen, out, -1, casting, 0);
+done:
+    Py_XDECREF(exponent);
+    Py_XDECREF(all);
+    Py_XDECREF((PyObject *)cast);
+    return res;
+}
+
 static PyObject *
 ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -824,15 +867,7 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
         return NULL;
     if (where == NULL || where == Py_True)
         return pg_ufunc_apply(uf, args, out, dtype, casting, 0);
-    /* where=: computed everywhere, then stored into out where the mask is true (out keeps its other
-     * elements); without out, NumPy leaves the others uninitialized: here they hold the values */
-    PyObject *all = pg_ufunc_apply(uf, args, NULL, dtype, casting, 0);
-    if (all == NULL || out == NULL || out == Py_None)
-        return all;
-    PyObject *chosen[3] = {where, all, out};
-    PyObject *res = pg_ufunc_apply(pg_op_ufuncs[PG_OP_WHERE], chosen, out, -1, casting, 0);
-    Py_DECREF(all);
-    return res;
+    return apply_where(uf, args, out, dtype, casting, where);
 }
 
 /* outer(A, B, /, out=None, dtype=None, casting='same_kind'): the ufunc over every pair, A's

@@ -262,7 +262,7 @@ operand_type(PyObject *b, int t)
     PyObject *host = PyArray_FromAny(b, NULL, 0, 0, 0, NULL);
     if (host == NULL)
         return -1;
-    int bt = pg_type_from_descr(PyArray_DESCR((PyArrayObject *)host));
+    int bt = pg_value_type_from_descr(PyArray_DESCR((PyArrayObject *)host));
     Py_DECREF(host);
     return bt;
 }

@@ -74,6 +74,16 @@ _OPERATOR_FUNCTIONS = {
 _OPERATOR_COMPARISONS = {"lt", "le", "gt", "ge", "eq", "ne"}
 _OPERATOR_UNARY = {"neg", "pos", "invert", "inv", "not_"}
 
+# binary operators on two int literals that Python computes exactly (checked against 64 bits)
+def _exact_power(a, b):
+    if b < 0 or abs(a) <= 1:   # negative powers are floats (not checked); 0, 1, -1 stay small
+        return 0 if b < 0 else a ** b
+    return a ** b if b <= 128 else 2 ** 64   # past 2**128 without computing it
+
+
+_EXACT_INT_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: _exact_power,
+                  ast.LShift: lambda a, b: a << b if 0 <= b <= 128 else (2 ** 64 if b > 128 and a else 0)}
+
 # constructs outside the subset, as the messages name them
 _UNSUPPORTED_EXPR = {
     ast.Dict: "dict displays", ast.Set: "set displays", ast.List: "list displays", ast.Tuple: "tuples",
@@ -515,6 +525,14 @@ class FunctionCompiler:
             raise self.error(f"{e} in {self.context}", node) from None
 
     def binop(self, op, a, b, node):
+        if isinstance(a, ir.Const) and isinstance(b, ir.Const) and type(a.value) is int and type(b.value) is int \
+                and type(op) in _EXACT_INT_OPS:
+            # Python's value of two int literals (what CPython folds into one constant): past 64 bits
+            # Numba refuses it, where 64-bit arithmetic would wrap it silently (2**100 to 0)
+            value = _EXACT_INT_OPS[type(op)](a.value, b.value)
+            if not -2 ** 63 <= value < 2 ** 64:
+                raise self.error(f"the integer constant {ast.unparse(node)} does not fit in 64 bits in {self.context}",
+                                 node)
         try:
             return rules.binary(_OPERATOR_SYMBOLS[type(op)], a, b)
         except rules.TypingError as e:
