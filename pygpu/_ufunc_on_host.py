@@ -43,8 +43,7 @@ def _method(ufunc, method, array, args, kwargs):
     where = f"{ufunc.__name__}.{method}"
     npuf = _numpy_ufunc(ufunc, method)
     out = kwargs.get("out")
-    result = getattr(npuf, method)(_host(_core.asarray(array) if not isinstance(array, _core.ndarray) else array,
-                                         where), *_host(args, where), **_host(kwargs, where))
+    result = getattr(npuf, method)(_host(array, where), *_host(args, where), **_host(kwargs, where))
     if out is not None:
         return out[0] if isinstance(out, tuple) else out
     return _core.asarray(result, device="cpu")

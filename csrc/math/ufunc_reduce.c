@@ -342,16 +342,11 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                      a->ndim, k);
         goto done;
     }
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *it = PyTuple_GET_ITEM(items, j);
-        if (PySlice_Check(it) || it == Py_None || it == Py_Ellipsis || PyBool_Check(it) ||
-            (PgArray_Check(it) && ((PgArray *)it)->type == PG_BOOL) ||
-            (PyArray_Check(it) && PyArray_ISBOOL((PyArrayObject *)it))) {
-            PyErr_Format(PyExc_IndexError, "pygpu's %s.at takes integer indices (an integer array, or a tuple of "
-                                           "them for the first axes); slices, masks, None and ... are not supported",
-                         name);
-            goto done;
-        }
+    if (!integer_indices(items)) { /* a vectorize function's at: the scatter kernels only */
+        PyErr_Format(PyExc_IndexError, "pygpu's %s.at takes integer indices (an integer array, or a tuple of "
+                                       "them for the first axes); slices, masks, None and ... are not supported",
+                     name);
+        goto done;
     }
     numpy = PyImport_ImportModule("numpy");
     PyObject *hosts = numpy ? PyTuple_New(k) : NULL;

@@ -1,7 +1,9 @@
 """numpy.polynomial.polynomial with its points on their device: polyval, polyvander, polyfit, their 2-d
 and 3-d forms and Polynomial(...)(x) take pygpu arrays (_series.py); the rest is NumPy's."""
+import numpy as _np
 import numpy.polynomial.polynomial as _numpy_module
 
+import pygpu as _pg
 from ._series import fill_module
 
 fill_module(globals(), "polynomial", _numpy_module, "poly", "Polynomial")
@@ -11,9 +13,6 @@ def polyvalfromroots(x, r, tensor=True):
     """The product of (x - r_n) over the roots (r's first axis), numpy's rule with pygpu points: with
     tensor=True every polynomial at every point (r.shape[1:] + x.shape), else each at its own
     broadcast point."""
-    import numpy as _np
-
-    import pygpu as _pg
     if isinstance(x, (tuple, list)):
         x = _pg.asarray(x)
     if not isinstance(x, _pg.ndarray) and not isinstance(r, _pg.ndarray):
