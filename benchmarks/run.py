@@ -414,6 +414,9 @@ def bench_reductions(b):
     reduction_case(b, f"var float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.var())
     pixels = lambda: (rng.integers(0, 256, 10 ** 7 if not b.quick else 10 ** 6).astype(np.uint8),)  # noqa: E731
     reduction_case(b, "max uint8 n=%.0e" % (10 ** 7 if not b.quick else 10 ** 6), pixels, lambda xp, x: x.max())
+    reduction_case(b, "argmax uint8 n=%.0e" % (10 ** 7 if not b.quick else 10 ** 6), pixels, lambda xp, x: x.argmax())
+    reduction_case(b, f"min(axis=1) int16 {side}x{side}", lambda: (rng.integers(-9999, 9999, (side, side)).astype(np.int16),),
+                   lambda xp, x: x.min(axis=1))
     reduction_case(b, "argmax int32 n=%.0e" % n, lambda: (rng.integers(-10 ** 9, 10 ** 9, n).astype(np.int32),),
                    lambda xp, x: x.argmax())
     reduction_case(b, f"count_nonzero bool n={n:.0e}", lambda: (rng.random(n) > 0.5,),

@@ -8,6 +8,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _core
+from ._out import into
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__",
@@ -92,6 +93,9 @@ class finfo_object:
     def __repr__(self):
         return repr(self._numpy)
 
+    def __str__(self):
+        return str(self._numpy)   # NumPy's table
+
 
 class iinfo_object:
     """numpy.iinfo's fields as Python ints: bits, min, max, dtype (and kind)."""
@@ -103,6 +107,9 @@ class iinfo_object:
 
     def __repr__(self):
         return repr(self._numpy)
+
+    def __str__(self):
+        return str(self._numpy)   # NumPy's table
 
 
 def finfo(type):  # noqa: A002
@@ -122,7 +129,9 @@ def isdtype(dtype, kind):
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
-    """The array API's astype: x.astype(dtype, copy=copy, device=device)."""
+    """The array API's astype: x.astype(dtype, copy=copy, device=device) (x made a pygpu array
+    first, as pygpu's other functions take NumPy arrays)."""
+    x = x if isinstance(x, _core.ndarray) else _core.asarray(x, device=device)
     return x.astype(dtype, copy=copy, device=device)
 
 
@@ -177,10 +186,7 @@ def round(x, decimals=0, out=None):  # noqa: A001
         else:
             res = _core.rint(x / f) * f
         res = res.astype(x.dtype, copy=False)
-    if out is not None:
-        out[...] = res
-        return out
-    return res
+    return into(out, res, "rint" if decimals == 0 else "multiply" if decimals > 0 else "divide")
 
 
 around = round

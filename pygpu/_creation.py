@@ -42,7 +42,7 @@ def fromiter(iter, dtype, count=-1, *, like=None):   # noqa: A002 (NumPy's name)
     return _to_device(_np.fromiter(iter, dtype=dtype, count=count))
 
 
-def fromstring(string, dtype=float, count=-1, *, sep, like=None):
+def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
     """The numbers in a text string separated by sep, as a 1-d array on the device."""
     return _to_device(_np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
@@ -77,8 +77,8 @@ def _clip(self, min=None, max=None, out=None, **kwargs):   # noqa: A002 (NumPy's
 
 
 def _conj(self):
-    """The complex conjugate (a copy for real arrays), as pygpu.conj(a)."""
-    return _pg.conj(self)
+    """The complex conjugate; a real array itself, as NumPy's method returns it (not a copy)."""
+    return _pg.conj(self) if self.dtype.kind == "c" else self
 
 
 def _round(self, decimals=0, out=None):

@@ -9,6 +9,7 @@ import numpy as _np
 
 import pygpu as _pg
 from . import _core, _dispatch
+from ._out import into, write_outputs
 
 __all__ = ["allclose", "array_equal", "array_equiv", "asanyarray", "ascontiguousarray", "asfortranarray",
            "asarray_chkfinite", "require", "copy", "isreal", "iscomplex", "isrealobj", "iscomplexobj", "isneginf",
@@ -212,10 +213,7 @@ def fix(x, out=None):
     want = _numpy_result_dtype(_np.trunc, x.dtype)   # numpy.fix is numpy.trunc since NumPy 2.4
     if result.dtype != want:
         result = result.astype(want)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return into(out, result, "trunc")
 
 
 def sinc(x):
@@ -273,7 +271,12 @@ def divmod(x1, x2, out1=None, out2=None, **kwargs):
     """(x1 // x2, x1 % x2), element-wise, as NumPy's divmod."""
     if "out" in kwargs:
         out1, out2 = kwargs.pop("out")
-    return (_pg.floor_divide(x1, x2, out=out1, **kwargs), _pg.remainder(x1, x2, out=out2, **kwargs))
+    if out1 is None and out2 is None:
+        return (_pg.floor_divide(x1, x2, **kwargs), _pg.remainder(x1, x2, **kwargs))
+    # both computed before either out is written: an out may be an input (divmod(a, b, out=(a, r)))
+    where = kwargs.pop("where", True)
+    q, r = _pg.floor_divide(x1, x2, **kwargs), _pg.remainder(x1, x2, **kwargs)
+    return tuple(_pg.copyto(o, v, where=where) or o if o is not None else v for o, v in ((out1, q), (out2, r)))
 
 
 def _gcd_of(a, b):
@@ -318,17 +321,23 @@ def _integer_kernel(name, function, x1, x2):
     return _compiled(function, dtype)(*xs)
 
 
-def gcd(x1, x2):
+def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind"):
     """The greatest common divisor of |x1| and |x2|, element-wise (0 for two zeros)."""
-    return _integer_kernel("gcd", _gcd_of, x1, x2)
+    return write_outputs("gcd", _integer_kernel("gcd", _gcd_of, x1, x2), (out,), None, where, casting)
 
 
-def lcm(x1, x2):
+def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind"):
     """The lowest common multiple of |x1| and |x2|, element-wise (0 when either is 0)."""
-    return _integer_kernel("lcm", _lcm_of, x1, x2)
+    return write_outputs("lcm", _integer_kernel("lcm", _lcm_of, x1, x2), (out,), None, where, casting)
 
 
-def spacing(x):
+def spacing(x, /, out=None, *, where=True, casting="same_kind"):
+    """The distance from x to its neighbour away from zero, with x's sign (NaN at inf), as
+    NumPy's spacing ufunc (out=, where=, casting= as its)."""
+    return write_outputs("spacing", _spacing(x), (out,), None, where, casting)
+
+
+def _spacing(x):
     """The distance from x to its neighbour away from zero, with x's sign (NaN at inf), as
     NumPy's; for float16 NumPy's half-precision rule: the magnitude of the gap, the one below
     for negative numbers (smaller at powers of two)."""
@@ -344,9 +353,14 @@ def spacing(x):
     return _pg.nextafter(x, away) - x
 
 
-def modf(x):
+def modf(x, /, *outs, out=None, where=True, casting="same_kind"):
     """(fractional part, integral part) of x, both with x's sign, as C's modf (0 and +-inf for
-    infinities)."""
+    infinities); the outputs as NumPy's ufunc takes them (out=(o1, o2), or positionally)."""
+    return write_outputs("modf", _modf(x), outs, out, where, casting)
+
+
+def _modf(x):
+    """modf's two results."""
     x = _asarray(x)
     if not _np.issubdtype(x.dtype, _np.floating):
         x = x.astype(_numpy_result_dtype(_np.modf, x.dtype))
@@ -355,10 +369,15 @@ def modf(x):
     return fraction, whole
 
 
-def frexp(x):
+def frexp(x, /, *outs, out=None, where=True, casting="same_kind"):
     """(mantissa, exponent) with x == mantissa * 2**exponent and 0.5 <= |mantissa| < 1, as C's
     frexp (0, inf and nan give themselves and 0): the mantissa of x's float dtype, the exponent
-    int32. Read from the float's bits, one pass each."""
+    int32; the outputs as NumPy's ufunc takes them."""
+    return write_outputs("frexp", _frexp(x), outs, out, where, casting)
+
+
+def _frexp(x):
+    """frexp's two results, read from the float's bits, one pass each."""
     x = _asarray(x)
     if _np.issubdtype(x.dtype, _np.complexfloating):
         raise TypeError("ufunc 'frexp' not supported for the input types, and the inputs could not be safely "

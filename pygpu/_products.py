@@ -10,6 +10,7 @@ import warnings as _warnings
 import numpy as _np
 
 from . import _core
+from ._out import into
 
 _ndarray = _core.ndarray
 
@@ -178,7 +179,7 @@ def outer(a, b, out=None):
     """numpy.outer: out[i, j] = a.ravel()[i] * b.ravel()[j]."""
     a, b = _arrays(a, b)
     res = _core.multiply(a.reshape(-1, 1), b.reshape(1, -1))
-    return _check_out(out, res, "outer")
+    return into(out, res, "multiply")   # NumPy's outer is multiply's: out= cast same_kind
 
 
 def tensordot(a, b, axes=2):
@@ -267,7 +268,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
     dt = _np.result_type(a.dtype, b.dtype) if kwargs.get("dtype") is None else _np.dtype(kwargs["dtype"])
     a = a.astype(dt, copy=False)[..., None, :]
     b = b.astype(dt, copy=False)[..., :, None]
-    return _into(out, _core._matmul(a, b, dt.kind == "c")[..., 0, 0])
+    return into(out, _core._matmul(a, b, dt.kind == "c")[..., 0, 0], "vecdot")
 
 
 def matvec(x1, x2, /, out=None, **kwargs):
@@ -279,7 +280,10 @@ def matvec(x1, x2, /, out=None, **kwargs):
                          f"signature (m,n),(n)->(m) requires {need})")
     if x1.shape[-1] != x2.shape[-1]:
         raise _gufunc_core_error("matvec", "(m,n),(n)->(m)", 1, 0, x2.shape[-1], x1.shape[-1])
-    return _core.matmul(x1, x2[..., None], out=None if out is None else out[..., None], **kwargs)[..., 0]
+    if isinstance(out, tuple):
+        (out,) = out
+    res = _core.matmul(x1, x2[..., None], out=None if out is None else out[..., None], **kwargs)[..., 0]
+    return res if out is None else out
 
 
 def vecmat(x1, x2, /, out=None, **kwargs):
@@ -293,7 +297,7 @@ def vecmat(x1, x2, /, out=None, **kwargs):
         raise _gufunc_core_error("vecmat", "(n),(n,m)->(m)", 1, 0, x2.shape[-2], x1.shape[-1])
     dt = _np.result_type(x1.dtype, x2.dtype) if kwargs.get("dtype") is None else _np.dtype(kwargs["dtype"])
     res = _core._matmul(x1.astype(dt, copy=False)[..., None, :], x2.astype(dt, copy=False), dt.kind == "c")
-    return _into(out, res[..., 0, :])
+    return into(out, res[..., 0, :], "vecmat")
 
 
 # ------------------------------------------------------------------ traces, cross products

@@ -13,6 +13,7 @@ import numpy as _np
 from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
 from . import _core
+from ._out import check_cast
 
 __all__ = [
     "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
@@ -536,6 +537,8 @@ def _quantile(a, q, axis, out, method, keepdims, weak_q, what):
             result = high if upper else lerp
         else:
             result = _core.where(upper, high, lerp)
+        if out is not None:   # NumPy interpolates into out with its ufuncs: same_kind
+            check_cast("add", result.dtype, out.dtype)
     if supports_nans and n:
         last = part[n - 1]
         result = _core.where(_core.isnan(last), last.astype(result.dtype), result)

@@ -8,6 +8,7 @@ to the host behind the user's back."""
 import numpy as _np
 
 from . import _core
+from ._out import check_cast
 
 
 def _host(x, where):
@@ -79,8 +80,6 @@ def call(ufunc, inputs, kwargs):
     mask = kwargs.pop("where", True)
     casting = kwargs.get("casting", "same_kind")
     result = ufunc(*inputs, **kwargs)
-    if not _np.can_cast(result.dtype, out.dtype, casting):   # NumPy's UFuncTypeError's words
-        raise TypeError(f"Cannot cast ufunc '{ufunc.__name__}' output from {result.dtype!r} to {out.dtype!r} "
-                        f"with casting rule '{casting}'")
+    check_cast(ufunc.__name__, result.dtype, out.dtype, casting)
     _np.copyto(out, _host(result, where), casting="unsafe", where=_host(mask, where))
     return out

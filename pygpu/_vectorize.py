@@ -68,7 +68,8 @@ def _build(pyfunc, sigs, target, otypes=None, doc=None, identity=None):
         return args + [ret if out_type is None else out_type], program
 
     name = getattr(pyfunc, "__name__", "vectorized")
-    uf = _core._program_ufunc(name, nin, compiler=None if sigs else compiler, target=_target_device(target))
+    uf = _core._program_ufunc(name, nin, compiler=None if sigs else compiler, target=_target_device(target),
+                              user_loops=True)
     for sig in sigs:
         args, ret = T.parse_signature(sig)
         if len(args) != nin:

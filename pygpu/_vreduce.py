@@ -22,11 +22,11 @@ def _as_device_array(arr, device=None):
     return _core.asarray(arr, device=device)
 
 
-def _loop(uf, dt):
+def _loop(uf, dt, exact=False):
     """(types, program) of uf's loop for two operands of dtype dt: the first that takes them by
-    safe casting, or a new one from a lazy function's compiler."""
+    safe casting (exact: of dt itself), or a new one from a lazy function's compiler."""
     for types, program in uf._programs or ():
-        if np.can_cast(dt, types[0]) and np.can_cast(dt, types[1]):
+        if (types[0] == types[1] == dt) if exact else (np.can_cast(dt, types[0]) and np.can_cast(dt, types[1])):
             return types, program
     compiler = vars(uf).get("_compiler")
     if compiler is not None:
@@ -37,12 +37,13 @@ def _loop(uf, dt):
                     f"safely coerced to any supported types according to the casting rule ''safe''")
 
 
-def combiner(uf, dt):
+def combiner(uf, dt, exact=False):
     """(program, result dtype) of uf combining two values of dtype dt as a reduction does: the
     loop for (dt, dt), or, when that loop's result is another dtype r, the loop for (r, r), which
-    must give r (the accumulator keeps one type)."""
+    must give r (the accumulator keeps one type). exact: a lazy function's loop for dt itself,
+    never another dtype's that takes it (Numba's cuda.reduce compiles for the array's dtype)."""
     dt = np.dtype(dt)
-    types, program = _loop(uf, dt)
+    types, program = _loop(uf, dt, exact and vars(uf).get("_compiler") is not None)
     r = np.dtype(types[2])
     if types[0] == r and types[1] == r:
         return program, r
@@ -114,15 +115,15 @@ def reduce_program(inputs, comb, map_program, axis, keepdims, dtype, out, initia
                             identity if initial is None else initial, name, commutes)
 
 
-def vreduce(uf, arr, axis=0, dtype=None, out=None, keepdims=False, initial=None):
+def vreduce(uf, arr, axis=0, dtype=None, out=None, keepdims=False, initial=None, exact=False):
     """uf.reduce: arr reduced along axis (an int, a tuple, or None for all axes) with the binary
-    ufunc uf, the elements combined in C order."""
+    ufunc uf, the elements combined in C order (exact: see combiner)."""
     a = _as_device_array(arr, uf.target)
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")
         out = out[0]
-    comb, rt = combiner(uf, a.dtype if dtype is None else dtype)
+    comb, rt = combiner(uf, a.dtype if dtype is None else dtype, exact)
     if a.ndim == 0:
         axis = ()
     return reduce_program((a,), comb, None, axis, keepdims, rt, out, initial, vars(uf).get("_identity"),
@@ -183,7 +184,7 @@ class Reduce:
             a = a.reshape(-1) if a.ndim != 1 else a
             if size is not None:
                 a = a[:size]
-            value = vreduce(self.ufunc, a, 0, initial=init)
+            value = vreduce(self.ufunc, a, 0, initial=init, exact=True)
             if res is not None:
                 res[0] = value
                 return None

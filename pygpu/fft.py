@@ -23,6 +23,7 @@ import numpy as _np
 
 import pygpu as _pg
 from . import _core
+from ._out import check_cast
 from ._products import _wrap
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
@@ -59,7 +60,7 @@ def _run(name, a, out, **kwargs):
         if out.device != a.device:
             raise ValueError(f"out is on {out.device}, the input on {a.device}")
     if not _on_cpu(a):
-        return _into(_gpu(name, a, kwargs), out)
+        return _into(_gpu(name, a, kwargs), out, name)
     if name in ("irfft", "irfft2", "irfftn", "hfft") and a.ndim:
         axes, lengths = _axes_and_lengths(name, a, kwargs)
         if axes and lengths[-1] is None:   # NumPy's error for 2 (m - 1) == 0 (SciPy's answers a shape)
@@ -76,6 +77,7 @@ def _run(name, a, out, **kwargs):
     result = getattr(_scipy_fft, name)(host, workers=_pg._core._cpu_threads(), **kwargs)
     want = _numpy_result_dtype(name, a.dtype, kwargs)
     if out is not None:
+        check_cast(name, want, out.dtype)
         _np.asarray(out)[...] = result
         return out
     return _wrap(result if result.dtype == want else result.astype(want), a.device)
@@ -85,11 +87,12 @@ def _on_cpu(a):
     return a.device.kind == "cpu"
 
 
-def _into(result, out):
+def _into(result, out, name):
     if out is None:
         return result
     if out.shape != result.shape:
         raise ValueError(f"out has shape {out.shape}, the transform's result {result.shape}")
+    check_cast(name, result.dtype, out.dtype)
     out[...] = result
     return out
 

@@ -19,7 +19,7 @@ from numpy.linalg import LinAlgError
 
 from . import _core, _dispatch
 from ._manipulation import tril, triu
-from ._products import (_arrays, _host, _into, _reduce, _sum, _sum_last, _wrap, cross as _np_cross, dot,
+from ._products import (_arrays, _check_out, _host, _into, _reduce, _sum, _sum_last, _wrap, cross as _np_cross, dot,
                         matvec, outer as _np_outer, tensordot as _np_tensordot, trace as _np_trace,
                         vecdot as _np_vecdot, vecmat)
 
@@ -687,7 +687,7 @@ def multi_dot(arrays, *, out=None):
         res = res[0, 0]
     elif first == 1 or last == 1:
         res = res.reshape(-1)
-    return _into(out, res)
+    return _check_out(out, res, "dot")   # NumPy's last dot writes out: its dtype exactly
 
 
 def tensorinv(a, ind=2):

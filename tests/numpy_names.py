@@ -40,7 +40,7 @@ RANDOM_NOT_YET = set()
 GENERATOR_NOT_YET = set()
 
 NDARRAY_EXCLUDED = {"ctypes": "a ctypes view of host memory", "data": "a buffer of host memory",
-                    "flat": "an iterator over elements in host memory", "getfield": "record arrays",
+                    "getfield": "record arrays",
                     "setfield": "record arrays", "resize": "in-place reallocation with reference checks",
                     "setflags": "flags are fixed by how the array was made", "byteswap": "byte order: pygpu "
                     "arrays are in the machine's order"}

@@ -450,3 +450,51 @@ def test_torch_cpu_zero_copy():
     a = pygpu.asarray(t, device="cpu")
     assert a.data_ptr == t.data_ptr()
     assert torch.from_dlpack(a).data_ptr() == t.data_ptr()
+
+
+# ---------------------------------------------------------------- third-party code (found running scikit-learn)
+
+def test_operators_defer_to_masked_arrays():
+    m = np.ma.masked_array(np.arange(4.0), mask=[0, 1, 0, 0])
+    r = pygpu.asarray(np.arange(4.0)) >= m
+    assert isinstance(r, np.ma.MaskedArray)
+    assert r.mask.tolist() == [False, True, False, False]
+    assert isinstance(pygpu.asarray(np.arange(4.0)) + m, np.ma.MaskedArray)
+
+
+def test_astype_of_a_numpy_array_and_devices_equal_to_their_names():
+    r = pygpu.astype(np.arange(3.0), pygpu.float32, copy=False)
+    assert isinstance(r, pygpu.ndarray) and r.dtype == np.float32
+    cpu = pygpu.Device("cpu")
+    assert pygpu.asarray(np.ones(2), device=cpu).device == np.ones(1).device == "cpu"
+    assert cpu == pygpu.Device("cpu") and cpu != "cuda:0" and hash(cpu) == hash("cpu")
+    assert not (cpu == 3)
+
+
+def test_flat_reads_and_writes_through():
+    for make in (lambda a: a, lambda a: a.T, lambda a: a[:, ::-1]):   # C order, and two strided views
+        nb = np.arange(12.0).reshape(3, 4)
+        pb = pygpu.asarray(nb.copy())
+        n, p = make(nb), make(pb)
+        assert pygpu.asnumpy(p.flat[5]) == n.flat[5]
+        assert_array_equal(p.flat[::3], n.flat[::3])
+        p.flat[[0, 5, 7]] = -1.0
+        n.flat[[0, 5, 7]] = -1.0
+        assert_array_equal(p, n)
+        assert_array_equal(pb, nb)   # written through to the base
+        assert len(p.flat) == n.size
+        assert_array_equal(np.asarray(p.flat), np.asarray(n.flat))
+    sq = pygpu.asarray(np.arange(9.0).reshape(3, 3))
+    sq.flat[::4] = 0
+    assert_array_equal(pygpu.diagonal(sq), np.zeros(3))
+    d = pygpu.zeros(5)
+    d.flat = [1, 2]
+    e = np.zeros(5)
+    e.flat = [1, 2]
+    assert_array_equal(d, e)
+
+
+def test_numpy_ufunc_at_into_a_numpy_array_with_pygpu_values():
+    r = np.zeros(3)
+    np.add.at(r, np.array([0, 0, 1]), pygpu.asarray([1.0, 2.0, 3.0], device="cpu"))
+    assert r.tolist() == [3.0, 3.0, 0.0]

@@ -572,8 +572,6 @@ for _fn, (_pg, _npf) in _dtype_fns.items():
         add("dtype-%s-%s" % (_fn, _cid), lambda dt=_dt, f=_pg: f(dt), exc=TypeError)
 add("dtype-full-str-fill", lambda: pygpu.full(3, "a", device=CPU), exc=TypeError)
 add("dtype-full-none-fill", lambda: pygpu.full(3, None, device=CPU), exc=TypeError)
-add("dtype-full-nan-into-int", lambda: pygpu.full(3, np.nan, dtype=np.int32, device=CPU), exc=ValueError)
-add("dtype-full-inf-into-int", lambda: pygpu.full(3, np.inf, dtype=np.int64, device=CPU), exc=OverflowError)
 add("dtype-full-300-into-uint8", lambda: pygpu.full(3, 300, dtype=np.uint8, device=CPU), exc=None,
     np_equiv=lambda: np.full(3, 300, dtype=np.uint8))
 add("dtype-asarray-object-list", lambda: pygpu.asarray([1, None], device=CPU), exc=TypeError)

@@ -714,3 +714,59 @@ def test_narrow_integer_extremes(device, dt):
     assert_array_equal(got, target)
     with pytest.raises(ValueError, match="zero-size"):
         pygpu.max(pygpu.asarray(np.zeros(0, dtype=dt), device=device))
+
+
+# ---------------------------------------------------------------- narrow integers read in place
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "uint16", "bool"])
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 127, 129, 255, 257, 2047, 2049, 65535, 65536, 65537, 200_003])
+def test_narrow_max_min_argmax_count_across_leaves(device, dt, n):
+    """8- and 16-bit max/min/argmax/argmin fold in their own type (leaves of 65536, blocks of 64 for
+    the position) and count_nonzero counts bytes: every size around those boundaries, the best
+    value once near the end (its first position), both extremes of the dtype, and the outputs
+    that take the usual path (a wider dtype= or out=, a mask, a stride) against it."""
+    rng = np.random.default_rng(n)
+    if dt == "bool":
+        x = rng.random(n) < 0.3
+    else:
+        info = np.iinfo(dt)
+        x = rng.integers(info.min // 2, info.max // 2 + 1, n).astype(dt)
+        x[-1 - n // 3] = info.max
+        x[n // 2] = info.min
+        x[-1] = info.max   # a tie after the first best: argmax keeps the first
+    d = pygpu.asarray(x, device=device)
+    for f in ("max", "min", "argmax", "argmin"):
+        if dt == "bool" and f in ("max", "min"):
+            continue
+        assert_array_equal(getattr(pygpu, f)(d), getattr(np, f)(x))
+    assert int(pygpu.count_nonzero(d)) == np.count_nonzero(x)
+    if n >= 2:
+        assert_array_equal(pygpu.max(d[::2]), np.max(x[::2]))
+        assert_array_equal(pygpu.argmin(d[1::2]), np.argmin(x[1::2]))
+    if dt != "bool":
+        assert_array_equal(pygpu.maximum.reduce(d, dtype=np.int64), np.maximum.reduce(x, dtype=np.int64))
+        w = x > x.mean() if n > 1 else np.ones(n, bool)
+        if w.any():
+            assert_array_equal(pygpu.min(d, where=pygpu.asarray(w, device=device), initial=np.iinfo(dt).max),
+                               np.min(x, where=w, initial=np.iinfo(dt).max))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "uint16"])
+def test_narrow_reductions_along_rows_and_columns(device, dt):
+    x = np.random.default_rng(3).integers(0, 100, (37, 5000)).astype(dt)
+    x[5, 4321] = 127
+    d = pygpu.asarray(x, device=device)
+    for f in ("max", "min", "argmax", "argmin"):
+        for axis in (0, 1, -1, None):
+            assert_array_equal(getattr(pygpu, f)(d, axis=axis), getattr(np, f)(x, axis=axis))
+    assert_array_equal(pygpu.count_nonzero(d, axis=1), np.count_nonzero(x, axis=1))
+    assert_array_equal(pygpu.max(d.T, axis=1), np.max(x.T, axis=1))
+
+
+def test_narrow_max_into_uint32_keeps_unsigned_values(device):
+    """A uint32 reducer takes only unsigned narrow values (a negative int8 would wrap)."""
+    x = np.array([-5, 3, -1, 7], np.int8)
+    d = pygpu.asarray(x, device=device)
+    with np.errstate(all="ignore"):
+        assert_array_equal(pygpu.maximum.reduce(d, dtype=np.uint32), np.maximum.reduce(x, dtype=np.uint32))
+    assert_array_equal(pygpu.argmax(pygpu.asarray(x.astype(np.uint8), device=device)), np.argmax(x.astype(np.uint8)))

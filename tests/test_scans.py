@@ -255,8 +255,9 @@ def test_at_errors(device):
     du = pygpu.zeros(3, dtype=np.uint8, device=device)
     pygpu.add.at(du, [0], 300)
     compare(du, u)
-    with pytest.raises(TypeError):
-        pygpu.add.at(np.zeros(3), [0], 1)
+    host = np.zeros(3)   # a NumPy array to update: NumPy's at on it (np.add.at with pygpu values lands here)
+    pygpu.add.at(host, [0, 0], 1)
+    assert host.tolist() == [2.0, 0.0, 0.0]
     if device.kind == "cpu":   # slices and ufuncs beyond the scatter kernels: NumPy's at, on the memory
         pygpu.add.at(d, slice(None), 1)
         pygpu.divide.at(d, [0], 2.0)
@@ -320,3 +321,25 @@ def test_at_on_a_4_byte_aligned_complex64_view(device):
     aligned = d.copy()
     pygpu.multiply.at(aligned, [0, 0, 1], 2j)
     np.testing.assert_array_equal(aligned.get(), [-8 - 16j, -4 + 2j, 0, 0])
+
+
+@pytest.mark.parametrize("n,rows", [(3, 1), (5, 4), (300_001, 2), (20_000, 3)])
+def test_scans_start_from_the_first_element(device, n, rows):
+    """cumprod of complex values starts from each row's first element, as NumPy's: 1 + 0j times
+    inf + 0j is inf + nanj, so starting from the identity turned an infinite first element (and
+    a -0.0 real part) into another value; every path (short rows, rows in parts) and both axes."""
+    rng = np.random.default_rng(n)
+    x = (rng.uniform(0.99, 1.01, (rows, n)) + 1j * rng.uniform(-1e-3, 1e-3, (rows, n))).astype(np.complex128)
+    firsts = [complex(np.inf, 0), complex(-0.0, -0.0), complex(np.inf, np.inf), complex(-0.0, 2.0)]
+    for r in range(rows):
+        x[r, 0] = firsts[r % len(firsts)]
+    d = pygpu.asarray(x, device=device)
+    with np.errstate(invalid="ignore"):
+        want = np.cumprod(x, axis=1)
+        got = pygpu.asnumpy(pygpu.cumprod(d, axis=1))
+        np.testing.assert_array_equal(got[:, 0], want[:, 0])
+        np.testing.assert_array_equal(np.signbit(got[:, 0].real), np.signbit(want[:, 0].real))
+        finite = np.isfinite(x[:, 0])
+        np.testing.assert_allclose(got[finite, :50], want[finite, :50], rtol=1e-12)
+        got0 = pygpu.asnumpy(pygpu.cumprod(d.T.copy(), axis=0))
+        np.testing.assert_array_equal(got0[0], want[:, 0])

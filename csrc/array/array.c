@@ -746,12 +746,9 @@ array_astype(PyObject *self, PyObject *args, PyObject *kwds)
                                      &copy, &devobj))
         return NULL;
     PgArray *a = (PgArray *)self;
-    int type = pg_type_from_object(dtype_obj, -1);
-    if (type < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "astype() needs a dtype");
+    int type = pg_type_from_object(dtype_obj, PG_FLOAT64); /* None: NumPy's default, float64 */
+    if (type < 0)
         return NULL;
-    }
     if (pg_order_from_object(order_obj, "CFAK", 'K', &order) < 0)
         return NULL;
     if (casting_obj == NULL)

@@ -59,7 +59,10 @@ parse_creation_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, 
 /* The default dtype of creation functions without one: float64, as NumPy. */
 #define DEFAULT_TYPE PG_FLOAT64
 
-/* a filled with fill: a number, or an array-like broadcast into it (NumPy's full([3], [1, 2, 3])) */
+/* a filled with fill: a number, or an array-like broadcast into it (NumPy's full([3], [1, 2, 3])).
+ * A number converts as NumPy's full copies it, casting='unsafe': a NumPy scalar or a float or
+ * complex by NumPy's cast (np.int64(300) into int8 is 44, 1+2j into float32 1.0), a Python int
+ * by its value (NEP 50: 300 into int8 is an OverflowError; into bool, beyond int64 too). */
 static int
 fill_with(PgArray *a, PyObject *fill)
 {
@@ -68,7 +71,29 @@ fill_with(PgArray *a, PyObject *fill)
                      PyTuple_Check(fill);
     if (array_like)
         return PyObject_SetItem((PyObject *)a, Py_Ellipsis, fill);
-    return pg_array_fill(a, fill);
+    int inexact = PG_IS_FLOAT(a->type) || PG_IS_COMPLEX(a->type);
+    if (PgArray_Check(fill) || PyLong_Check(fill) || (PyFloat_Check(fill) && inexact) ||
+        (PyComplex_Check(fill) && PG_IS_COMPLEX(a->type))) {
+        if (a->type == PG_BOOL && PyLong_Check(fill) && PyLong_AsLongLong(fill) == -1 && PyErr_Occurred())
+            return -1;
+        return pg_array_fill(a, fill);
+    }
+    PyArrayObject *v = (PyArrayObject *)PyArray_FROM_O(fill);
+    if (v == NULL)
+        return -1;
+    PyArray_Descr *d = pg_type_descr(a->type);
+    Py_INCREF(d); /* PyArray_CastToType steals it */
+    PyArrayObject *c = (PyArrayObject *)PyArray_CastToType(v, d, 0);
+    Py_DECREF(v);
+    if (c == NULL)
+        return -1;
+    PyObject *scalar = PyArray_ToScalar(PyArray_DATA(c), c);
+    Py_DECREF(c);
+    if (scalar == NULL)
+        return -1;
+    int rc = pg_array_fill(a, scalar);
+    Py_DECREF(scalar);
+    return rc;
 }
 
 static PgArray *
@@ -334,6 +359,11 @@ asarray_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
         return NULL;
     /* an explicit C or F order asks for that layout */
     if ((ord == 'C' && !(a->flags & PG_C_CONTIGUOUS)) || (ord == 'F' && !(a->flags & PG_F_CONTIGUOUS))) {
+        if (copy == 0) {
+            Py_DECREF(a);
+            PyErr_SetString(PyExc_ValueError, "Unable to avoid copy while creating an array as requested.");
+            return NULL;
+        }
         PgArray *c = pg_array_copy(a, -1, ord, NULL);
         Py_DECREF(a);
         a = c;

@@ -34,6 +34,19 @@ index_fill(PgArray *out, int kernel, int t, const void *x0, const void *x1, cons
     return pg_elementwise_launch(out->device, kernel, 4, ops);
 }
 
+/* index_fill of out's first element alone. */
+static int
+fill_first(PgArray *out, int kernel, int t, const void *x0, const void *x1, const void *x2)
+{
+    const int64_t one = 1;
+    PgArray *head = pg_array_view(out, out->data, out->type, 1, &one, out->strides);
+    if (head == NULL)
+        return -1;
+    int rc = index_fill(head, kernel, t, x0, x1, x2);
+    Py_DECREF(head);
+    return rc;
+}
+
 /* The real (part 0) or imaginary (part 1) view of a 1-d complex array. */
 static PgArray *
 complex_part(PgArray *a, int part)
@@ -140,13 +153,16 @@ static int
 arange_fill_real(PgArray *out, int t, const char *first, const char *second)
 {
     if (PG_IS_FLOAT(t)) {
+        /* NumPy keeps the first value as stored: with an infinite step 0 * step would make it NaN */
         if (t == PG_FLOAT64) {
-            double f = pg_load_f64(first, t), s = pg_load_f64(second, t), d = s - f;
-            return index_fill(out, PG_K_arange_f64, PG_FLOAT64, &f, &d, &s);
+            double f = pg_load_f64(first, t), s = pg_load_f64(second, t), d = s - f, z = 0.0;
+            int rc = index_fill(out, PG_K_arange_f64, PG_FLOAT64, &f, &d, &s);
+            return rc == 0 && !isfinite(d) ? fill_first(out, PG_K_arange_f64, PG_FLOAT64, &f, &z, &s) : rc;
         }
         /* float32, and float16 computed in float as NumPy's HALF_fill does */
-        float f = pg_load_f32(first, t), s = pg_load_f32(second, t), d = s - f;
-        return index_fill(out, PG_K_arange_f32, PG_FLOAT32, &f, &d, &s);
+        float f = pg_load_f32(first, t), s = pg_load_f32(second, t), d = s - f, z = 0.0f;
+        int rc = index_fill(out, PG_K_arange_f32, PG_FLOAT32, &f, &d, &s);
+        return rc == 0 && !isfinite(d) ? fill_first(out, PG_K_arange_f32, PG_FLOAT32, &f, &z, &s) : rc;
     }
     if (t == PG_UINT64) {
         uint64_t f = pg_load_u64(first, t), s = pg_load_u64(second, t), d = s - f;
@@ -164,10 +180,20 @@ static PyObject *
 py_arange(PyObject *m, PyObject *args, PyObject *kwds)
 {
     PG_UNUSED(m);
-    static char *kwlist[] = {"start", "stop", "step", "dtype", "device", NULL};
-    PyObject *start = NULL, *stop = Py_None, *step = Py_None, *dtype = Py_None, *devobj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOO$O:arange", kwlist, &start, &stop, &step, &dtype, &devobj))
+    static char *kwlist[] = {"start", "stop", "step", "dtype", "device", "like", NULL};
+    PyObject *start = NULL, *stop = Py_None, *step = Py_None, *dtype = Py_None, *devobj = Py_None, *like = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOOO$OO:arange", kwlist, &start, &stop, &step, &dtype, &devobj,
+                                     &like))
         return NULL;
+    /* arange(stop=3) as NumPy's, but not arange(start=3) */
+    if (stop == Py_None && (start == NULL || (kwds && PyDict_GetItemString(kwds, "start")))) {
+        PyErr_SetString(PyExc_TypeError, "arange() requires stop to be specified.");
+        return NULL;
+    }
+    if (start == NULL) {
+        start = stop;
+        stop = Py_None;
+    }
     PyObject *result = NULL, *zero = NULL, *one = NULL, *next = NULL;
     PgArray *out = NULL, *re = NULL, *im = NULL;
     PgDevice *dev = pg_device_from_object(devobj);

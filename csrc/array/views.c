@@ -107,6 +107,36 @@ keep_order_perm(PgArray *a, int *perm)
     }
 }
 
+/* The order NumPy's iterator reads a's elements in with keep-order (flatten('K')): axes by
+ * decreasing |stride| too, but a zero stride orders against nothing (a broadcast axis stays where
+ * C order has it: ravel(broadcast_to(arange(4), (3, 4)), 'K') is 0 1 2 3 0 1 2 3 ...). The
+ * iterator's insertion sort, innermost axis first, then read outermost first. */
+static void
+iteration_order_perm(PgArray *a, int *perm)
+{
+    int inner[PG_MAXDIMS];
+    for (int i = 0; i < a->ndim; i++)
+        inner[i] = a->ndim - 1 - i;
+    for (int i0 = 1; i0 < a->ndim; i0++) {
+        const int ax = inner[i0];
+        const int64_t s0 = a->strides[ax] < 0 ? -a->strides[ax] : a->strides[ax];
+        int pos = i0;
+        for (int i1 = i0 - 1; i1 >= 0; i1--) {
+            const int64_t s1 = a->strides[inner[i1]] < 0 ? -a->strides[inner[i1]] : a->strides[inner[i1]];
+            if (s0 == 0 || s1 == 0)
+                continue; /* ambiguous */
+            if (s1 <= s0)
+                break;
+            pos = i1;
+        }
+        for (int k = i0; k > pos; k--)
+            inner[k] = inner[k - 1];
+        inner[pos] = ax;
+    }
+    for (int i = 0; i < a->ndim; i++)
+        perm[i] = inner[a->ndim - 1 - i];
+}
+
 /* ------------------------------------------------------------------ reshape */
 
 /* NumPy's message: "cannot reshape array of size 6 into shape (4,newaxis)" (leading unknown
@@ -329,9 +359,9 @@ flatten_impl(PgArray *a, char order)
         order = is_fortran(a) ? 'F' : 'C';
     if (order != 'K')
         return copy_reshaped(a, 1, &n, order);
-    /* memory order: the axes sorted by stride, then read in C order */
+    /* memory order as NumPy's iterator finds it, then read in C order */
     int perm[PG_MAXDIMS];
-    keep_order_perm(a, perm);
+    iteration_order_perm(a, perm);
     PgArray *p = permuted_view(a, perm);
     if (p == NULL)
         return NULL;

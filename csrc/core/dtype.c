@@ -181,16 +181,18 @@ pg_can_cast(PgType from, PgType to, PgCasting casting)
 int
 pg_casting_from_object(PyObject *obj, PgCasting *out)
 {
-    if (obj == NULL || obj == Py_None) {
+    if (obj == NULL) {
         *out = PG_CAST_SAME_KIND;
         return 0;
     }
-    if (PyUnicode_Check(obj)) {
-        for (int c = 0; c <= PG_CAST_UNSAFE; c++) {
-            if (PyUnicode_CompareWithASCIIString(obj, casting_names[c]) == 0) {
-                *out = (PgCasting)c;
-                return 0;
-            }
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "casting must be str, not %.100s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    for (int c = 0; c <= PG_CAST_UNSAFE; c++) {
+        if (PyUnicode_CompareWithASCIIString(obj, casting_names[c]) == 0) {
+            *out = (PgCasting)c;
+            return 0;
         }
     }
     PyErr_Format(PyExc_ValueError,

@@ -117,9 +117,18 @@ PG_DEFINE_REAL_LOAD(u8)
 PG_DEFINE_REAL_LOAD(u16)
 PG_DEFINE_REAL_LOAD(u32)
 PG_DEFINE_REAL_LOAD(u64)
-PG_DEFINE_REAL_LOAD(f16)
 PG_DEFINE_REAL_LOAD(f32)
 PG_DEFINE_REAL_LOAD(f64)
+
+/* float16's compute type is float, but its loops see other types' values cast to float16 first,
+ * as NumPy's (rounded once: pg_double_to_half) */
+PG_HOST_DEVICE PG_CONVERT_FN float
+pg_load_f16(const char *p, int type)
+{
+    if (type == PG_FLOAT16)
+        return pg_half_to_float(*(const pg_half *)p);
+    return pg_half_to_float(pg_double_to_half(pg_load_f64(p, type)));
+}
 
 PG_HOST_DEVICE PG_CONVERT_FN pg_bool
 pg_load_b(const char *p, int type)
@@ -168,7 +177,7 @@ PG_DEFINE_COMPLEX_LOAD(c128, f64, double)
     case PG_UINT16: *(uint16_t *)(p) = CONV(u16, v); break;                                \
     case PG_UINT32: *(uint32_t *)(p) = CONV(u32, v); break;                                \
     case PG_UINT64: *(uint64_t *)(p) = CONV(u64, v); break;                                \
-    case PG_FLOAT16: *(pg_half *)(p) = pg_float_to_half((float)(v)); break;                \
+    case PG_FLOAT16: *(pg_half *)(p) = pg_double_to_half((double)(v)); break;              \
     case PG_FLOAT32: *(float *)(p) = (float)(v); break;                                    \
     case PG_FLOAT64: *(double *)(p) = (double)(v); break;                                  \
     case PG_COMPLEX64: ((float *)(p))[0] = (float)(v); ((float *)(p))[1] = 0.0f; break;    \

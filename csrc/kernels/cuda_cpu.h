@@ -112,6 +112,9 @@ static inline uint3 __pg_u3(pg_uint3 v) { return uint3{v.x, v.y, v.z}; }
 #define warpSize 32
 
 /* ------------------------------------------------------------------ traps and assert */
+/* A trap site in a kernel notes its thread in the record the runner reads after a failure (in a
+ * block's loop the indices are the loop's own, __pg_idx the parameter shadowing the record). */
+#define __PG_NOTE_WHERE() (::__pg_idx.block_idx = __pg_idx.block_idx, ::__pg_idx.thread_idx = __pg_idx.thread_idx)
 static inline void __trap(void) { __pg_runtime->trap(PG_TRAP_RUNTIME, "__trap() called"); __builtin_unreachable(); }
 static inline void __pg_assert_fail(const char *expr, const char *file, int line)
 {
@@ -121,7 +124,7 @@ static inline void __pg_assert_fail(const char *expr, const char *file, int line
     __builtin_unreachable();
 }
 #undef assert
-#define assert(e) ((e) ? (void)0 : __pg_assert_fail(#e, __FILE__, __LINE__))
+#define assert(e) ((e) ? (void)0 : (__PG_NOTE_WHERE(), __pg_assert_fail(#e, __FILE__, __LINE__)))
 #define __brkpt() __trap()
 
 /* ------------------------------------------------------------------ barriers and warps */

@@ -81,4 +81,17 @@ pg_float_to_half(float f)
         half_bits++;
     return (pg_half)(sign | half_bits);
 }
+/* double -> half rounded once, as NumPy: through a float rounded to odd (its last bit set where
+ * the double is not a float), whose own rounding to half then sees a tie only where the double is
+ * one (round to nearest twice moved 65519.999 to 65520, then to inf) */
+PG_HOST_DEVICE PG_INLINE pg_half
+pg_double_to_half(double d)
+{
+    union { uint32_t u; float f; } v;
+    v.f = (float)d;
+    if ((double)v.f != d && d == d && !(v.u & 1u))
+        v.u += (d > 0 ? v.f > d : v.f < d) ? 0xffffffffu : 1u; /* to the odd neighbour towards d */
+    return pg_float_to_half(v.f);
+}
+
 #endif

@@ -93,7 +93,7 @@ static __device__ __forceinline__ int64_t pg_dynamic_shared_bytes()
  * in the message); on a GPU the thread ends, and with debug=True (PG_JIT_CHECK) the first raise
  * of a launch is recorded (set, site) for the host to raise after it, as Numba does. */
 #ifdef PYGPU_CPU
-#define PG_JIT_RAISE(site, message) __pg_runtime->trap(PG_TRAP_RAISE, message)
+#define PG_JIT_RAISE(site, message) (__PG_NOTE_WHERE(), __pg_runtime->trap(PG_TRAP_RAISE, message))
 #elif PG_JIT_CHECK
 __device__ unsigned long long pg_jit_raised[2];
 static __device__ __noinline__ void
@@ -288,8 +288,9 @@ PG_ATOMIC_INT_OP(pg_atomic_or, atomicOr)
 PG_ATOMIC_INT_OP(pg_atomic_xor, atomicXor)
 #undef PG_ATOMIC_INT_OP
 
-/* max and min: signed 64-bit through CUDA's long long forms; floats as CAS loops (NaN-ignoring,
- * like Numba's atomic.max/min) */
+/* max and min: signed 64-bit through CUDA's long long forms; floats as CAS loops, Numba's: max
+ * keeps a NaN already stored and ignores a NaN value (a comparison with NaN is false), nanmax
+ * treats a NaN on either side as missing. Integers have no NaN: nanmax is max. */
 PG_JIT_FN int32_t pg_atomic_max(int32_t *p, int32_t v) { return atomicMax(p, v); }
 PG_JIT_FN uint32_t pg_atomic_max(uint32_t *p, uint32_t v) { return atomicMax(p, v); }
 PG_JIT_FN int64_t pg_atomic_max(int64_t *p, int64_t v) { return (int64_t)atomicMax((long long *)p, (long long)v); }
@@ -298,18 +299,24 @@ PG_JIT_FN int32_t pg_atomic_min(int32_t *p, int32_t v) { return atomicMin(p, v);
 PG_JIT_FN uint32_t pg_atomic_min(uint32_t *p, uint32_t v) { return atomicMin(p, v); }
 PG_JIT_FN int64_t pg_atomic_min(int64_t *p, int64_t v) { return (int64_t)atomicMin((long long *)p, (long long)v); }
 PG_JIT_FN uint64_t pg_atomic_min(uint64_t *p, uint64_t v) { return (uint64_t)atomicMin(PG_ULL(p), (unsigned long long)v); }
-template <class T> PG_JIT_FN T pg_atomic_fmax(T *p, T v)
+PG_JIT_FN float pg_atomic_max(float *p, float v) { return pg_atomic_update(p, [v](float o) { return v > o ? v : o; }); }
+PG_JIT_FN double pg_atomic_max(double *p, double v) { return pg_atomic_update(p, [v](double o) { return v > o ? v : o; }); }
+PG_JIT_FN float pg_atomic_min(float *p, float v) { return pg_atomic_update(p, [v](float o) { return v < o ? v : o; }); }
+PG_JIT_FN double pg_atomic_min(double *p, double v) { return pg_atomic_update(p, [v](double o) { return v < o ? v : o; }); }
+template <class T> PG_JIT_FN T pg_atomic_nanmax(T *p, T v) { return pg_atomic_max(p, v); }
+template <class T> PG_JIT_FN T pg_atomic_nanmin(T *p, T v) { return pg_atomic_min(p, v); }
+template <class T> PG_JIT_FN T pg_atomic_fnanmax(T *p, T v)
 {
     return pg_atomic_update(p, [v](T o) { return (v > o || o != o) ? v : o; });
 }
-template <class T> PG_JIT_FN T pg_atomic_fmin(T *p, T v)
+template <class T> PG_JIT_FN T pg_atomic_fnanmin(T *p, T v)
 {
     return pg_atomic_update(p, [v](T o) { return (v < o || o != o) ? v : o; });
 }
-PG_JIT_FN float pg_atomic_max(float *p, float v) { return pg_atomic_fmax(p, v); }
-PG_JIT_FN double pg_atomic_max(double *p, double v) { return pg_atomic_fmax(p, v); }
-PG_JIT_FN float pg_atomic_min(float *p, float v) { return pg_atomic_fmin(p, v); }
-PG_JIT_FN double pg_atomic_min(double *p, double v) { return pg_atomic_fmin(p, v); }
+PG_JIT_FN float pg_atomic_nanmax(float *p, float v) { return pg_atomic_fnanmax(p, v); }
+PG_JIT_FN double pg_atomic_nanmax(double *p, double v) { return pg_atomic_fnanmax(p, v); }
+PG_JIT_FN float pg_atomic_nanmin(float *p, float v) { return pg_atomic_fnanmin(p, v); }
+PG_JIT_FN double pg_atomic_nanmin(double *p, double v) { return pg_atomic_fnanmin(p, v); }
 
 template <class T> PG_JIT_FN T pg_atomic_exch(T *p, T v)
 {
@@ -345,11 +352,13 @@ template <class F> PG_JIT_FN float pg_atomic_update_half(pg_half *p, F f)
 }
 PG_JIT_FN float pg_atomic_add_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float o) { return o + v; }); }
 PG_JIT_FN float pg_atomic_sub_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float o) { return o - v; }); }
-PG_JIT_FN float pg_atomic_max_half(pg_half *p, float v)
+PG_JIT_FN float pg_atomic_max_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float o) { return v > o ? v : o; }); }
+PG_JIT_FN float pg_atomic_min_half(pg_half *p, float v) { return pg_atomic_update_half(p, [v](float o) { return v < o ? v : o; }); }
+PG_JIT_FN float pg_atomic_nanmax_half(pg_half *p, float v)
 {
     return pg_atomic_update_half(p, [v](float o) { return (v > o || o != o) ? v : o; });
 }
-PG_JIT_FN float pg_atomic_min_half(pg_half *p, float v)
+PG_JIT_FN float pg_atomic_nanmin_half(pg_half *p, float v)
 {
     return pg_atomic_update_half(p, [v](float o) { return (v < o || o != o) ? v : o; });
 }

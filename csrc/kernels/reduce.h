@@ -675,7 +675,8 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
                 pg_scan_row_offsets(&a, j, &ib, &ob);                                        \
                 pg_t_##S acc = id;                                                           \
                 for (int64_t i = 0; i < a.n; i++) {                                          \
-                    acc = pg_rcomb_##NAME(acc, pg_load_##S(a.in + ib + i * a.in_step, a.in_type)); \
+                    const pg_t_##S x = pg_load_##S(a.in + ib + i * a.in_step, a.in_type);    \
+                    acc = i ? pg_rcomb_##NAME(acc, x) : x;                                   \
                     pg_store_##S(a.out + ob + i * a.out_step, a.out_type, acc);              \
                 }                                                                            \
             }                                                                                \
@@ -688,15 +689,20 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         int64_t ib, ob;                                                                      \
         pg_scan_row_offsets(&a, row, &ib, &ob);                                              \
         pg_t_##S *carry = (pg_t_##S *)a.carry;                                               \
-        pg_t_##S run = (a.phase == PG_SPHASE_SCAN && carry && c > 0) ? carry[row * a.nchunks + c - 1] : id; \
+        /* a row's first element starts its scan, as NumPy's: the identity is no identity for a \
+         * complex product with an infinite part ((1 + 0j)(inf + 0j) is inf + nanj) */         \
+        int has_run = a.phase == PG_SPHASE_SCAN && carry && c > 0;                           \
+        pg_t_##S run = has_run ? carry[row * a.nchunks + c - 1] : id;                        \
         const int64_t begin = c * a.chunk, end = begin + a.chunk < a.n ? begin + a.chunk : a.n; \
         for (int64_t base = begin; base < end; base += PG_RBLOCK * PG_RSCAN_ITEMS) {         \
             pg_t_##S y[PG_RSCAN_ITEMS];                                                      \
             pg_t_##S tot = id;                                                               \
             for (int k = 0; k < PG_RSCAN_ITEMS; k++) {                                       \
                 int64_t i = base + (int64_t)t * PG_RSCAN_ITEMS + k;                          \
-                if (i < end)                                                                 \
-                    tot = pg_rcomb_##NAME(tot, pg_load_##S(a.in + ib + i * a.in_step, a.in_type)); \
+                if (i < end) {                                                               \
+                    const pg_t_##S x = pg_load_##S(a.in + ib + i * a.in_step, a.in_type);    \
+                    tot = k ? pg_rcomb_##NAME(tot, x) : x;                                   \
+                }                                                                            \
                 y[k] = tot;                                                                  \
             }                                                                                \
             int cur = 0;                                                                     \
@@ -707,15 +713,20 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
                 cur ^= 1;                                                                    \
                 __syncthreads();                                                             \
             }                                                                                \
-            pg_t_##S before = t > 0 ? pg_rcomb_##NAME(run, sm[cur][t - 1]) : run;            \
+            /* the threads past the end hold the identity: the last one with elements ends the tile */ \
+            const int64_t left = end - base;                                                 \
+            const int last = left >= PG_RBLOCK * PG_RSCAN_ITEMS ? PG_RBLOCK - 1 : (int)((left - 1) / PG_RSCAN_ITEMS); \
+            const int lead = t > 0 || has_run;                                               \
+            pg_t_##S before = t == 0 ? run : has_run ? pg_rcomb_##NAME(run, sm[cur][t - 1]) : sm[cur][t - 1]; \
             if (a.phase == PG_SPHASE_SCAN) {                                                 \
                 for (int k = 0; k < PG_RSCAN_ITEMS; k++) {                                   \
                     int64_t i = base + (int64_t)t * PG_RSCAN_ITEMS + k;                      \
                     if (i < end)                                                             \
-                        pg_store_##S(a.out + ob + i * a.out_step, a.out_type, pg_rcomb_##NAME(before, y[k])); \
+                        pg_store_##S(a.out + ob + i * a.out_step, a.out_type, lead ? pg_rcomb_##NAME(before, y[k]) : y[k]); \
                 }                                                                            \
             }                                                                                \
-            run = pg_rcomb_##NAME(run, sm[cur][PG_RBLOCK - 1]);                              \
+            run = has_run ? pg_rcomb_##NAME(run, sm[cur][last]) : sm[cur][last];            \
+            has_run = 1;                                                                     \
             __syncthreads();                                                                 \
         }                                                                                    \
         if (a.phase == PG_SPHASE_TOTALS && t == 0)                                           \
@@ -863,19 +874,20 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         }                                                                                    \
     } while (0)
 
-/* Folds n >= 1 plain values v[i] with the exact op FN (maximum, minimum) into OUT: 32 chains (four
- * vectors of float32), so that the compiler vectorises them off one dependency chain. */
-#define PG_VFOLD32(T, FN, v, n, OUT)                                                        \
+/* Folds n >= 1 plain values v[i] with the exact op FN (maximum, minimum) into OUT: W chains (32:
+ * four vectors of float32; 128: two of bytes), so that the compiler vectorises them off one
+ * dependency chain. */
+#define PG_VFOLDW(T, FN, v, n, OUT, W)                                                      \
     do {                                                                                     \
         int64_t i = 0;                                                                       \
-        if ((n) >= 32) {                                                                     \
-            T q_[32];                                                                        \
-            for (int j = 0; j < 32; j++)                                                     \
+        if ((n) >= (W)) {                                                                    \
+            T q_[W];                                                                         \
+            for (int j = 0; j < (W); j++)                                                    \
                 q_[j] = (v)[j];                                                              \
-            for (i = 32; i + 32 <= (n); i += 32)                                             \
-                PG_RLANES for (int j = 0; j < 32; j++)                                       \
+            for (i = (W); i + (W) <= (n); i += (W))                                          \
+                PG_RLANES for (int j = 0; j < (W); j++)                                      \
                     q_[j] = FN(q_[j], (v)[i + j]);                                           \
-            for (int w = 16; w >= 1; w /= 2)                                                 \
+            for (int w = (W) / 2; w >= 1; w /= 2)                                            \
                 for (int j = 0; j < w; j++)                                                  \
                     q_[j] = FN(q_[j], q_[j + w]);                                            \
             OUT = q_[0];                                                                     \
@@ -886,6 +898,7 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
         for (; i < (n); i++)                                                                 \
             OUT = FN(OUT, (v)[i]);                                                           \
     } while (0)
+#define PG_VFOLD32(T, FN, v, n, OUT) PG_VFOLDW(T, FN, v, n, OUT, 32)
 
 /* pg_rleaf_n_NAME(a): the longest leaf of a reduction over one axis without a mask. Pairwise
  * summation wants short leaves (its rounding depends on them, as NumPy's); where the order does
@@ -908,7 +921,8 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 #define PG_RLEAF_N_OP(NAME)                                                                 \
     static inline int64_t pg_rleaf_n_##NAME(const PgReduceArgs *a)                          \
     {                                                                                        \
-        (void)a;                                                                             \
+        if (pg_rnarrow_ok_##NAME(a, a->red_in[0]))                                         \
+            return PG_RNARROW_LEAF;                                                          \
         return PG_RIS_PAIRWISE(NAME) ? PG_RPW : PG_RPW_LONG;                                 \
     }
 #define PG_RLEAF_N_MOMENTS(NAME)                                                            \
@@ -922,6 +936,7 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 #define PG_RE_V(NAME, i) (v[i])
 #define PG_RBLOCK_OP(NAME, S)                                                               \
     PG_RGATHER_OP(NAME, S)                                                                   \
+    PG_RNARROW_FN(NAME, S, *e = PG_RFROMB_##S(best))                                         \
     PG_RLEAF_N_OP(NAME)                                                                      \
     static inline pg_t_##S pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_t_##S acc) \
     {                                                                                        \
@@ -971,6 +986,124 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
                 break;                                                                       \
         }                                                                                    \
     } while (0)
+/* Narrow integers (8 and 16 bits, read in place, contiguous): max/min and argmax/argmin fold them
+ * in their own type (64 lanes of a vector, where widening them to the 32-bit reducers' type first
+ * cost 4-10x NumPy's time), count_nonzero counts bytes in byte lanes. The reducers that take them
+ * are marked below; a u32 reducer takes only unsigned ones (a negative value would wrap). */
+#define PG_RHAS(PREFIX, NAME) PG_RPROBE_(PG_RCAT3(PREFIX, NAME, )) /* 1 where PREFIX##NAME is a mark */
+#define PG_RMARK_ ~, 1
+#define PG_RMAXOF_maximum_i32 PG_RMARK_
+#define PG_RMAXOF_maximum_u32 PG_RMARK_
+#define PG_RMAXOF_argmax_i32 PG_RMARK_
+#define PG_RMAXOF_argmax_u32 PG_RMARK_
+#define PG_RMINOF_minimum_i32 PG_RMARK_
+#define PG_RMINOF_minimum_u32 PG_RMARK_
+#define PG_RMINOF_argmin_i32 PG_RMARK_
+#define PG_RMINOF_argmin_u32 PG_RMARK_
+#define PG_RARGOF_argmax_i32 PG_RMARK_
+#define PG_RARGOF_argmax_u32 PG_RMARK_
+#define PG_RARGOF_argmin_i32 PG_RMARK_
+#define PG_RARGOF_argmin_u32 PG_RMARK_
+#define PG_RCOUNTOF_add_i64 PG_RMARK_
+#define PG_RNMAX_(x, y) ((x) > (y) ? (x) : (y))
+#define PG_RNMIN_(x, y) ((x) < (y) ? (x) : (y))
+#define PG_RNARROW_LEAF 65536 /* a leaf's elements when narrow: its ends cost more than 2048 bytes */
+#define PG_RNARROW_BEST(T, UT, SUF)                                                         \
+    /* the max (or min) of v[0..n), n >= 1, and where `find`, its first position: blocks of 64 \
+     * compared by the min of their XOR with it (unsigned, so that it stays in byte lanes) */  \
+    static inline int64_t pg_rnarrow_best_##SUF(const T *v, int64_t n, int max, int find, T *best) \
+    {                                                                                        \
+        T b;                                                                                 \
+        if (max)                                                                             \
+            PG_VFOLDW(T, PG_RNMAX_, v, n, b, (int)(256 / sizeof(T)));                        \
+        else                                                                                 \
+            PG_VFOLDW(T, PG_RNMIN_, v, n, b, (int)(256 / sizeof(T)));                        \
+        *best = b;                                                                           \
+        if (!find)                                                                           \
+            return 0;                                                                        \
+        const UT *u = (const UT *)v, ub = (UT)b;                                             \
+        int64_t k = 0;                                                                       \
+        for (; k + 64 <= n; k += 64) {                                                       \
+            UT m = (UT)~(UT)0;                                                               \
+            _Pragma("omp simd reduction(min:m)") for (int d = 0; d < 64; d++) {              \
+                const UT x = (UT)(u[k + d] ^ ub);                                            \
+                m = x < m ? x : m;                                                           \
+            }                                                                                \
+            if (m == 0)                                                                      \
+                break;                                                                       \
+        }                                                                                    \
+        while (u[k] != ub)                                                                   \
+            k++;                                                                             \
+        return k;                                                                            \
+    }
+PG_RNARROW_BEST(int8_t, uint8_t, i8)
+PG_RNARROW_BEST(uint8_t, uint8_t, u8)
+PG_RNARROW_BEST(int16_t, uint16_t, i16)
+PG_RNARROW_BEST(uint16_t, uint16_t, u16)
+
+/* the nonzero bytes among n: per 64-byte lane counters, at most 255 steps before they are added */
+static inline int64_t pg_rcount_bytes(const uint8_t *v, int64_t n)
+{
+    int64_t total = 0, i = 0;
+    while (n - i >= 64) {
+        uint8_t c[64] = {0};
+        for (int64_t steps = 0; steps < 255 && n - i >= 64; steps++, i += 64)
+            PG_RLANES for (int j = 0; j < 64; j++)
+                c[j] += v[i + j] != 0;
+        for (int j = 0; j < 64; j++)
+            total += c[j];
+    }
+    for (; i < n; i++)
+        total += v[i] != 0;
+    return total;
+}
+
+/* pg_rnarrow_ok_NAME(a, st): whether the reducer folds the elements (byte stride st) narrow;
+ * pg_rnarrow_NAME(a, p, r0, n, &e) then gives the leaf e of n >= 1 of them from p */
+#define PG_RNARROW_TYPE_OK(TYPE, T)                                                         \
+    (a->in_type == TYPE && st == (int64_t)sizeof(T) && !(unsigned_acc && (T)-1 < 0))
+#define PG_RNARROW_CASE(TYPE, T, SUF, MAX, FIND)                                            \
+    case TYPE: {                                                                             \
+        T b_;                                                                                \
+        at = pg_rnarrow_best_##SUF((const T *)p, n, MAX, FIND, &b_);                         \
+        best = (int64_t)b_;                                                                  \
+        break;                                                                               \
+    }
+#define PG_RNARROW_FN(NAME, S, SET)                                                         \
+    static inline int pg_rnarrow_ok_##NAME(const PgReduceArgs *a, int64_t st)               \
+    {                                                                                        \
+        const int unsigned_acc = PG_TYPE_##S == PG_UINT32 || PG_TYPE_##S == PG_UINT64;      \
+        if (a->mask)                                                                         \
+            return 0;                                                                        \
+        if (PG_RHAS(PG_RCOUNTOF_, NAME))                                                     \
+            return a->flags == PG_RED_NONZERO && st == 1 &&                                  \
+                   (a->in_type == PG_BOOL || a->in_type == PG_INT8 || a->in_type == PG_UINT8); \
+        if (!(PG_RHAS(PG_RMAXOF_, NAME) || PG_RHAS(PG_RMINOF_, NAME)) || !PG_RPLAIN(a))      \
+            return 0;                                                                        \
+        return PG_RNARROW_TYPE_OK(PG_INT8, int8_t) || PG_RNARROW_TYPE_OK(PG_UINT8, uint8_t) || \
+               PG_RNARROW_TYPE_OK(PG_INT16, int16_t) || PG_RNARROW_TYPE_OK(PG_UINT16, uint16_t); \
+    }                                                                                        \
+    static inline void pg_rnarrow_##NAME(const PgReduceArgs *a, const char *p, int64_t r0, int64_t n, \
+                                         pg_racc_##NAME *e)                                  \
+    {                                                                                        \
+        int64_t best = 0, at = 0;                                                            \
+        (void)r0, (void)at;                                                                  \
+        if (PG_RHAS(PG_RCOUNTOF_, NAME)) {                                                   \
+            best = pg_rcount_bytes((const uint8_t *)p, n);                                   \
+        } else {                                                                             \
+            const int mx = PG_RHAS(PG_RMAXOF_, NAME), find = PG_RHAS(PG_RARGOF_, NAME);      \
+            switch (a->in_type) {                                                            \
+                PG_RNARROW_CASE(PG_INT8, int8_t, i8, mx, find)                               \
+                PG_RNARROW_CASE(PG_UINT8, uint8_t, u8, mx, find)                             \
+                PG_RNARROW_CASE(PG_INT16, int16_t, i16, mx, find)                            \
+                PG_RNARROW_CASE(PG_UINT16, uint16_t, u16, mx, find)                          \
+            default:                                                                         \
+                break;                                                                       \
+            }                                                                                \
+        }                                                                                    \
+        SET;                                                                                 \
+    }
+
 /* The best of a leaf by one of two methods, whichever this machine's compiler vectorised better
  * (2-core AMD EPYC, gcc 12): 64-bit values by lanes (eight bests and their positions; a later
  * element replaces a lane's best only when strictly better, a NaN only a number; the lanes merged
@@ -986,8 +1119,11 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 #define PG_RARG_LANES_c128 0
 #define PG_RBLOCK_ARG(NAME, S, CMP)                                                         \
     PG_RGATHER_PLAIN(NAME, S)                                                                \
+    PG_RNARROW_FN(NAME, S, (e->v = PG_RFROMB_##S(best), e->i = r0 + at))                    \
     static inline int64_t pg_rleaf_n_##NAME(const PgReduceArgs *a)                          \
     {                                                                                        \
+        if (pg_rnarrow_ok_##NAME(a, a->red_in[0]))                                         \
+            return PG_RNARROW_LEAF;                                                          \
         return pg_rcan_gather_##NAME(a) ? PG_RPW_LONG : PG_RPW;                              \
     }                                                                                        \
     static inline pg_racc_##NAME pg_rblock_lanes_##NAME(const pg_t_##S *v, int64_t r0, int64_t n) \
@@ -1037,6 +1173,16 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
 /* exact two passes over the block (mean, then squared deviations), merged as Chan */
 #define PG_RBLOCK_MOMENTS(NAME, S, R)                                                       \
     PG_RGATHER_MOMENTS(NAME, S)                                                              \
+    static inline int pg_rnarrow_ok_##NAME(const PgReduceArgs *a, int64_t st)               \
+    {                                                                                        \
+        (void)a, (void)st;                                                                   \
+        return 0;                                                                            \
+    }                                                                                        \
+    static inline void pg_rnarrow_##NAME(const PgReduceArgs *a, const char *p, int64_t r0, int64_t n, \
+                                         pg_racc_##NAME *e)                                  \
+    {                                                                                        \
+        (void)a, (void)p, (void)r0, (void)n, (void)e;                                        \
+    }                                                                                        \
     PG_RLEAF_N_MOMENTS(NAME)                                                                 \
     static inline pg_racc_##NAME pg_rblock_##NAME(const pg_t_##S *v, int64_t r0, int64_t n, pg_racc_##NAME acc) \
     {                                                                                        \
@@ -1186,6 +1332,11 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
             pg_t_##S v[PG_RPW_LONG];                                                         \
             if (PG_RPLAIN(a) && a->in_type == PG_TYPE_##S && st == (int64_t)sizeof(pg_t_##S)) \
                 return pg_rblock_##NAME((const pg_t_##S *)p, r0, n, id);                     \
+            if (pg_rnarrow_ok_##NAME(a, st)) { /* the only leaf longer than v */             \
+                pg_racc_##NAME e;                                                            \
+                pg_rnarrow_##NAME(a, p, r0, n, &e);                                          \
+                return pg_rcomb_##NAME(id, e);                                               \
+            }                                                                                \
             int64_t m = pg_rgather_leaf_##NAME(a, p, st, v, n);                              \
             if (m >= 0)                                                                      \
                 return pg_rblock_##NAME(v, r0, m, id);                                       \
@@ -1320,10 +1471,17 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
                     m = PG_RCOLS;                                                            \
                 int64_t ib, ob;                                                              \
                 pg_scan_row_offsets(a, j, &ib, &ob);                                         \
-                for (int64_t k = 0; k < m; k++)                                              \
+                /* a row's first element starts its scan, as NumPy's (see rscan) */          \
+                const int first = !cin && i0 < i1;                                           \
+                for (int64_t k = 0; k < m; k++) {                                            \
                     acc[k] = cin ? cin[j - j0 + k] : id;                                     \
+                    if (first) {                                                             \
+                        acc[k] = pg_load_##S(a->in + ib + i0 * a->in_step + k * ks, a->in_type); \
+                        pg_store_##S(a->out + ob + i0 * a->out_step + k * ko, a->out_type, acc[k]); \
+                    }                                                                        \
+                }                                                                            \
                 const int typed = a->typed && ks == (int64_t)sizeof(pg_s_##S) && ko == ks;  \
-                for (int64_t i = i0; i < i1; i++) {                                          \
+                for (int64_t i = i0 + first; i < i1; i++) {                                  \
                     const char *pi = a->in + ib + i * a->in_step;                            \
                     char *po = a->out + ob + i * a->out_step;                                \
                     if (typed) {                                                             \
@@ -1350,9 +1508,16 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
             pg_t_##S acc = cin ? cin[j - j0] : id;                                           \
             const char *pi = a->in + ib;                                                     \
             char *po = a->out + ob;                                                          \
+            int64_t i0r = i0; /* after the row's first element, which starts the scan */      \
+            if (!cin && i0 < i1) {                                                           \
+                acc = pg_load_##S(pi + i0 * a->in_step, a->in_type);                         \
+                if (!tot)                                                                    \
+                    pg_store_##S(po + i0 * a->out_step, a->out_type, acc);                   \
+                i0r = i0 + 1;                                                                \
+            }                                                                                \
             const int typed_in = a->in_type == PG_TYPE_##S && a->in_step == (int64_t)sizeof(pg_t_##S); \
             if (tot) {                                                                       \
-                for (int64_t i = i0; i < i1; i += PG_RPW) {                                  \
+                for (int64_t i = i0r; i < i1; i += PG_RPW) {                                  \
                     int64_t m = i1 - i < PG_RPW ? i1 - i : PG_RPW;                           \
                     pg_t_##S vb[PG_RPW];                                                     \
                     const pg_t_##S *v = (const pg_t_##S *)(pi + i * a->in_step);             \
@@ -1366,12 +1531,12 @@ template <typename T> static __device__ __forceinline__ T pg_rkahan_sum(T s, T) 
             } else if (a->typed && typed_in && a->out_step == a->in_step) {                  \
                 const pg_s_##S *x = (const pg_s_##S *)pi;                                    \
                 pg_s_##S *y = (pg_s_##S *)po;                                                \
-                for (int64_t i = i0; i < i1; i++) {                                          \
+                for (int64_t i = i0r; i < i1; i++) {                                          \
                     acc = pg_rcomb_##NAME(acc, PG_TO_COMPUTE_##S(x[i]));                     \
                     y[i] = PG_TO_STORAGE_##S(acc);                                           \
                 }                                                                            \
             } else { /* converted in blocks as they are loaded and stored */                 \
-                for (int64_t i = i0; i < i1; i += PG_RPW) {                                  \
+                for (int64_t i = i0r; i < i1; i += PG_RPW) {                                  \
                     int64_t m = i1 - i < PG_RPW ? i1 - i : PG_RPW;                           \
                     pg_t_##S vb[PG_RPW];                                                     \
                     pg_gather_##S(pi + i * a->in_step, a->in_step, a->in_type, vb, m);       \

@@ -247,6 +247,18 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
         PyObject *in[2] = {s[0], hi};
         return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
     }
+    if (PgArray_Check(s[0]) && PG_IS_COMPLEX(((PgArray *)s[0])->type)) {
+        /* complex (the clip loops have none): NumPy's order by real part, then imaginary, as its
+         * maximum and minimum; the upper bound applied last wins when the bounds cross */
+        PyObject *in[2] = {s[0], lo};
+        PyObject *above = pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, NULL, -1, PG_CAST_SAME_KIND, 0);
+        if (above == NULL)
+            return NULL;
+        PyObject *in2[2] = {above, hi};
+        PyObject *r = pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in2, out, -1, PG_CAST_SAME_KIND, 0);
+        Py_DECREF(above);
+        return r;
+    }
     PyObject *in[3] = {s[0], lo, hi};
     return pg_ufunc_apply(pg_op_ufuncs[PG_OP_CLIP], in, out, -1, PG_CAST_SAME_KIND, 0);
 }

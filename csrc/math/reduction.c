@@ -362,7 +362,7 @@ any_all_nan(PgArray *indices)
 /* The dtype a reduction or scan computes in: dtype=, else (as NumPy's ufunc.reduce and accumulate)
  * the out= array's for the ufunc-based ones (sum(float32, out=float64) adds in float64) */
 int
-pg_reduce_dtype_of_out(PgRedOp op, int dtype, PyObject *out)
+pg_reduce_dtype_of_out(PgRedOp op, int in_type, int dtype, PyObject *out)
 {
     if (out && PyTuple_Check(out) && PyTuple_GET_SIZE(out) == 1)
         out = PyTuple_GET_ITEM(out, 0);
@@ -371,7 +371,10 @@ pg_reduce_dtype_of_out(PgRedOp op, int dtype, PyObject *out)
     switch (op) {
     case PG_ROP_ADD: case PG_ROP_MUL: case PG_ROP_MAX: case PG_ROP_MIN: case PG_ROP_FMAX: case PG_ROP_FMIN:
     case PG_ROP_BAND: case PG_ROP_BOR: case PG_ROP_BXOR:
-        return ((PgArray *)out)->type;
+        /* NumPy's loop is out's where the input casts to it by the ufunc's 'same_kind' (int64 max
+         * into int8 compares int8s); otherwise the input's, cast into out after (a float sum into
+         * an int out sums floats) */
+        return pg_can_cast(in_type, ((PgArray *)out)->type, PG_CAST_SAME_KIND) ? ((PgArray *)out)->type : dtype;
     default:
         return dtype;
     }
@@ -393,7 +396,7 @@ pg_reduce_array(PyObject *xobj, const PgReduceRequest *req)
     if (pg_reduce_parse_axis(req->axis, x->ndim, is_arg, reduced) < 0)
         goto done;
     int ct;
-    p.rt = pg_reduce_result_type(op, x->type, pg_reduce_dtype_of_out(op, req->dtype, req->out), &ct);
+    p.rt = pg_reduce_result_type(op, x->type, pg_reduce_dtype_of_out(op, x->type, req->dtype, req->out), &ct);
     if (p.rt < 0)
         goto done;
     p.opname = op_names[op];

@@ -27,9 +27,11 @@ typedef struct {
     double ddof;
 } PgReduceRequest;
 
+/* The dtype= a reduction or scan of in_type by op computes in: dtype, or where it is -1 and out
+ * is a pygpu array, out's type when NumPy's ufunc would loop in it. */
+int pg_reduce_dtype_of_out(PgRedOp op, int in_type, int dtype, PyObject *out);
 /* x (a pygpu array or anything asarray takes) reduced as req says: a new array (0-d for a full
  * reduction) or req->out. NULL with NumPy's exception on bad input. */
-int pg_reduce_dtype_of_out(PgRedOp op, int dtype, PyObject *out);
 PyObject *pg_reduce_array(PyObject *x, const PgReduceRequest *req);
 
 /* The C entry point for reductions by an op-table binary loop (vectorize's reduce builds on

@@ -200,6 +200,38 @@ done:
     return res;
 }
 
+/* NumPy's refusals of an out= dtype, -1 with its TypeError: argmax into what is not safely an
+ * intp (NumPy reads out as one), a nan function of inexact values into an integer or bool out, std
+ * (its sqrt) into one. The others cast into out unsafely. */
+static int
+check_out_type(const Def *def, PyObject *x, PyObject *out, int dtype)
+{
+    if (out == NULL || !PgArray_Check(out))
+        return 0;
+    const int ot = ((PgArray *)out)->type, xt = PgArray_Check(x) ? ((PgArray *)x)->type : -1;
+    if (def->sig == SIG_ARG && !pg_can_cast(ot, PG_INT64, PG_CAST_SAFE)) {
+        PyErr_Format(PyExc_TypeError, "Cannot cast array data from dtype('%s') to dtype('int64') according to the "
+                     "rule 'safe'", pg_type_info[ot].name);
+        return -1;
+    }
+    if (def->sig != SIG_MEAN && def->sig != SIG_VAR)
+        return 0;
+    if (PG_IS_FLOAT(ot) || PG_IS_COMPLEX(ot))
+        return 0;
+    const int inexact_x = xt >= 0 && (PG_IS_FLOAT(xt) || PG_IS_COMPLEX(xt));
+    if (def->skipnan && inexact_x) {
+        PyErr_SetString(PyExc_TypeError, "If a is inexact, then out must be inexact");
+        return -1;
+    }
+    if (def->op == PG_ROP_STD) {
+        const int ct = dtype >= 0 ? dtype : inexact_x ? xt : PG_FLOAT64;
+        PyErr_Format(PyExc_TypeError, "Cannot cast ufunc 'sqrt' output from dtype('%s') to dtype('%s') with casting "
+                     "rule 'same_kind'", pg_type_info[ct].name, pg_type_info[ot].name);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -230,6 +262,8 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     if (dtype == -1 && PyErr_Occurred())
         return NULL;
     PyObject *out = single_out(arg(sig, slots, "out"));
+    if (check_out_type(def, slots[0], out, dtype) < 0)
+        return NULL;
     PyObject *axis = arg(sig, slots, "axis");
     int zero_d_axis = zero_d_with_axis_0(slots[0], axis);
     if (zero_d_axis < 0)

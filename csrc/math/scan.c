@@ -67,7 +67,7 @@ pg_scan_array(PyObject *xobj, PgRedOp op, PyObject *axisobj, int dtype, PyObject
         return NULL;
     if (scan_axis(&x, axisobj, fname, &axis) < 0)
         goto done;
-    int rt = pg_reduce_result_type(op, x->type, pg_reduce_dtype_of_out(op, dtype, outobj), &ct);
+    int rt = pg_reduce_result_type(op, x->type, pg_reduce_dtype_of_out(op, x->type, dtype, outobj), &ct);
     if (rt < 0)
         goto done;
     int reducer = pg_reduce_reducer(op, ct);

@@ -210,7 +210,7 @@ weak_operand_type(PgUfunc *uf, Operand *op, int p)
         if (!(op->weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError) && computes_inexact(uf, p)))
             return -1;
         PyErr_Clear();
-        return p;
+        return p == PG_BOOL ? PG_INT64 : p; /* next to bools an int is an int64 (hypot: float64) */
     }
     if (!(uf->flags & PG_UF_COMPARE) || op->weak != PG_WEAK_INT || p < 0)
         return t;
@@ -361,15 +361,40 @@ weak_fits(int weak, int t)
     }
 }
 
+/* NumPy's kinds in that order: bool, integer, float, complex */
+static int
+kind_order(int t)
+{
+    return PG_IS_BOOL(t) ? 0 : PG_IS_INTEGER(t) ? 1 : PG_IS_FLOAT(t) ? 2 : 3;
+}
+
+/* Whether Python scalars are weak in the search (NumPy's should_use_min_scalar): only next to an
+ * array (ndim > 0) of at least their kind. Otherwise they are their default dtypes (int64,
+ * float64, complex128): an int8 array and 0.1 take a float64 loop, two Python ints an int64 one. */
+static int
+weak_in_search(const Operand *ops, const int *types, int nin)
+{
+    int max_array = -1, max_scalar = -1;
+    for (int i = 0; i < nin; i++) {
+        int k = ops[i].weak == PG_WEAK_INT ? 1 : ops[i].weak == PG_WEAK_FLOAT ? 2 : ops[i].weak ? 3 : kind_order(types[i]);
+        if (ops[i].arr && ops[i].arr->ndim > 0)
+            max_array = k > max_array ? k : max_array;
+        else
+            max_scalar = k > max_scalar ? k : max_scalar;
+    }
+    return max_array >= 0 && max_array >= max_scalar;
+}
+
 static int
 find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
 {
+    const int weak = (uf->flags & PG_UF_USER_LOOPS) ? weak_in_search(ops, types, uf->nin) : 1;
     for (int j = 0; j < uf->nloops; j++) {
         const int *lt = loop_types(uf, j);
         int ok = 1;
         for (int i = 0; i < uf->nin && ok; i++)
-            ok = ops[i].weak ? weak_fits(ops[i].weak, lt[i])
-                             : types[i] == lt[i] || pg_can_cast(types[i], lt[i], PG_CAST_SAFE);
+            ok = ops[i].weak && weak ? weak_fits(ops[i].weak, lt[i])
+                                     : types[i] == lt[i] || pg_can_cast(types[i], lt[i], PG_CAST_SAFE);
         if (ok)
             return j;
     }
@@ -556,6 +581,13 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         dev = out->device;
     }
     for (int i = 0; i < nin; i++) {
+        /* an operator defers to NumPy's subclasses that rank above arrays (a masked array's mask,
+         * np.matrix's product), as NumPy's own operators do */
+        if (notimpl && PyArray_Check(inputs[i]) && !PyArray_CheckExact(inputs[i]) &&
+            PyArray_GetPriority(inputs[i], 0.0) > 0.0) {
+            ret = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
         int rc = classify(inputs[i], &ops[i]);
         if (rc != 0) {
             if (rc > 0) {
@@ -603,7 +635,18 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         if (i < first)
             types[i] = PG_BOOL;
         else if (ops[i].weak) {
-            if ((types[i] = weak_operand_type(uf, &ops[i], p)) < 0)
+            /* a program ufunc checks a Python int against the loop it picks (300 next to int8 in
+             * an int32 loop): its default dtype here, for when it is not weak in the search */
+            if ((uf->flags & PG_UF_USER_LOOPS) && dtype < 0) {
+                types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0);
+                if (types[i] < 0 && PyErr_ExceptionMatches(PyExc_OverflowError)) { /* as NumPy's array(2**63) */
+                    PyErr_Clear();
+                    types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, PG_UINT64, 0);
+                }
+            } else {
+                types[i] = weak_operand_type(uf, &ops[i], p);
+            }
+            if (types[i] < 0)
                 goto done;
         } else
             types[i] = ops[i].type;
@@ -613,11 +656,16 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         for (int i = 0; i < nin; i++)
             all_bool &= types[i] == PG_BOOL;
         if (all_bool) {
-            PyErr_SetString(PyExc_TypeError,
-                            nin == 2 ? "numpy boolean subtract, the `-` operator, is not supported, use the "
-                                       "bitwise_xor, the `^` operator, or the logical_xor function instead."
-                                     : "The numpy boolean negative, the `-` operator, is not supported, use the "
-                                       "`~` operator or the logical_not function instead.");
+            if (PyUnicode_CompareWithASCIIString(uf->name, "sign") == 0 ||
+                PyUnicode_CompareWithASCIIString(uf->name, "positive") == 0) /* NumPy has no bool loop */
+                PyErr_Format(PyExc_TypeError, "ufunc '%U' did not contain a loop with signature matching types "
+                             "<class 'numpy.dtypes.BoolDType'> -> None", uf->name);
+            else
+                PyErr_SetString(PyExc_TypeError,
+                                nin == 2 ? "numpy boolean subtract, the `-` operator, is not supported, use the "
+                                           "bitwise_xor, the `^` operator, or the logical_xor function instead."
+                                         : "The numpy boolean negative, the `-` operator, is not supported, use the "
+                                           "`~` operator or the logical_not function instead.");
             goto done;
         }
     }
@@ -662,7 +710,12 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         goto done;
     }
     const int *kt = loop_types(uf, k);
-    if (dtype >= 0) {
+    if ((uf->flags & PG_UF_USER_LOOPS) && dtype < 0) { /* a Python int must fit the loop that took it */
+        for (int i = first; i < nin; i++)
+            if (ops[i].weak == PG_WEAK_INT && pg_weak_scalar_type(ops[i].weak, ops[i].scalar, kt[i], 0) < 0)
+                goto done;
+    }
+    if (dtype >= 0 || casting < PG_CAST_SAFE) { /* the loop found took the inputs safely */
         for (int i = first; i < nin; i++) {
             if (!ops[i].weak && !pg_can_cast(types[i], kt[i], casting)) {
                 raise_casting(uf, 1, i, types[i], kt[i], casting);
@@ -822,7 +875,7 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
 {
     PgUfunc *uf = (PgUfunc *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL, *where = NULL;
+    PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL, *where = NULL, *order_obj = NULL;
     if (nargs < uf->nin || nargs > uf->nin + uf->nout) {
         PyErr_Format(PyExc_TypeError, "%U() takes from %d to %d positional arguments but %zd were given", uf->name,
                      uf->nin, uf->nin + uf->nout, nargs);
@@ -853,7 +906,9 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
                 casting_obj = v;
             } else if (PyUnicode_CompareWithASCIIString(key, "where") == 0) {
                 where = v;
-            } else {
+            } else if (PyUnicode_CompareWithASCIIString(key, "order") == 0) {
+                order_obj = v;
+            } else if (PyUnicode_CompareWithASCIIString(key, "subok") != 0) { /* no subclasses: subok changes nothing */
                 PyErr_Format(PyExc_TypeError, "%U() got an unexpected keyword argument '%U'", uf->name, key);
                 return NULL;
             }
@@ -863,11 +918,16 @@ ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
     if (dtype == -1 && PyErr_Occurred())
         return NULL;
     PgCasting casting;
-    if (pg_casting_from_object(casting_obj, &casting) < 0)
+    char order;
+    if (pg_casting_from_object(casting_obj, &casting) < 0 || pg_order_from_object(order_obj, "CFAK", 'K', &order) < 0)
         return NULL;
-    if (where == NULL || where == Py_True)
-        return pg_ufunc_apply(uf, args, out, dtype, casting, 0);
-    return apply_where(uf, args, out, dtype, casting, where);
+    PyObject *r = where == NULL || where == Py_True ? pg_ufunc_apply(uf, args, out, dtype, casting, 0)
+                                                    : apply_where(uf, args, out, dtype, casting, where);
+    /* order= lays out a new result (NumPy's 'K' and 'A' follow the inputs, as pygpu's results do) */
+    if (r != NULL && out == NULL && PgArray_Check(r) && ((order == 'F' && !(((PgArray *)r)->flags & PG_F_CONTIGUOUS)) ||
+                                                         (order == 'C' && !(((PgArray *)r)->flags & PG_C_CONTIGUOUS))))
+        Py_SETREF(r, (PyObject *)pg_array_copy((PgArray *)r, -1, order, NULL));
+    return r;
 }
 
 /* outer(A, B, /, out=None, dtype=None, casting='same_kind'): the ufunc over every pair, A's
@@ -1161,10 +1221,11 @@ static PyObject *
 py_program_ufunc(PyObject *m, PyObject *args, PyObject *kwds)
 {
     PG_UNUSED(m);
-    static char *kwlist[] = {"name", "nin", "compiler", "target", NULL};
+    static char *kwlist[] = {"name", "nin", "compiler", "target", "user_loops", NULL};
     PyObject *name, *compiler = Py_None, *target = Py_None;
-    int nin;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Ui|OO:_program_ufunc", kwlist, &name, &nin, &compiler, &target))
+    int nin, user_loops = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Ui|OOp:_program_ufunc", kwlist, &name, &nin, &compiler, &target,
+                                     &user_loops))
         return NULL;
     if (nin < 1 || nin >= PG_UFUNC_MAXARGS) {
         PyErr_Format(PyExc_ValueError, "a ufunc takes 1 to %d inputs, not %d", PG_UFUNC_MAXARGS - 1, nin);
@@ -1182,6 +1243,7 @@ py_program_ufunc(PyObject *m, PyObject *args, PyObject *kwds)
     uf->nout = 1;
     uf->target = dev;
     uf->compiler = compiler == Py_None ? NULL : Py_NewRef(compiler);
+    uf->flags = user_loops ? PG_UF_USER_LOOPS : 0;
     uf->programs = PyMem_Malloc(sizeof(ProgramLoop)); /* non-NULL: a program ufunc */
     if (uf->programs == NULL) {
         Py_DECREF(uf);
@@ -1291,7 +1353,8 @@ pg_math_init(PyObject *module)
             uf->cache[t] = -2;
         if (strcmp(name, "divide") == 0)
             uf->flags |= PG_UF_TRUEDIV;
-        if (strcmp(name, "subtract") == 0 || strcmp(name, "negative") == 0)
+        if (strcmp(name, "subtract") == 0 || strcmp(name, "negative") == 0 || strcmp(name, "sign") == 0 ||
+            strcmp(name, "positive") == 0)
             uf->flags |= PG_UF_NOBOOL;
         if (strcmp(name, "_where") == 0)
             uf->flags |= PG_UF_WHERE;

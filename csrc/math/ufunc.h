@@ -25,8 +25,9 @@ enum {
     PG_UF_TRUEDIV = 0x1,  /* integer/bool inputs compute in float64 (numpy.true_divide) */
     PG_UF_COMPARE = 0x2,  /* Python ints outside the array's range still compare */
     PG_UF_WHERE = 0x4,    /* input 0 is a condition: read as bool, outside promotion */
-    PG_UF_NOBOOL = 0x8,   /* all-bool inputs are refused (NumPy's boolean subtract/negative) */
+    PG_UF_NOBOOL = 0x8,   /* all-bool inputs are refused (NumPy's boolean subtract/negative; sign, positive) */
     PG_UF_POWER = 0x10,   /* a negative integer exponent of an integer loop is refused (NumPy's ValueError) */
+    PG_UF_USER_LOOPS = 0x20, /* Python scalars meet the loops as NumPy's search of a user ufunc's (vectorize) */
 };
 
 /* Runs uf on inputs (Python objects: arrays, scalars, array-likes). out may be NULL; dtype -1

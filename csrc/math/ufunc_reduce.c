@@ -314,6 +314,8 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         return NULL;
     int from_table = pg_ufunc_from_op_table((PgUfunc *)self);
     int negate = from_table && strcmp(name, "subtract") == 0;
+    if (PyArray_Check(s[0])) /* np.add.at(numpy_array, i, pygpu_values): NumPy's, on NumPy's array */
+        return at_by_numpy(self, s[0], s[1], s[2]);
     if (!PgArray_Check(s[0])) {
         PyErr_Format(PyExc_TypeError, "%s.at needs a pygpu.ndarray to update, not %.200s", name,
                      Py_TYPE(s[0])->tp_name);

@@ -10,6 +10,7 @@
 #include "runtime/cpu_team.h"
 #include "kernels/cpu_stop.h"
 #include <dlfcn.h>
+#include <limits.h>
 #include <link.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -214,6 +215,8 @@ run_share(Launch *L)
             break;
         uint64_t end = begin + L->chunk < L->nblocks ? begin + L->chunk : L->nblocks;
         if (!L->m->uses_barriers) {
+            /* a block's loop keeps its indices to itself: only a trap site notes them */
+            st->block_idx = st->thread_idx = (pg_uint3){UINT_MAX, UINT_MAX, UINT_MAX};
             L->k->run_blocks(&L->grid, L->args, begin, end);
             continue;
         }
@@ -270,8 +273,11 @@ static int
 raise_failure(const Launch *L)
 {
     char where[160];
-    snprintf(where, sizeof where, "block (%u, %u, %u), thread (%u, %u, %u)", L->where_block.x, L->where_block.y,
-             L->where_block.z, L->where_thread.x, L->where_thread.y, L->where_thread.z);
+    if (L->where_thread.x == UINT_MAX) /* a fault outside a trap site of a block's loop */
+        snprintf(where, sizeof where, "block and thread not recorded");
+    else
+        snprintf(where, sizeof where, "block (%u, %u, %u), thread (%u, %u, %u)", L->where_block.x, L->where_block.y,
+                 L->where_block.z, L->where_thread.x, L->where_thread.y, L->where_thread.z);
     const char *name = L->k->name;
     if (L->signo == 0 && L->trap_kind == PG_TRAP_RAISE) {
         raise_statement(L->message, name, where);

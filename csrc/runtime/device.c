@@ -237,6 +237,38 @@ device_str(PyObject *self)
     return PyUnicode_FromFormat("cuda:%d", d->index);
 }
 
+/* A device equals itself and its name ("cpu", "cuda:0"): NumPy's arrays answer device "cpu", and
+ * the array API compares devices with == (scikit-learn's checks that inputs share a device). */
+static PyObject *
+device_richcompare(PyObject *self, PyObject *other, int op)
+{
+    if ((op != Py_EQ && op != Py_NE) || !(PyUnicode_Check(other) || PyObject_TypeCheck(other, &PgDevice_Type)))
+        Py_RETURN_NOTIMPLEMENTED;
+    int eq;
+    if (PyUnicode_Check(other)) {
+        PyObject *name = device_str(self);
+        if (name == NULL)
+            return NULL;
+        eq = PyUnicode_Compare(name, other) == 0;
+        Py_DECREF(name);
+    } else {
+        PgDevice *a = (PgDevice *)self, *b = (PgDevice *)other;
+        eq = a->kind == b->kind && (a->kind == PG_DEVICE_CPU || a->index == b->index);
+    }
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static Py_hash_t
+device_hash(PyObject *self)
+{
+    PyObject *name = device_str(self);
+    if (name == NULL)
+        return -1;
+    Py_hash_t h = PyObject_Hash(name); /* as its name's, which it equals */
+    Py_DECREF(name);
+    return h;
+}
+
 static PyObject *
 device_enter(PyObject *self, PyObject *unused)
 {
@@ -343,6 +375,8 @@ PyTypeObject PgDevice_Type = {
     .tp_dealloc = device_dealloc,
     .tp_repr = device_repr,
     .tp_str = device_str,
+    .tp_richcompare = device_richcompare,
+    .tp_hash = device_hash,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Device(device=None)\n--\n\nA compute device: Device('cpu'), Device('cuda:0') or Device(0). "
               "Use as a context manager to make it the current device.",

@@ -33,6 +33,10 @@ static_assert static_cast struct switch template this thread_local throw true tr
 unsigned using virtual void volatile wchar_t while xor xor_eq restrict threadIdx blockIdx blockDim gridDim warpSize
 NAN INFINITY assert main min max abs""".split())
 
+# Lower-case macros of the C headers a kernel's source sees
+_C_MACROS = set("""errno stdin stdout stderr offsetof signbit fpclassify isfinite isnormal isinf isnan isgreater
+isgreaterequal isless islessequal islessgreater isunordered va_start va_arg va_end va_copy setjmp""".split())
+
 # Global names of the C library that a kernel's C name must not take (its extern "C" symbol would
 # clash with their declarations: the host C++ compiler sees math.h, stdlib.h, string.h and stdio.h
 # with the GNU extensions, NVRTC its built-ins): the C99 math functions with their f and l forms,
@@ -127,8 +131,8 @@ def cname(name):
     if name.startswith("$"):
         return "pg_t" + name[1:].replace(".", "_").replace("$", "_")
     c = name.replace("$", "_")
-    if c in _RESERVED or c.startswith(("pg_", "PG_", "op_", "dev_", "__")):
-        c += "_"
+    if c in _RESERVED or c in _C_MACROS or c.isupper() or c.startswith(("pg_", "PG_", "op_", "dev_", "__")):
+        c += "_"   # an upper-case name may be a macro of the C headers (INT_MAX, M_PI, NULL, EOF)
     return c
 
 
@@ -287,7 +291,7 @@ class Emitter:
             x = "(%s).re" % x
             f = T.real_of(f)
         if T.is_float(f) and (T.is_int(t)):
-            return "PG_FROM_FLOAT_%s(%s)" % (T.SUFFIX[t], x)
+            return "PG_FROM_FLOAT_%s((%s))" % (T.SUFFIX[t], x)   # parenthesised: x may hold a template's comma
         return "(%s)(%s)" % (_CTYPES[t], x)
 
     def op(self, e):
@@ -396,7 +400,7 @@ class Emitter:
         if n.startswith("print:"):   # printf: the CPU backend flushes C's stdout after each launch
             return "printf(%s)" % ", ".join([_c_string(n[6:])] + a)
         if parts[0] == "atomic":
-            op = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}.get(
+            op = {"and_": "and", "or_": "or", "compare_and_swap": "cas"}.get(
                 parts[1], parts[1])
             if e.args[0].type == T.FLOAT16 or e.type == T.FLOAT16:   # computed in float, stored as half bits
                 return "pg_atomic_%s_half(&%s)" % (op, ", ".join([self.element(e.args[0])] +

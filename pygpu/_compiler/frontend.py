@@ -657,12 +657,12 @@ class FunctionCompiler:
             want(1)
             if T.is_complex(args[0].type):
                 raise self.error("int() of a complex number", node)
-            return self.cast(args[0], T.INT64)
+            return args[0] if T.is_int(args[0].type) else self.cast(args[0], T.INT64)   # Numba's: int(int32) is int32
         if f is float:
             want(1)
             if T.is_complex(args[0].type):
                 raise self.error("float() of a complex number", node)
-            return self.cast(args[0], T.FLOAT64)
+            return args[0] if T.is_float(args[0].type) else self.cast(args[0], T.FLOAT64)   # float(float32) is float32
         if f is bool:
             want(1)
             return self.truth(args[0])
@@ -843,8 +843,24 @@ class FunctionCompiler:
         y = ir.Op("rint", [ir.Op("multiply", [self.cast(x, t), scale], t)], t)
         return ir.Op("divide", [y, scale], t)
 
+    def with_defaults(self, fn, args, node, text):
+        """args completed by fn's default values for the parameters not given (numbers, as
+        constants, as Numba compiles a call that leaves them out)."""
+        missing = fn.__code__.co_argcount - len(args)
+        defaults = fn.__defaults__ or ()
+        if missing <= 0 or missing > len(defaults):
+            return args
+        extra = []
+        for value in defaults[len(defaults) - missing:]:
+            if not isinstance(value, (bool, int, float, complex, np.generic)):
+                raise self.error(f"{text}(): the default value {value!r} of a parameter left out is not a number",
+                                 node)
+            extra.append(self.const(value, node))
+        return list(args) + extra
+
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
+        args = self.with_defaults(fn, args, node, text)
         if fn in self.stack:
             raise self.error(f"recursive calls ({text}) are not supported in {self.context}", node)
         key = (fn, tuple(a.type for a in args))

@@ -1080,6 +1080,7 @@ class KernelCompiler(FunctionCompiler):
 
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
+        args = self.with_defaults(fn, args, node, text)
         functions = {k: a.obj for k, a in enumerate(args) if isinstance(a, FunctionArg)}
         records = {k: len(a.element.indices) for k, a in enumerate(args) if isinstance(a, RecordRef)}
         passed = []
@@ -1292,6 +1293,12 @@ class KernelCompiler(FunctionCompiler):
             (x,) = scalars(args(["x"], 1))
             if not T.is_int(x.type):
                 raise self.error(f"{text}() takes an integer, not {x.type}", node)
+            if x.type.itemsize < 4 and name != "brev":
+                # Numba's: the bits of the operand's own width (popc(int8(-1)) is 8, clz(int8(1)) 7)
+                bits = 8 * x.type.itemsize
+                wide = self.cast(self.cast(x, np.dtype(f"uint{bits}")), T.UINT32)
+                r = kir.Intrinsic(name, [wide], T.INT32)
+                return ir.Op("subtract", [r, ir.Const(32 - bits, T.INT32)], T.INT32) if name == "clz" else r
             t = x.type if x.type.itemsize >= 4 else T.INT32
             x = self.cast(x, t)
             return kir.Intrinsic(name, [x], x.type if name == "brev" else T.INT32)

@@ -89,9 +89,7 @@ def binary(sym, a, b):
     elif sym in ("&", "|", "^"):
         t = T.bitwise(a.type, b.type)
     elif sym in ("<<", ">>"):
-        t = T.bitwise(a.type, b.type)
-        if t == T.BOOL:
-            t = T.INT64
+        t = T.shift(a.type, b.type)
     elif sym == "@":
         raise TypingError("matrix multiplication (@) is not supported")
     else:
@@ -115,6 +113,8 @@ def unary(sym, v):
         return ir.Op("logical_not", [v], T.BOOL)
     if sym == "-":
         t = T.unary_minus(v.type)
+        if T.is_int(v.type):   # Numba negates at the operand's width, then widens: -int8(-128) is -128
+            return cast(ir.Op("negative", [v], v.type), t)
         return ir.Op("negative", [cast(v, t)], t)
     if sym == "+":
         return cast(v, T.unary_minus(v.type))
@@ -123,8 +123,7 @@ def unary(sym, v):
             return ir.Op("logical_not", [v], T.BOOL)
         if not T.is_int(v.type):
             raise TypingError(f"bad operand type for unary ~: '{v.type}'")
-        t = T.unary_minus(v.type)
-        return ir.Op("invert", [cast(v, t)], t)
+        return cast(ir.Op("invert", [v], v.type), T.unary_minus(v.type))   # ~uint16(0) is 65535
     raise TypingError(f"the operator {sym} is not supported")
 
 

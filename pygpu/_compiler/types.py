@@ -72,20 +72,19 @@ def _machine_int(a, b):
 
 
 def unify(a, b):
-    """The type of a variable assigned values of types a and b (Numba's unification)."""
+    """The type of a variable assigned values of types a and b: Numba's unification, NumPy's
+    promote_types (uint64 and int64 give float64)."""
     if a == b:
         return a
-    if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
-        if is_bool(a) or is_bool(b):
-            return b if is_bool(a) else a
-        if a.kind != b.kind and max(a.itemsize, b.itemsize) == 8:
-            return INT64
     return promote(a, b)
 
 
 def arithmetic(a, b):
-    """+ - * // % of two numbers."""
+    """+ - * // % of two numbers: integers in 64 bits, but float64 for uint64 with a signed
+    integer (Numba's int64 and uint64 signatures take neither safely; float64 takes both)."""
     if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
+        if UINT64 in (a, b) and any(t.kind == "i" for t in (a, b)):
+            return FLOAT64
         return _machine_int(a, b)
     return promote(a, b)
 
@@ -101,6 +100,8 @@ def power(a, b, negative_literal=False):
     stays float32."""
     if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
         return FLOAT64 if negative_literal else _machine_int(a, b)
+    if a == COMPLEX64 and b in (INT32, UINT16, UINT32, INT64, UINT64):
+        return COMPLEX128   # Numba's complex ** complex: those integers reach only complex128 safely
     if (is_float(a) or is_complex(a)) and (is_int(b) or is_bool(b)):
         return a
     return promote(a, b)
@@ -112,6 +113,13 @@ def bitwise(a, b):
         return BOOL
     if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
         return _machine_int(a, b)
+    return None
+
+
+def shift(a, b):
+    """<< >> of integers: 64 bits of the left operand's signedness (Numba's; None for others)."""
+    if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
+        return UINT64 if a.kind == "u" else INT64
     return None
 
 

@@ -1,0 +1,44 @@
+"""Results written into out= as NumPy's ufuncs write them: cast by a casting rule ('same_kind'
+unless said), refused with NumPy's UFuncTypeError words (a TypeError) where the rule forbids."""
+import numpy as _np
+
+from ._manipulation import copyto
+
+
+def check_cast(name, result_dtype, out_dtype, casting="same_kind"):
+    """TypeError, as NumPy's ufunc `name` raises it, when result_dtype does not cast to out_dtype."""
+    if not _np.can_cast(result_dtype, out_dtype, casting):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {_np.dtype(result_dtype)!r} to "
+                        f"{_np.dtype(out_dtype)!r} with casting rule '{casting}'")
+
+
+def into(out, result, name, casting="same_kind"):
+    """result, or result written into out (broadcast) and out, after check_cast."""
+    if out is None:
+        return result
+    check_cast(name, result.dtype, out.dtype, casting)
+    out[...] = result
+    return out
+
+
+def write_outputs(name, results, positional=(), out=None, where=True, casting="same_kind"):
+    """results (a tuple for several outputs) as NumPy's ufunc `name` gives them: written into the
+    outputs given (out=, or positionally after the inputs) where `where` holds, each cast by
+    check_cast; those not given are returned as computed."""
+    single = not isinstance(results, tuple)
+    results = (results,) if single else results
+    if out is None:
+        outs = tuple(positional) + (None,) * (len(results) - len(positional))
+    else:
+        if any(p is not None for p in positional):
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        outs = out if isinstance(out, tuple) else (out,)
+    if len(outs) != len(results):
+        raise ValueError(f"The 'out' tuple must have exactly {len(results)} entries: one per ufunc output")
+    written = []
+    for o, r in zip(outs, results):
+        if o is not None:
+            check_cast(name, r.dtype, o.dtype, casting)
+            copyto(o, r, casting="unsafe", where=where)
+        written.append(r if o is None else o)
+    return written[0] if single else tuple(written)
