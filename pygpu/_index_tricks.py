@@ -3,12 +3,14 @@ triangles, flat <-> multi-dimensional indices, open meshes (ix_), fill_diagonal,
 vander, logspace and geomspace (numpy/lib/_index_tricks_impl.py, _twodim_base_impl.py,
 numpy/_core/function_base.py and shape_base.py are the reference). Results are int64 index
 arrays on the current device, as NumPy's are intp."""
+import math as _math
 import operator
 
 import numpy as _np
 
 import pygpu as _pg
 from . import _core
+from ._out import values_as
 
 __all__ = ["diag_indices", "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices",
            "triu_indices_from", "mask_indices", "fill_diagonal", "putmask", "unravel_index", "ravel_multi_index",
@@ -77,7 +79,7 @@ def fill_diagonal(a, val, wrap=False):
     diagonal restarts below the square part with wrap=True, as NumPy's flat stepping does."""
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
-    val = _pg.asarray(val, device=a.device).astype(a.dtype).ravel()
+    val = values_as(val, a.dtype, a.device, casting="unsafe")   # NumPy's a.flat[...] = val
     if a.ndim == 2:
         rows, cols = a.shape
         end = rows * cols if wrap else min(rows, cols) * cols
@@ -107,7 +109,7 @@ def putmask(a, mask, values):
             raise ValueError("putmask: mask and data must be the same size")
         mask = mask.reshape(a.shape)
     mask = mask.astype(bool)
-    values = _pg.asarray(values, device=a.device).astype(a.dtype).ravel()
+    values = values_as(values, a.dtype, a.device)
     if values.size == 0:
         return None
     positions = _pg.nonzero(mask.ravel())[0]
@@ -161,6 +163,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     if len(modes) != len(dims):
         raise ValueError("mode must be a string or a sequence of one per dimension")
+    if 0 in dims:
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    if _math.prod(dims) > _np.iinfo(_np.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum possible size.")
     arrays = _pg.broadcast_arrays(*[_pg.asarray(i) for i in multi_index])
     flat, stride = None, 1
     axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))

@@ -1,7 +1,9 @@
 """Results written into out= as NumPy's ufuncs write them: cast by a casting rule ('same_kind'
-unless said), refused with NumPy's UFuncTypeError words (a TypeError) where the rule forbids."""
+unless said), refused with NumPy's UFuncTypeError words (a TypeError) where the rule forbids; and
+values written into an array as NumPy's putmask and place convert them."""
 import numpy as _np
 
+from . import _core
 from ._manipulation import copyto
 
 
@@ -42,3 +44,17 @@ def write_outputs(name, results, positional=(), out=None, where=True, casting="s
             copyto(o, r, casting="unsafe", where=where)
         written.append(r if o is None else o)
     return written[0] if single else tuple(written)
+
+
+def values_as(values, dtype, device, casting="safe"):
+    """values (1-d) in dtype on device, converted as NumPy converts the values of putmask and place
+    (PyArray_FromAny into the array's dtype): numbers and lists element by element (a Python int
+    out of range is NumPy's OverflowError, a complex into a real dtype its TypeError), arrays by
+    `casting` (NumPy's TypeError for int64 into int32 under 'safe')."""
+    if isinstance(values, (_core.ndarray, _np.ndarray)):
+        if not _np.can_cast(values.dtype, dtype, casting):
+            raise TypeError(f"Cannot cast array data from {values.dtype!r} to {_np.dtype(dtype)!r} according to "
+                            f"the rule {casting!r}")
+        v = values if isinstance(values, _core.ndarray) else _core.asarray(values, device=device)
+        return _core.ravel(v.astype(dtype, copy=False))
+    return _core.ravel(_core.asarray(_np.asarray(values, dtype=dtype), device=device))

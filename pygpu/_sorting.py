@@ -13,7 +13,7 @@ import numpy as _np
 from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
 from . import _core
-from ._out import check_cast
+from ._out import check_cast, values_as
 
 __all__ = [
     "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
@@ -628,7 +628,7 @@ def place(arr, mask, vals):
     n = _core._count_true(mask)
     if n == 0:
         return
-    vals = _core.ravel(_as(vals, arr.device))
+    vals = values_as(vals, arr.dtype, arr.device)
     if vals.size == 0:
         raise ValueError("Cannot insert from an empty array!")
     arr[mask] = _core.take(vals, _core.arange(n, device=arr.device), mode="wrap")

@@ -2,6 +2,8 @@
 reading and writing, and the indexing routines (take, put, take_along_axis, put_along_axis,
 choose, compress, extract, place, select, nonzero, argwhere, flatnonzero, where(cond)),
 differential against NumPy on every device."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -385,3 +387,81 @@ def test_choose_compress_extract_place_select(device):
     same_error(lambda: np.select([], []), lambda: pygpu.select([], []))
     same_error(lambda: np.select([x > 1], [x, x]), lambda: pygpu.select([p > 1], [p, p]))
     same_error(lambda: np.select([x], [x]), lambda: pygpu.select([p], [p]))
+
+
+# ---------------------------------------------------------------- found by a differential hunt
+
+def _np_or_pg(f):
+    """(NumPy's result or exception type, pygpu's) of f(module)."""
+    out = []
+    for m in (np, pygpu):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                v = f(m)
+            v = pygpu.asnumpy(v) if isinstance(v, pygpu.ndarray) else np.asarray(v)
+            out.append((v.dtype.str, v.tolist()))
+        except Exception as e:  # noqa: BLE001 - the exception's type is the answer compared
+            out.append(type(e).__name__)
+    return out
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.choose([0, -1], [[1, 2], [3, 4]]),
+    lambda m: m.choose([-2, 0], [[1, 2], [3, 4]]),
+    lambda m: m.choose([0, 2], [[1, 2], [3, 4]]),
+    lambda m: m.choose([0, -1], [[1, 2], [3, 4]], mode="wrap"),
+    lambda m: m.choose([0, 5], [[1, 2], [3, 4]], mode="clip"),
+    lambda m: m.choose([0, 1], [m.asarray(np.array([1.5, 2.5], "f4")), 2.0]),
+    lambda m: m.choose([0, 1], [m.asarray(np.array([1, 2], "i1")), 5]),
+    lambda m: m.choose([0, 1], [m.asarray(np.array([1, 2], "u8")), 2]),
+    lambda m: m.choose([0, 1], [m.asarray(np.array([1, 2], "i1")), 300]),
+    lambda m: m.choose(m.asarray(np.array([True, False])), [[1, 2], [3, 4]]),
+    lambda m: m.choose(m.asarray(np.array([0, 1], "u8")), [[1, 2], [3, 4]]),
+    lambda m: m.choose([0], [[1]] * 65),
+    lambda m: m.asarray(np.array([1, 0])).choose([[1, 2], [3, 4]]),
+])
+def test_choose_as_numpys(call):
+    """mode 'raise' refuses negative entries (they wrapped), Python-scalar choices are weak, the
+    index dtypes and the 64 choices are NumPy's."""
+    np_r, pg_r = _np_or_pg(call)
+    assert np_r == pg_r
+
+
+@pytest.mark.parametrize("f", ["putmask", "place"])
+@pytest.mark.parametrize("dt,value", [
+    ("i1", 300), ("i4", 2**63), ("f4", 1j), ("u1", -1), ("i4", np.array([7, 8])), ("i4", [7, 8]),
+    ("f8", [1.5]), ("i4", np.array([7, 8], "i2")), ("f2", np.array([1.0])), ("c8", np.array([1.0])),
+])
+def test_putmask_and_place_convert_values_as_numpys(f, dt, value):
+    mask = [True, False, True, False]
+
+    def call(m):
+        x = m.asarray(np.arange(4, dtype=dt))
+        v = m.asarray(value) if isinstance(value, np.ndarray) else value
+        getattr(m, f)(x, m.asarray(mask), v)
+        return x
+    np_r, pg_r = _np_or_pg(call)
+    assert np_r == pg_r
+
+
+@pytest.mark.parametrize("key", [1, slice(0, 2), [1, 3], np.array([True, False, True, False])])
+@pytest.mark.parametrize("value", [np.int64(300), np.float64(300.7), np.uint64(2**64 - 1), 300, 2.5, np.bool_(True)])
+def test_numpy_scalars_cast_into_fancy_and_mask_assignment(key, value):
+    """NumPy casts a NumPy scalar into an advanced assignment (np.int64(300) into int8 is 44) and
+    checks a Python int's value (OverflowError), as it does for every basic assignment."""
+    def call(m):
+        x = m.zeros(4, "i1")
+        x[m.asarray(key) if isinstance(key, np.ndarray) else key] = value
+        return x
+    np_r, pg_r = _np_or_pg(call)
+    assert np_r == pg_r
+
+
+def test_fill_diagonal_and_ravel_multi_index_errors():
+    for call in (lambda m: m.fill_diagonal(m.zeros((2, 2), "i1"), 300),
+                 lambda m: m.fill_diagonal(m.zeros((2, 2), "f4"), 1j),
+                 lambda m: m.ravel_multi_index((m.asarray([0]),) * 3, (2, 0, 3), mode="wrap"),
+                 lambda m: m.ravel_multi_index((m.asarray([1]), m.asarray([1])), (2**40, 2**40))):
+        np_r, pg_r = _np_or_pg(call)
+        assert np_r == pg_r

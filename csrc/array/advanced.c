@@ -127,10 +127,10 @@ pg_index_merge_dims(int *ndim, int64_t *shape, int ns, int64_t (*strides)[PG_MAX
 }
 
 static int
-is_scalar_value(PyObject *v)
+is_python_number(PyObject *v)
 {
-    return PyLong_Check(v) || PyFloat_Check(v) || PyComplex_Check(v) || PyBool_Check(v) ||
-           PyArray_IsScalar(v, Generic);
+    /* np.float64 and np.complex128 are float and complex subclasses: NumPy's scalars are not these */
+    return !PyArray_IsScalar(v, Generic) && (PyLong_Check(v) || PyFloat_Check(v) || PyComplex_Check(v) || PyBool_Check(v));
 }
 
 PgArray *
@@ -138,7 +138,10 @@ pg_value_array(PgArray *a, PyObject *value)
 {
     if (PgArray_Check(value))
         return pg_asarray(value, a->type, a->device, -1);
-    if (is_scalar_value(value)) {
+    /* a Python number converts by its value (NumPy's OverflowError past the dtype); a NumPy
+     * scalar, as NumPy's fancy and mask assignment takes it, casts unsafely below (np.int64(300)
+     * into int8 is 44) */
+    if (is_python_number(value)) {
         PgArray *v = pg_array_new(a->device, a->type, 0, NULL, 'C', PG_MEM_DEVICE);
         if (v != NULL && pg_array_fill(v, value) < 0)
             Py_CLEAR(v);

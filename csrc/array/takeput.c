@@ -491,6 +491,92 @@ fail:
 
 /* ------------------------------------------------------------------ choose, compress */
 
+/* The choices' common dtype, NumPy's: numpy.result_type of the arrays' dtypes and the Python
+ * scalars themselves (weak: an int8 array and 5 give int8). -1 on error. */
+static int
+choices_type(PyObject *seq, PgDevice *dev)
+{
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq);
+    PyObject *numpy = NULL, *items = PyTuple_New(nc), *rt = NULL;
+    int type = -1;
+    if (items == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        PyObject *c = PySequence_Fast_GET_ITEM(seq, i), *item;
+        if (PyLong_Check(c) || PyFloat_Check(c) || PyComplex_Check(c)) {
+            item = Py_NewRef(c);
+        } else if (PyArray_Check(c)) {
+            item = Py_NewRef((PyObject *)PyArray_DESCR((PyArrayObject *)c));
+        } else {
+            PgArray *arr = pg_asarray(c, -1, dev, -1);
+            item = arr ? Py_NewRef((PyObject *)pg_type_descr(arr->type)) : NULL;
+            Py_XDECREF(arr);
+        }
+        if (item == NULL)
+            goto done;
+        PyTuple_SET_ITEM(items, i, item);
+    }
+    if ((numpy = PyImport_ImportModule("numpy")) == NULL)
+        goto done;
+    PyObject *fn = PyObject_GetAttrString(numpy, "result_type");
+    if (fn == NULL)
+        goto done;
+    rt = PyObject_Call(fn, items, NULL);
+    Py_DECREF(fn);
+    if (rt != NULL)
+        type = pg_type_from_descr((PyArray_Descr *)rt);
+done:
+    Py_DECREF(items);
+    Py_XDECREF(numpy);
+    Py_XDECREF(rt);
+    return type;
+}
+
+/* A choice as an array of type: a number or NumPy array cast unsafely, as NumPy's choose casts its
+ * choices (300 next to an int8 array is 44). */
+static PgArray *
+choice_as(PyObject *c, int type, PgDevice *dev)
+{
+    if (PgArray_Check(c) || !(PyLong_Check(c) || PyFloat_Check(c) || PyComplex_Check(c) || PyArray_Check(c)))
+        return pg_asarray(c, -1, dev, -1); /* cast when copied into the stack of choices */
+    PyArrayObject *v = (PyArrayObject *)PyArray_FROM_O(c);
+    if (v == NULL)
+        return NULL;
+    PyArray_Descr *d = pg_type_descr(type);
+    Py_INCREF(d); /* stolen */
+    PyObject *cast = PyArray_CastToType(v, d, 0);
+    Py_DECREF(v);
+    if (cast == NULL)
+        return NULL;
+    PgArray *r = pg_asarray(cast, type, dev, -1);
+    Py_DECREF(cast);
+    return r;
+}
+
+/* 0 when every index of a is in [0, n) (choose's mode 'raise'), -1 with NumPy's ValueError */
+static int
+check_choice_range(PgArray *a, int n)
+{
+    if (pg_array_size(a) == 0)
+        return 0;
+    PyObject *lo = PyObject_CallMethod((PyObject *)a, "min", NULL), *hi = PyObject_CallMethod((PyObject *)a, "max", NULL);
+    PyObject *lo_i = lo ? PyNumber_Index(lo) : NULL, *hi_i = hi ? PyNumber_Index(hi) : NULL;
+    int rc = -1;
+    if (lo_i && hi_i) {
+        long long l = PyLong_AsLongLong(lo_i), h = PyLong_AsLongLong(hi_i);
+        if (!PyErr_Occurred()) {
+            rc = l >= 0 && h < n ? 0 : -1;
+            if (rc < 0)
+                PyErr_SetString(PyExc_ValueError, "invalid entry in choice array");
+        }
+    }
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(lo_i);
+    Py_XDECREF(hi_i);
+    return rc;
+}
+
 static PyObject *
 choose_impl(PyObject *aobj, PyObject *choicesobj, PyObject *out, PyObject *modeobj)
 {
@@ -498,35 +584,43 @@ choose_impl(PyObject *aobj, PyObject *choicesobj, PyObject *out, PyObject *modeo
     if (parse_mode(modeobj, &mode) < 0)
         return NULL;
     PgArray *a = pg_asarray(aobj, -1, NULL, -1), *stack = NULL, *res = NULL;
-    PgArray *choices[256];
+    PgArray *choices[64];
     int n = 0;
     PyObject *seq = NULL;
     if (a == NULL)
         return NULL;
-    if (!PG_IS_INTEGER(a->type)) {
+    /* the indices as NumPy takes them: what casts safely to intp (bools too, not uint64) */
+    if (!(PG_IS_INTEGER(a->type) || PG_IS_BOOL(a->type)) || a->type == PG_UINT64) {
         PyErr_Format(PyExc_TypeError, "Cannot cast array data from dtype('%s') to dtype('int64') according to the "
                      "rule 'safe'", pg_type_info[a->type].name);
         goto done;
     }
+    if (PG_IS_BOOL(a->type))
+        Py_SETREF(a, pg_array_copy(a, PG_INT64, 'K', NULL));
+    if (a == NULL)
+        goto done;
     seq = PySequence_Fast(choicesobj, "choices must be a sequence of arrays");
     if (seq == NULL)
         goto done;
     Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq);
-    if (nc == 0 || nc > 256) {
-        PyErr_SetString(PyExc_ValueError, nc == 0 ? "0-length sequence." : "too many choices");
+    if (nc == 0 || nc > 64) {
+        PyErr_SetString(PyExc_ValueError, nc == 0 ? "0-length sequence." : "Need at least 0 and at most 64 array objects.");
         goto done;
     }
-    int type = -1;
+    int type = choices_type(seq, a->device);
+    if (type < 0)
+        goto done;
     for (Py_ssize_t i = 0; i < nc; i++) {
-        PgArray *c = pg_asarray(PySequence_Fast_GET_ITEM(seq, i), -1, a->device, -1);
+        PgArray *c = choice_as(PySequence_Fast_GET_ITEM(seq, i), type, a->device);
         if (c == NULL)
             goto done;
         choices[n++] = c;
-        type = type < 0 ? c->type : (int)pg_promote_types(type, c->type);
     }
+    if (mode == PG_INDEX_RAISE && check_choice_range(a, n) < 0)
+        goto done;
     /* a and every choice broadcast to one shape */
-    int nds[257];
-    const int64_t *shapes[257];
+    int nds[65];
+    const int64_t *shapes[65];
     nds[0] = a->ndim;
     shapes[0] = a->shape;
     for (int i = 0; i < n; i++) {
@@ -571,7 +665,7 @@ done:
         Py_DECREF(choices[i]);
     Py_XDECREF(seq);
     Py_XDECREF(stack);
-    Py_DECREF(a);
+    Py_XDECREF(a);
     return res == NULL ? NULL : into_out(out, res);
 }
 

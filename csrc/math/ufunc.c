@@ -376,7 +376,10 @@ weak_in_search(const Operand *ops, const int *types, int nin)
 {
     int max_array = -1, max_scalar = -1;
     for (int i = 0; i < nin; i++) {
-        int k = ops[i].weak == PG_WEAK_INT ? 1 : ops[i].weak == PG_WEAK_FLOAT ? 2 : ops[i].weak ? 3 : kind_order(types[i]);
+        int k = ops[i].weak == PG_WEAK_INT     ? 1
+                : ops[i].weak == PG_WEAK_FLOAT ? 2
+                : ops[i].weak                  ? 3
+                                               : kind_order(types[i]);
         if (ops[i].arr && ops[i].arr->ndim > 0)
             max_array = k > max_array ? k : max_array;
         else
@@ -635,8 +638,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         if (i < first)
             types[i] = PG_BOOL;
         else if (ops[i].weak) {
-            /* a program ufunc checks a Python int against the loop it picks (300 next to int8 in
-             * an int32 loop): its default dtype here, for when it is not weak in the search */
+            /* a user ufunc (vectorize) checks a Python int against the loop it picks (300 next to
+             * int8 in an int32 loop): its default dtype here, for when it is not weak in the search */
             if ((uf->flags & PG_UF_USER_LOOPS) && dtype < 0) {
                 types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0);
                 if (types[i] < 0 && PyErr_ExceptionMatches(PyExc_OverflowError)) { /* as NumPy's array(2**63) */
