@@ -261,8 +261,9 @@ def _width_doane(x):
 
 
 def _width_auto(x):
-    fd, sturges = _width_fd(x), _width_sturges(x)
-    return min(fd, sturges) if fd else sturges
+    """NumPy 2's: the smaller of Sturges' width and Freedman-Diaconis' kept at least half the
+    square-root estimator's (so few distinct values do not make thousands of bins)."""
+    return min(max(_width_fd(x), _ptp(x) / _np.sqrt(x.size) / 2), _width_sturges(x))
 
 
 # numpy.histogram_bin_edges' estimators of the bin width (of the data within range); 'stone'
@@ -316,6 +317,8 @@ def _bin_edges(a, bins, range, weights=None):  # noqa: A002
         if _np.issubdtype(bin_type, _np.integer):
             bin_type = _np.result_type(bin_type, float)
         edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        if _np.any(edges[:-1] >= edges[1:]):   # the range overflows, or the dtype cannot space them
+            raise ValueError(f"Too many bins for data range. Cannot create {n} finite-sized bins.")
         return edges, True
     edges = bins.get() if isinstance(bins, _core.ndarray) else _np.asarray(bins)
     if edges.ndim != 1:

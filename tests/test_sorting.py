@@ -459,3 +459,36 @@ def test_unique_along_an_axis_matches_numpy(n, m, ndim, dtype, data):
             np.testing.assert_array_equal(g, w)
         np.testing.assert_array_equal(pygpu.asnumpy(pygpu.unique(pygpu.asarray(a), axis=axis)),
                                       np.unique(a, axis=axis))
+
+
+# ---------------------------------------------------------------- found by a differential hunt
+
+@pytest.mark.parametrize("data", [np.r_[np.zeros(6), 0.01, 1.0], np.array([0.0, -1.0, 1.0, 1e-45, 0.0]),
+                                  np.random.default_rng(0).integers(0, 5, 100).astype(float),
+                                  np.random.default_rng(1).standard_normal(1000), np.arange(20)])
+def test_histogram_auto_bins_as_numpy_2(data):
+    """'auto' is NumPy 2's: Freedman-Diaconis kept at least half the sqrt estimator's width."""
+    for bins in ("auto", "fd", "sturges", "doane"):
+        try:
+            hn, en = np.histogram(data, bins)
+        except ValueError:   # fd's width of 1e-45-spaced data: too many bins for NumPy too
+            with pytest.raises(ValueError):
+                pygpu.histogram(pygpu.asarray(data), bins)
+            continue
+        h, e = pygpu.histogram(pygpu.asarray(data), bins)
+        np.testing.assert_array_equal(pygpu.asnumpy(h), hn)
+        np.testing.assert_allclose(pygpu.asnumpy(e), en)
+
+
+def test_histogram_refuses_bins_the_range_cannot_space():
+    for data, bins in ((np.array([1e308, -1e308]), 3), (np.array([0.5, 0.9], "f2"), 5000)):
+        with pytest.raises(ValueError, match="Too many bins for data range"):
+            pygpu.histogram(pygpu.asarray(data), bins)
+        with pytest.raises(ValueError, match="Too many bins for data range"):
+            np.histogram(data, bins)
+
+
+@pytest.mark.parametrize("kth", [0, 5, -1, [0, 3]])
+def test_partition_of_an_empty_axis(kth):
+    assert pygpu.partition(pygpu.asarray(np.array([])), kth).shape == (0,)
+    assert pygpu.argpartition(pygpu.zeros((3, 0)), kth).shape == (3, 0)

@@ -109,6 +109,11 @@ parse_kth(PyObject *obj, int64_t len, int64_t *kth, int max)
         goto done;
     npy_intp n = PyArray_SIZE(c);
     const int64_t *v = PyArray_DATA(c);
+    if (len == 0) { /* nothing to partition: NumPy checks no kth (partition(array([]), 0) is []) */
+        Py_DECREF(c);
+        rc = 0;
+        goto done;
+    }
     if (n > max) {
         PyErr_SetString(PyExc_ValueError, "too many kth values");
         Py_DECREF(c);
