@@ -13,22 +13,23 @@ import numpy as np
 import pygpu as _pg
 
 
-def _values(v, name, check, message):
-    """A parameter as a host array, checked as NumPy checks it (ValueError with its message)."""
+def _values(v, name, check, message, nan_ok=False):
+    """A parameter as a host array, checked as NumPy checks it (ValueError with its message); a
+    NaN fails the check unless nan_ok (NumPy's scale < 0 test lets it through: the draw is NaN)."""
     a = np.asarray(v.get() if isinstance(v, _pg.ndarray) else v, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        bad = ~check(a) | np.isnan(a)
+        bad = ~(check(a) | np.isnan(a)) if nan_ok else ~check(a) | np.isnan(a)
     if np.any(bad):
         raise ValueError(message.format(name=name))
     return a
 
 
 def _positive(v, name):
-    return _values(v, name, lambda a: a > 0, "{name} <= 0")
+    return _values(v, name, lambda a: a > 0, "{name} <= 0", nan_ok=True)
 
 
 def _non_negative(v, name):
-    return _values(v, name, lambda a: a >= 0, "{name} < 0")
+    return _values(v, name, lambda a: a >= 0, "{name} < 0", nan_ok=True)
 
 
 def _shape_of(size, *params):
@@ -126,7 +127,9 @@ class ComposedDistributions:
         u = self._uniform01(shape, device)
         m, s = _on(m, shape, n.device), _on(s, shape, n.device)
         y = m * n * n
-        x = m + (m / (2.0 * s)) * (y - _pg.sqrt(4.0 * s * y + y * y))
+        # m + m / (2 s) (y - sqrt(4 s y + y^2)) without its cancellation (y >> s lost every digit:
+        # negative draws at m / s = 1e7): the difference's conjugate form
+        x = m - 2.0 * m * y / (y + _pg.sqrt(4.0 * s * y + y * y))
         return _pg.where(u <= m / (m + x), x, m * m / x)
 
     def f(self, dfnum, dfden, size=None, *, device=None):
@@ -145,10 +148,10 @@ class ComposedDistributions:
         central = self.chisquare(dfb, shape, device=device)
         big = self.chisquare(np.where(dfb > 1, dfb - 1, 1.0), shape, device=device)
         n = self.normal(np.sqrt(ncb), 1.0, shape, device=device)
-        i = self.poisson(ncb / 2.0, shape, device=device)
+        i = self.poisson(np.where(np.isnan(ncb), 0.0, ncb) / 2.0, shape, device=device)   # a NaN nonc: NaN below
         small = self.chisquare(_pg.asarray(dfb, device=i.device) + 2.0 * i, shape, device=device)
         d, c = _on(dfb, shape, n.device), _on(ncb, shape, n.device)
-        return _pg.where(c == 0, central, _pg.where(d > 1, big + n * n, small))
+        return _pg.where(c == 0, central, _pg.where(d > 1, big + n * n, _pg.where(_pg.isnan(c), np.nan, small)))
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None, *, device=None):
         """The noncentral F distribution."""
@@ -160,7 +163,7 @@ class ComposedDistributions:
 
     def negative_binomial(self, n, p, size=None, *, device=None):
         """Failures before the n-th success: poisson(gamma(n, (1 - p) / p)) (int64)."""
-        n = _positive(n, "n")
+        n = _values(n, "n", lambda a: a > 0, "{name} <= 0")
         p = _values(p, "p", lambda a: (a > 0) & (a <= 1), "{name} <= 0, {name} > 1 or {name} is NaN")
         shape = _shape_of(size, n, p)
         nb, pb = np.broadcast_to(n, shape), np.broadcast_to(p, shape)
@@ -168,17 +171,38 @@ class ComposedDistributions:
         return self.poisson(y.get() if y.ndim else float(y), shape, device=device)
 
     def dirichlet(self, alpha, size=None, *, device=None):
-        """Points on the simplex: standard_gamma(alpha) normalised along the last axis."""
+        """Points on the simplex: standard_gamma(alpha) normalised along the last axis; for small
+        alphas (all below 0.1, where the gammas underflow to 0 and 0/0 gave NaN rows) NumPy's
+        stick-breaking by beta draws. A NaN alpha gives NaN points, as NumPy's."""
         alpha = np.asarray(alpha.get() if isinstance(alpha, _pg.ndarray) else alpha, dtype=np.float64)
         if alpha.ndim != 1:
             raise ValueError("alpha must be a one-dimensional array")
-        if np.any(np.isnan(alpha)) or np.any(alpha < 0):
+        if np.any(alpha < 0):
             raise ValueError("alpha < 0")
         k = alpha.shape[0]
         shape = (() if size is None else _shape_of(size)) + (k,)
+        if k and np.all(alpha == 0):
+            return _pg.zeros(shape, device=self._device_of(device))
+        if k and alpha.max() < 0.1:
+            return self._dirichlet_sticks(alpha, shape, device)
         g = self.standard_gamma(np.broadcast_to(alpha, shape), shape, device=device)
         total = g.sum(axis=-1, keepdims=True)
         return g / total
+
+    def _dirichlet_sticks(self, alpha, shape, device):
+        """Stick-breaking: part j of what is left is beta(alpha[j], sum(alpha[j+1:])) (0 where
+        alpha[j] is 0, all of it where nothing follows), the last part what remains."""
+        rest = np.cumsum(alpha[::-1])[::-1]   # rest[j] = sum(alpha[j:])
+        left = _pg.ones(shape[:-1], device=self._device_of(device))
+        parts = []
+        for j in range(alpha.shape[0] - 1):
+            a, b = alpha[j], rest[j + 1]
+            v = self.beta(a, b, shape[:-1], device=device) if a > 0 and b > 0 else \
+                _pg.full(shape[:-1], 0.0 if a == 0 else 1.0, device=left.device)
+            parts.append(left * v)
+            left = left * (1.0 - v)
+        parts.append(left)
+        return _pg.stack(parts, axis=-1)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd", device=None):
         """mean + z @ A with A from cov ('svd', 'eigh' or 'cholesky' factorisation), z standard
@@ -222,8 +246,9 @@ class ComposedDistributions:
         outcome in turn; pvals of more dimensions give one distribution per leading index, which
         broadcast with n and size, as NumPy's Generator."""
         pvals = np.asarray(pvals.get() if isinstance(pvals, _pg.ndarray) else pvals, dtype=np.float64)
-        if pvals.ndim == 0:
-            raise ValueError("pvals must have at least 1 dimension")
+        if pvals.ndim == 0 or pvals.shape[-1] == 0:
+            raise ValueError("pvals must have at least 1 dimension and the last dimension of pvals must be "
+                             "greater than 0.")
         if np.any(pvals < 0) or np.any(pvals > 1) or np.any(np.isnan(pvals)):
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if np.any(pvals[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
@@ -249,9 +274,10 @@ class ComposedDistributions:
 
     # -- rejection: redraw what was not accepted
 
-    def _reject(self, shape, device, propose):
+    def _reject(self, shape, device, propose, dtype=np.int64):
         """An array of shape filled by propose(count, index) -> (values, accepted) over the
-        elements still pending (their flat indices), until every one is accepted."""
+        elements still pending (their flat indices), until every one is accepted (of dtype when
+        there is none to propose)."""
         total = int(np.prod(shape))
         dev = self._device_of(device)
         out = None
@@ -263,7 +289,7 @@ class ComposedDistributions:
             out[pending[accepted]] = values[accepted]
             pending = pending[~accepted]
         if out is None:
-            out = _pg.empty(total, dtype=np.int64, device=dev)
+            out = _pg.empty(total, dtype=dtype, device=dev)
         return out.reshape(shape)
 
     def logseries(self, p, size=None, *, device=None):
@@ -341,9 +367,10 @@ class ComposedDistributions:
             flat_u = np.pi * (2 * u - 1)
             result = _pg.where(k < 1e-8, flat_u, _pg.where(k > 1e6, normal, result))
             ok = _pg.logical_or(ok, _pg.logical_or(k < 1e-8, k > 1e6))
-            return result, ok
+            nan = _pg.logical_or(_pg.isnan(k), _pg.isnan(m))   # NumPy's draw of a NaN parameter
+            return _pg.where(nan, np.nan, result), _pg.logical_or(ok, nan)
 
-        return self._reject(shape, device, propose)
+        return self._reject(shape, device, propose, np.float64)
 
 
     # -- hypergeometric (helpers below the class)

@@ -129,3 +129,39 @@ def test_legacy_module_functions():
         pygpu.random.set_bit_generator(object())
     rs = pygpu.random.RandomState(2)
     assert rs.vonmises(0.0, 1.0, 5).shape == (5,)
+
+
+# ---------------------------------------------------------------- found by a hunt against NumPy's Generator
+
+def test_wald_stays_positive_at_large_mean_over_scale():
+    """The transformation's y - sqrt(4 s y + y^2) lost every digit for mean/scale >= 1e7 (negative
+    draws); its conjugate form keeps them, and the moments stay the distribution's."""
+    rng = pygpu.random.default_rng(0)
+    for mean, scale in ((1.0, 1e-10), (1e6, 1e-3), (1e9, 1.0)):
+        assert float(pygpu.min(rng.wald(mean, scale, size=100_000))) > 0
+    w = pygpu.asnumpy(rng.wald(3.0, 2.0, size=200_000))
+    assert abs(w.mean() - 3.0) < 5 * np.sqrt(13.5 / w.size)
+
+
+def test_dirichlet_of_small_and_zero_alphas():
+    rng = pygpu.random.default_rng(1)
+    x = pygpu.asnumpy(rng.dirichlet([1e-3, 1e-3, 2e-3], 100_000))
+    assert not np.isnan(x).any() and np.allclose(x.sum(axis=1), 1.0)
+    np.testing.assert_allclose(x.mean(axis=0), [0.25, 0.25, 0.5], atol=0.02)
+    y = pygpu.asnumpy(rng.dirichlet([0.05, 0.02, 0.03], (2000, 3)))
+    assert y.shape == (2000, 3, 3) and np.allclose(y.sum(axis=-1), 1.0)
+    # NumPy's answers for zeros and NaN
+    for alpha, want in (([0.0, 0.0], [0.0, 0.0]), ([0.0, 1.0], [0.0, 1.0]), ([1.0, 0.0], [1.0, 0.0])):
+        np.testing.assert_array_equal(pygpu.asnumpy(rng.dirichlet(alpha)), want)
+    assert np.isnan(pygpu.asnumpy(rng.dirichlet([1.0, np.nan]))).all()
+
+
+def test_nan_parameters_give_nan_draws_as_numpys():
+    rng = pygpu.random.default_rng(2)
+    for f, args in (("rayleigh", (np.nan,)), ("pareto", (np.nan,)), ("power", (np.nan,)), ("weibull", (np.nan,)),
+                    ("gumbel", (0, np.nan)), ("vonmises", (0, np.nan)), ("wald", (np.nan, 1)), ("f", (np.nan, 1)),
+                    ("noncentral_chisquare", (1, np.nan)), ("noncentral_f", (1, 1, np.nan))):
+        assert np.isnan(float(getattr(rng, f)(*args))), f
+    assert rng.vonmises(0.0, 1.0, size=0).dtype == np.float64
+    with pytest.raises(ValueError, match="last dimension of pvals must be greater than 0"):
+        rng.multinomial(10, [])
