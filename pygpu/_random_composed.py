@@ -386,6 +386,10 @@ class ComposedDistributions:
         if method not in ("marginals", "count"):
             raise ValueError('method must be "count" or "marginals".')
         colors = np.asarray(colors.get() if isinstance(colors, _pg.ndarray) else colors)
+        if colors.ndim == 1 and colors.size == 0:
+            colors = colors.astype(np.int64)   # no colours: an empty draw, as NumPy's
+        if not isinstance(nsample, (int, np.integer)):
+            raise ValueError("nsample must be an integer")
         if colors.ndim != 1 or not np.issubdtype(colors.dtype, np.integer):
             raise ValueError("colors must be a one-dimensional sequence of nonnegative integers")
         if np.any(colors < 0):
@@ -400,6 +404,8 @@ class ComposedDistributions:
         left = total
         out = []
         rest = _pg.asarray(remaining, device=self._device_of(device))
+        if colors.shape[0] == 0:
+            return _pg.zeros(lead + (0,), dtype=np.int64, device=rest.device)
         for k in range(colors.shape[0] - 1):
             left -= int(colors[k])
             x = _hypergeometric(self, int(colors[k]), left, rest, lead, device)
@@ -473,10 +479,14 @@ def _hypergeometric_ratio(self, good, bad, sample, device):
 
 
 def _hypergeometric(self, ngood, nbad, nsample, size, device):
+    # integers as NumPy's cast takes them: floats truncated, NaN its ValueError
     good, bad, sample = (np.asarray(v.get() if isinstance(v, _pg.ndarray) else v) for v in (ngood, nbad, nsample))
-    for v, name in ((good, "ngood"), (bad, "nbad"), (sample, "nsample")):
-        if not np.issubdtype(v.dtype, np.integer) and not np.all(v == np.floor(v)):
-            raise TypeError(f"{name} must be an integer")
+    for v in (good, bad, sample):
+        if v.dtype.kind in "fc" and np.any(np.isnan(v)):
+            raise ValueError("cannot convert float NaN to integer")
+    good, bad, sample = (np.trunc(v).astype(np.int64) if v.dtype.kind == "f" else v for v in (good, bad, sample))
+    if np.any(good >= 10**9) or np.any(bad >= 10**9):
+        raise ValueError("both ngood and nbad must be less than 1000000000")
     if np.any(good < 0):
         raise ValueError("ngood < 0")
     if np.any(bad < 0):

@@ -447,8 +447,8 @@ class Generator(ComposedDistributions):
 
     def permutation(self, x, axis=0, *, device=None):
         """A permuted copy of x along axis (x an int: a permutation of arange(x))."""
-        if isinstance(x, (int, np.integer)):
-            return _permutation(self._bit_generator, int(x), _device(device))
+        if isinstance(x, (int, np.integer)):   # of arange(x): empty for x <= 0, as NumPy's
+            return _permutation(self._bit_generator, max(int(x), 0), _device(device))
         arr = _as_device(x, device)
         axis = np.lib.array_utils.normalize_axis_index(axis, arr.ndim)
         return _core.take(arr, _permutation(self._bit_generator, arr.shape[axis], arr.device), axis=axis)

@@ -165,3 +165,16 @@ def test_nan_parameters_give_nan_draws_as_numpys():
     assert rng.vonmises(0.0, 1.0, size=0).dtype == np.float64
     with pytest.raises(ValueError, match="last dimension of pvals must be greater than 0"):
         rng.multinomial(10, [])
+
+
+def test_hypergeometric_arguments_as_numpys():
+    rng = pygpu.random.default_rng(3)
+    assert 0 <= int(rng.hypergeometric(5.5, 5, 3)) <= 3          # floats truncated
+    for args, match in (((np.nan, 5, 3), "NaN"), ((10**9, 10**9, 5), "less than 1000000000")):
+        with pytest.raises(ValueError, match=match):
+            rng.hypergeometric(*args)
+    with pytest.raises(ValueError, match="nsample must be an integer"):
+        rng.multivariate_hypergeometric([5, 5], 2.5)
+    assert rng.multivariate_hypergeometric([], 0).shape == (0,)
+    assert rng.multivariate_hypergeometric([], 0, size=3).shape == (3, 0)
+    assert rng.permutation(-1).shape == (0,)
