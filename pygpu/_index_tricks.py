@@ -326,7 +326,8 @@ def block(arrays):
         a = _pg.asarray(x)
         return a.reshape((1,) * (ndim - a.ndim) + a.shape)
 
-    return build(arrays, 0)
+    result = build(arrays, 0)
+    return result.copy() if depth == 0 else result   # a new array even of one bare block, as NumPy's
 
 
 # ------------------------------------------------------------------ mgrid, ogrid, r_, c_

@@ -254,8 +254,13 @@ def tile(A, reps):
 
 
 def _repeat_counts(repeats):
+    """The counts as NumPy takes them: an array's by the 'safe' rule (float or uint64 counts are
+    its TypeError), numbers and lists truncated."""
     if isinstance(repeats, _ndarray):
         repeats = repeats.get()
+    if isinstance(repeats, _np.ndarray) and not _np.can_cast(repeats.dtype, _np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {repeats.dtype!r} to {_np.dtype(_np.intp)!r} according to "
+                        f"the rule 'safe'")
     counts = _np.asarray(repeats)
     if counts.ndim > 1:
         raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
@@ -272,9 +277,9 @@ def repeat(a, repeats, axis=None):
     counts along axis (a gather)."""
     a = _as(a)
     counts = _repeat_counts(repeats)
-    if axis is None:
+    if axis is None or a.ndim == 0:   # a 0-d array repeats as a 1-d one (axis 0 or -1), as NumPy's
+        axis = 0 if axis is None else _normalize_axis_index(axis, 1)
         a = a.ravel()
-        axis = 0
     else:
         axis = _normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
@@ -557,7 +562,10 @@ def insert(arr, obj, values, axis=None):
             indices = _np.flatnonzero(indices)
         elif indices.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional or scalar")
-    values = _as(values, arr.device)
+    # NumPy's array(values, dtype=arr.dtype): numbers and lists by their values (300 into uint8 is
+    # its OverflowError, 1j into float32 its TypeError), arrays cast
+    values = _as(values, arr.device).astype(arr.dtype, copy=False) if isinstance(values, (_ndarray, _np.ndarray)) \
+        else _core.asarray(_np.array(values, dtype=arr.dtype), device=arr.device)
     if indices.size == 1:
         index = indices.item()
         if index < -n or index > n:
@@ -610,8 +618,8 @@ def trim_zeros(filt, trim="fb", axis=None):
     for ax in axes:
         others = tuple(d for d in range(a.ndim) if d != ax)
         line = any_(nonzero, axis=others) if others else nonzero
-        if not bool(any_(line)):
-            return a[(slice(0, 0),) * a.ndim]
+        if not bool(any_(line)):   # all zeros: the trimmed axes empty, the others kept (NumPy's)
+            return a[tuple(slice(0, 0) if d in axes else slice(None) for d in range(a.ndim))]
         start = int(argmax(line)) if "f" in trim else None
         stop = line.shape[0] - int(argmax(line[::-1])) if "b" in trim else None
         index[ax] = slice(start, stop)

@@ -1,6 +1,8 @@
 """Array manipulation (concatenate, stack and friends, split, tile, repeat, flip, roll, rot90, pad,
 tril/triu, diag, meshgrid, indices, atleast_nd, append, insert, delete, copyto, resize,
 trim_zeros), differential against NumPy over dtypes, layouts, empty and 0-d arrays."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -688,3 +690,47 @@ def test_concatenate_promotes_all_inputs_at_once(device):
     got = pygpu.concatenate([pygpu.asarray(a, device=device) for a in arrs])
     assert_array_equal(got, np.concatenate(arrs))
     assert pygpu.stack([pygpu.asarray(a, device=device) for a in arrs]).dtype == np.stack(arrs).dtype
+
+
+# ---------------------------------------------------------------- found by a differential hunt
+
+def _np_and_pg(f):
+    out = []
+    for m in (np, pygpu):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                v = f(m)
+            v = pygpu.asnumpy(v) if isinstance(v, pygpu.ndarray) else np.asarray(v)
+            out.append((v.dtype.str, v.shape, v.tolist()))
+        except Exception as e:  # noqa: BLE001 - the exception's type is the answer compared
+            out.append(type(e).__name__)
+    return out
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.squeeze(m.asarray(3), axis=0), lambda m: m.squeeze(m.asarray(3), axis=-1),
+    lambda m: m.squeeze(m.asarray(3), axis=1),
+    lambda m: m.repeat(m.asarray(5), 3, axis=0), lambda m: m.repeat(m.asarray(5), 3, axis=1),
+    lambda m: m.asarray(5).repeat(3, axis=-1),
+    lambda m: m.repeat(m.arange(3), m.asarray(np.array([1.9, 0.5, 2.7]))),
+    lambda m: m.repeat(m.arange(3), m.asarray(np.array([2], "u8"))),
+    lambda m: m.repeat(m.arange(3), 2.5), lambda m: m.repeat(m.arange(3), [1.0, 2.0, 1.0]),
+    lambda m: m.trim_zeros(m.zeros((2, 3)), axis=0), lambda m: m.trim_zeros(m.zeros((2, 3)), axis=1),
+    lambda m: m.trim_zeros(m.zeros((0, 3)), axis=0), lambda m: m.trim_zeros(m.zeros((2, 3))),
+    lambda m: m.concatenate([m.ones(2, "f8"), m.ones(2, "i4")], casting="no"),
+    lambda m: m.concatenate([m.ones(2, "f8"), m.ones(2, "i4")], axis=None, casting="equiv"),
+    lambda m: m.stack([m.ones(2, "f8"), m.ones(2, "i4")], casting="no"),
+    lambda m: m.concatenate([m.ones(2, "f8"), m.ones(2, "f8")], casting="no"),
+] + [lambda m, v=v: m.insert(m.asarray(np.array([1, 2, 3], "u1")), 1, m.asarray(v) if isinstance(v, np.ndarray) else v)
+     for v in (300, -2.7, np.nan, [300], -1, 5, [7, 8], np.array([300]))]
+  + [lambda m: m.insert(m.ones(3, "f4"), 1, 1j)])
+def test_manipulation_as_numpys(call):
+    np_r, pg_r = _np_and_pg(call)
+    assert np_r == pg_r
+
+
+def test_block_of_one_bare_array_is_a_new_array():
+    for a in (pygpu.arange(4.0), pygpu.asarray(3.0)):
+        b = pygpu.block(a)
+        assert not pygpu.shares_memory(a, b)

@@ -69,8 +69,8 @@ done:
     return rc;
 }
 
-/* The result type: dtype when given (each input castable to it under `casting`), out's type when
- * out is given (likewise), else the inputs' promoted type. */
+/* The result type: dtype when given, out's type when out is given, else the inputs' promoted
+ * type; each input castable to it under `casting` (NumPy's 'no' refuses int32 into float64). */
 static int
 join_type(ArrayList *list, int dtype, PgArray *out, PgCasting casting)
 {
@@ -79,7 +79,9 @@ join_type(ArrayList *list, int dtype, PgArray *out, PgCasting casting)
         unsigned types = 0;
         for (Py_ssize_t k = 0; k < list->n; k++)
             types |= 1u << list->arrays[k]->type;
-        return pg_result_type_of_set(types);
+        type = pg_result_type_of_set(types);
+        if (casting >= PG_CAST_SAFE) /* the promoted type takes every input safely */
+            return type;
     }
     for (Py_ssize_t k = 0; k < list->n; k++) {
         int t = list->arrays[k]->type;

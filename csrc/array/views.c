@@ -661,10 +661,11 @@ squeeze_impl(PgArray *a, PyObject *axis)
             drop[i] = a->shape[i] == 1;
     } else {
         int axes[PG_MAXDIMS + 1];
-        int n = parse_axes(axis, a->ndim, NULL, "duplicate value in 'axis'", axes);
+        /* a 0-d array takes axis 0 or -1 (nothing to drop), as NumPy's */
+        int n = parse_axes(axis, a->ndim ? a->ndim : 1, NULL, "duplicate value in 'axis'", axes);
         if (n < 0)
             return NULL;
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < n && a->ndim; k++) {
             if (a->shape[axes[k]] != 1) {
                 PyErr_SetString(PyExc_ValueError,
                                 "cannot select an axis to squeeze out which has size not equal to one");
