@@ -195,3 +195,20 @@ def run_mock(mock_driver, code, **env):
     those of this build unless MOCK_CUDA_KERNELS says otherwise); returns the child's last line of
     output, parsed as JSON. The prelude gives the child stats(), error(fn) and libcuda (ctypes)."""
     return run_child(MOCK_PRELUDE, code, mock_env(mock_driver, env))
+
+
+def numpy_and_pygpu(f):
+    """[NumPy's answer, pygpu's] to f(module): (dtype, shape, values), or the exception's type name
+    (warnings silenced), for tests that hold both to the same answer or the same error kind."""
+    import warnings
+    out = []
+    for m in (np, pygpu):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                v = f(m)
+            v = pygpu.asnumpy(v) if isinstance(v, pygpu.ndarray) else np.asarray(v)
+            out.append((v.dtype.str, v.shape, v.tolist()))
+        except Exception as e:  # noqa: BLE001 - the exception's type is the answer compared
+            out.append(type(e).__name__)
+    return out

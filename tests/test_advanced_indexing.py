@@ -2,14 +2,13 @@
 reading and writing, and the indexing routines (take, put, take_along_axis, put_along_axis,
 choose, compress, extract, place, select, nonzero, argwhere, flatnonzero, where(cond)),
 differential against NumPy on every device."""
-import warnings
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pygpu
-from conftest import DTYPES, assert_array_equal, same_error
+from conftest import DTYPES, assert_array_equal, numpy_and_pygpu, same_error
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -391,21 +390,6 @@ def test_choose_compress_extract_place_select(device):
 
 # ---------------------------------------------------------------- found by a differential hunt
 
-def _np_or_pg(f):
-    """(NumPy's result or exception type, pygpu's) of f(module)."""
-    out = []
-    for m in (np, pygpu):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                v = f(m)
-            v = pygpu.asnumpy(v) if isinstance(v, pygpu.ndarray) else np.asarray(v)
-            out.append((v.dtype.str, v.tolist()))
-        except Exception as e:  # noqa: BLE001 - the exception's type is the answer compared
-            out.append(type(e).__name__)
-    return out
-
-
 @pytest.mark.parametrize("call", [
     lambda m: m.choose([0, -1], [[1, 2], [3, 4]]),
     lambda m: m.choose([-2, 0], [[1, 2], [3, 4]]),
@@ -424,7 +408,7 @@ def _np_or_pg(f):
 def test_choose_as_numpys(call):
     """mode 'raise' refuses negative entries (they wrapped), Python-scalar choices are weak, the
     index dtypes and the 64 choices are NumPy's."""
-    np_r, pg_r = _np_or_pg(call)
+    np_r, pg_r = numpy_and_pygpu(call)
     assert np_r == pg_r
 
 
@@ -441,7 +425,7 @@ def test_putmask_and_place_convert_values_as_numpys(f, dt, value):
         v = m.asarray(value) if isinstance(value, np.ndarray) else value
         getattr(m, f)(x, m.asarray(mask), v)
         return x
-    np_r, pg_r = _np_or_pg(call)
+    np_r, pg_r = numpy_and_pygpu(call)
     assert np_r == pg_r
 
 
@@ -454,7 +438,7 @@ def test_numpy_scalars_cast_into_fancy_and_mask_assignment(key, value):
         x = m.zeros(4, "i1")
         x[m.asarray(key) if isinstance(key, np.ndarray) else key] = value
         return x
-    np_r, pg_r = _np_or_pg(call)
+    np_r, pg_r = numpy_and_pygpu(call)
     assert np_r == pg_r
 
 
@@ -463,5 +447,5 @@ def test_fill_diagonal_and_ravel_multi_index_errors():
                  lambda m: m.fill_diagonal(m.zeros((2, 2), "f4"), 1j),
                  lambda m: m.ravel_multi_index((m.asarray([0]),) * 3, (2, 0, 3), mode="wrap"),
                  lambda m: m.ravel_multi_index((m.asarray([1]), m.asarray([1])), (2**40, 2**40))):
-        np_r, pg_r = _np_or_pg(call)
+        np_r, pg_r = numpy_and_pygpu(call)
         assert np_r == pg_r

@@ -1,14 +1,13 @@
 """Array manipulation (concatenate, stack and friends, split, tile, repeat, flip, roll, rot90, pad,
 tril/triu, diag, meshgrid, indices, atleast_nd, append, insert, delete, copyto, resize,
 trim_zeros), differential against NumPy over dtypes, layouts, empty and 0-d arrays."""
-import warnings
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pygpu
-from conftest import DTYPES, assert_array_equal, same_error
+from conftest import DTYPES, assert_array_equal, numpy_and_pygpu, same_error
 
 HYPO = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -694,20 +693,6 @@ def test_concatenate_promotes_all_inputs_at_once(device):
 
 # ---------------------------------------------------------------- found by a differential hunt
 
-def _np_and_pg(f):
-    out = []
-    for m in (np, pygpu):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                v = f(m)
-            v = pygpu.asnumpy(v) if isinstance(v, pygpu.ndarray) else np.asarray(v)
-            out.append((v.dtype.str, v.shape, v.tolist()))
-        except Exception as e:  # noqa: BLE001 - the exception's type is the answer compared
-            out.append(type(e).__name__)
-    return out
-
-
 @pytest.mark.parametrize("call", [
     lambda m: m.squeeze(m.asarray(3), axis=0), lambda m: m.squeeze(m.asarray(3), axis=-1),
     lambda m: m.squeeze(m.asarray(3), axis=1),
@@ -726,7 +711,7 @@ def _np_and_pg(f):
      for v in (300, -2.7, np.nan, [300], -1, 5, [7, 8], np.array([300]))]
   + [lambda m: m.insert(m.ones(3, "f4"), 1, 1j)])
 def test_manipulation_as_numpys(call):
-    np_r, pg_r = _np_and_pg(call)
+    np_r, pg_r = numpy_and_pygpu(call)
     assert np_r == pg_r
 
 
