@@ -4,6 +4,8 @@ iterating it gives the elements in C order."""
 import numpy as _np
 
 from . import _core
+from ._index_tricks import unravel_index
+from ._manipulation import resize
 
 
 class flatiter:
@@ -29,7 +31,6 @@ class flatiter:
             v[key] = value
             return
         # a strided array: the C-order positions key selects, as multi-indices into base
-        from ._index_tricks import unravel_index
         positions = _core.arange(self.base.size, device=self.base.device)[key]
         self.base[unravel_index(positions, self.base.shape)] = value
 
@@ -54,7 +55,6 @@ def _get_flat(self):
 
 def _set_flat(self, value):
     """a.flat = value: every element, the values repeated in C order as NumPy's."""
-    from ._manipulation import resize
     value = value if isinstance(value, _core.ndarray) else _core.asarray(value, device=self.device)
     self[...] = resize(value.astype(self.dtype, copy=False), self.shape) if value.size != 1 else value.reshape(())
 

@@ -269,14 +269,10 @@ def float_power(x1, x2, out=None, **kwargs):
 
 def divmod(x1, x2, out1=None, out2=None, **kwargs):
     """(x1 // x2, x1 % x2), element-wise, as NumPy's divmod."""
-    if "out" in kwargs:
-        out1, out2 = kwargs.pop("out")
-    if out1 is None and out2 is None:
-        return (_pg.floor_divide(x1, x2, **kwargs), _pg.remainder(x1, x2, **kwargs))
+    out, where = kwargs.pop("out", None), kwargs.pop("where", True)
     # both computed before either out is written: an out may be an input (divmod(a, b, out=(a, r)))
-    where = kwargs.pop("where", True)
-    q, r = _pg.floor_divide(x1, x2, **kwargs), _pg.remainder(x1, x2, **kwargs)
-    return tuple(_pg.copyto(o, v, where=where) or o if o is not None else v for o, v in ((out1, q), (out2, r)))
+    results = (_pg.floor_divide(x1, x2, **kwargs), _pg.remainder(x1, x2, **kwargs))
+    return write_outputs("divmod", results, (out1, out2), out, where, kwargs.get("casting", "same_kind"))
 
 
 def _gcd_of(a, b):

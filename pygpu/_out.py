@@ -16,11 +16,7 @@ def check_cast(name, result_dtype, out_dtype, casting="same_kind"):
 
 def into(out, result, name, casting="same_kind"):
     """result, or result written into out (broadcast) and out, after check_cast."""
-    if out is None:
-        return result
-    check_cast(name, result.dtype, out.dtype, casting)
-    out[...] = result
-    return out
+    return write_outputs(name, result, (out,), None, True, casting)
 
 
 def write_outputs(name, results, positional=(), out=None, where=True, casting="same_kind"):
