@@ -534,6 +534,41 @@ def test_tuples_of_numbers_as_kernel_arguments():
     assert a.sum() == 1 + 2 + 3 + 4 and out[0] == 6
 
 
+@cuda.jit
+def tuple_items_at(out, a, weights, n):
+    i = cuda.grid(1)
+    if i < out.size:
+        offsets = (1, 2.5, 4)                   # one type for all: float64, as promotion gives
+        j = i % 3
+        out[i] = weights[j] + weights[j - 3] * offsets[cuda.grid(1) % 3] + a.shape[i % 2] \
+            + offsets[np.uint32(j)] + offsets[i + n]
+
+
+def test_tuples_indexed_by_a_variable():
+    # Numba indexes a tuple of one type by a run-time value: from the end when negative
+    out = np.zeros(3)
+    tuple_items_at[1, 8](out, np.zeros((2, 9)), (10, 20, 30), 0)
+    i = np.arange(3)
+    weights, offsets, shape = np.array([10, 20, 30]), np.array([1, 2.5, 4]), np.array([2, 9])
+    assert_array_equal(out, weights[i] * (1 + offsets[i]) + shape[i % 2] + 2 * offsets[i])
+    tuple_items_at[1, 8](out[:1], np.zeros((2, 9)), (10, 20, 30), -3)
+    assert out[0] == 10 + 10 + 2 + 1 + 1
+    # past either end: IndexError, naming the thread
+    with pytest.raises(IndexError, match=r"tuple index out of range.*thread \(3, 0, 0\)"):
+        tuple_items_at[1, 8](np.zeros(4), np.zeros((2, 9)), (10, 20, 30), 0)
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        tuple_items_at[1, 8](np.zeros(1), np.zeros((2, 9)), (10, 20, 30), -4)
+
+
+def test_a_tuple_index_that_is_not_an_integer_is_a_compile_error():
+    @cuda.jit
+    def float_index(out, x):
+        out[0] = (1, 2)[x]
+
+    with pytest.raises(pygpu.CompileError, match="tuple indices must be integers"):
+        float_index[1, 1](np.zeros(1), 0.5)
+
+
 def test_bad_tuple_arguments_are_type_errors():
     for bad in [(), ("a", 1), ((1, 2), 3)]:
         with pytest.raises(TypeError, match="tuple"):
@@ -1315,6 +1350,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10))),
                      (raising, (np.zeros(4), np.zeros(4), 1)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
+                     (tuple_items_at, (np.zeros(4), np.zeros((2, 2)), (1, 2, 3), 0)),
                      (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),
                      (views, (np.zeros(4, np.complex128), np.zeros((4, 2)), np.zeros(8, np.int64), np.zeros(3, np.int64))),
                      (returns_tuples, (np.zeros(4, np.int64), np.zeros((4, 4)))),

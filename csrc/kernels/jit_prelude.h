@@ -107,6 +107,19 @@ pg_jit_raise(unsigned long long site)
 #else
 #define PG_JIT_RAISE(site, message) asm volatile("exit;")
 #endif
+/* a raise where an expression needs a value (a tuple indexed past its end): T's zero after it */
+#ifdef PYGPU_CPU
+#define PG_JIT_RAISE_VALUE(T, site, message) (PG_JIT_RAISE(site, message), T())
+#else
+template <class T> static __device__ __forceinline__ T
+pg_jit_raise_value(unsigned long long site)
+{
+    (void)site;
+    PG_JIT_RAISE(site, "");
+    return T();
+}
+#define PG_JIT_RAISE_VALUE(T, site, message) pg_jit_raise_value<T>(site)
+#endif
 
 /* A tuple of numbers passed by value (jit/kernel.h's PG_PARAM_TUPLE). */
 template <class T, int N> struct PgTup {

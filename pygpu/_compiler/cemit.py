@@ -334,7 +334,7 @@ class Emitter:
     def intrinsic(self, e):
         n = e.name
         a = [self.expr(x) for x in e.args]
-        parts = n.split(".") if not n.startswith(("print:", "raise:")) else [n[:5]]
+        parts = n.split(".") if not n.startswith(("print:", "raise:", "raise_value:")) else [n.split(":")[0]]
         if parts[0] in ("threadIdx", "blockIdx", "blockDim", "gridDim"):
             return "(int32_t)%s" % n
         if parts[0] == "grid":
@@ -397,6 +397,9 @@ class Emitter:
         if n.startswith("raise:"):   # raise: the site's number and the message (kernel.py raise_site)
             site, message = n[6:].split(":", 1)
             return "PG_JIT_RAISE(%sULL, %s)" % (site, _c_string(message))
+        if n.startswith("raise_value:"):   # the same where a value of e.type is needed (tuple_item_at)
+            site, message = n[12:].split(":", 1)
+            return "PG_JIT_RAISE_VALUE(%s, %sULL, %s)" % (ctype(e.type), site, _c_string(message))
         if n.startswith("print:"):   # printf: the CPU backend flushes C's stdout after each launch
             return "printf(%s)" % ", ".join([_c_string(n[6:])] + a)
         if parts[0] == "atomic":

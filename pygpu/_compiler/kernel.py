@@ -37,6 +37,21 @@ class TupleValue:
         self.names = tuple(names) if names is not None else None
 
 
+def _is_pure(e):
+    """Whether evaluating e twice is evaluating it once: reads of locals, array elements and
+    attributes, and arithmetic on them (no calls)."""
+    if isinstance(e, (ir.Const, ir.Load, kir.ArrayAttr)):
+        return True
+    if isinstance(e, kir.Intrinsic) and not e.name.startswith(("tuple_item.", "struct_item.")):
+        return False
+    if not isinstance(e, (ir.Op, ir.Cast, ir.Select, ir.IfExp, ir.BoolOp, ir.MakeComplex, ir.Real, ir.Imag,
+                          kir.Element, kir.Intrinsic)):
+        return False
+    parts = [getattr(e, k) for k in e.__slots__ if k not in ("type", "line")]
+    return all(_is_pure(x) for p in parts for x in (p if isinstance(p, (list, tuple)) else [p])
+               if isinstance(x, ir.Node))
+
+
 class RecordRef:
     """A record of an array of records (r[i], or a name bound to one: rec = r[i]), known while
     compiling (never a C value): its fields are read and written in place (r[i].x, rec['y'] = v),
@@ -387,11 +402,15 @@ class KernelCompiler(FunctionCompiler):
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             raise self.error("raise takes an exception class, or one called with constant arguments", s)
         text = str(args[0]) if len(args) == 1 else str(tuple(args)) if args else ""
-        raises = self.cache.setdefault("$raises", [])
-        site = len(raises)
-        raises.append((obj, text, self.src.line(s)))
-        message = "%s\x1f%s\x1f%s" % (obj.__module__, obj.__qualname__, text)
+        site, message = self._raise_entry(obj, text, self.src.line(s))
         return kir.Intrinsic("raise:%d:%s" % (site, message), [], kir.VOID)
+
+    def _raise_entry(self, cls, text, line):
+        """A new site in this kernel's table of raises: its number and its message (module, class
+        and text, as the CPU backend's trap carries them)."""
+        raises = self.cache.setdefault("$raises", [])
+        raises.append((cls, text, line))
+        return len(raises) - 1, "%s\x1f%s\x1f%s" % (cls.__module__, cls.__qualname__, text)
 
     def for_each(self, s):
         """for over an array (its items, or rows), a tuple, enumerate(...) or zip(...) of them: a loop
@@ -598,6 +617,9 @@ class KernelCompiler(FunctionCompiler):
             if isinstance(base, RecordRef):
                 return self.field(base, self._field_name(node), node)
             if isinstance(base, TupleValue):
+                index = self.expr(node.slice)
+                if not isinstance(index, ir.Const):
+                    return self.tuple_item_at(base, index, node)
                 i = self.constant_int(node.slice, "a tuple index")
                 if not -len(base.items) <= i < len(base.items):
                     raise self.error("tuple index out of range", node)
@@ -640,6 +662,41 @@ class KernelCompiler(FunctionCompiler):
             for n in (node.test, node.body, node.orelse):
                 self._scalar(self.expr(n), n)
         return super().expr(node)
+
+    def tuple_item_at(self, base, index, node):
+        """t[i] with i known at run time only (Numba's getitem of a UniTuple): the item i names,
+        counted from the end when negative, as the items' common type; IndexError past an end."""
+        index = self._scalar(index, node.slice, "an index")
+        if not (T.is_int(index.type) or T.is_bool(index.type)):
+            raise self.error(f"tuple indices must be integers, not {index.type}", node.slice)
+        items = []
+        for item in base.items:
+            if isinstance(item, (TupleValue, RecordRef)) or kir.is_array(item.type):
+                raise self.error(f"a tuple of arrays, tuples or records is indexed by a constant only in "
+                                 f"{self.context}", node)
+            items.append(self._scalar(item, node))
+        t = items[0].type if items else T.INT64
+        for item in items[1:]:
+            t = T.unify(t, item.type)
+        if not _is_pure(index):   # evaluated once, into a hidden local before the statement
+            if self._hoisted is None:
+                raise self.error(f"assign the index of {ast.unparse(node)} to a name first in {self.context}", node)
+            name = f"$index{node.lineno}_{node.col_offset}"
+            self.assigned.add(name)
+            var = self.assign_type(name, index.type)
+            self._hoisted.append(ir.Assign(var, index, self.src.line(node)))
+            index = ir.Load(var)
+        signed = T.is_int(index.type) and np.dtype(index.type).kind == "i"
+        k = self.cast(index, T.INT64 if signed else T.UINT64)
+        site, message = self._raise_entry(IndexError, "tuple index out of range", self.src.line(node))
+        result = kir.Intrinsic("raise_value:%d:%s" % (site, message), [], t)
+        n = len(items)
+        for j in reversed(range(n)):
+            hit = rules.compare("==", k, ir.Const(j, k.type))
+            if signed:
+                hit = ir.BoolOp("or", [hit, rules.compare("==", k, ir.Const(j - n, k.type))], [hit], T.BOOL)
+            result = ir.IfExp(hit, self.cast(items[j], t), result, t)
+        return result
 
     def constant_int(self, node, what):
         e = self.expr(node)
