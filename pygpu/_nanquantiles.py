@@ -8,6 +8,7 @@ import numpy as _np
 
 import pygpu as _pg
 from ._sorting import _QUANTILE_METHODS, _checked_quantiles, _finish, _quantile, _reduce_axes
+from ._weighted_quantiles import weighted_quantile
 
 __all__ = ["nanquantile", "nanpercentile", "nanmedian"]
 
@@ -58,14 +59,18 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 weights=None):
     """The q-th quantiles along axis of the values that are not NaN (NaN, with a RuntimeWarning,
     for a slice of NaNs only); every method numpy.quantile has."""
-    a, q, weak_q = _checked_quantiles(a, q, weights, "nanquantile", False)
+    a, q, weak_q, weights = _checked_quantiles(a, q, False, weights, axis, method)
+    if weights is not None:
+        return weighted_quantile(a, q, axis, out, keepdims, weights, skip_nans=True)
     return _nan_quantile(a, q, axis, out, method, keepdims, weak_q)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None):
     """The q-th percentiles (0..100) along axis of the values that are not NaN."""
-    a, q, weak_q = _checked_quantiles(a, q, weights, "nanpercentile", True)
+    a, q, weak_q, weights = _checked_quantiles(a, q, True, weights, axis, method)
+    if weights is not None:
+        return weighted_quantile(a, q, axis, out, keepdims, weights, skip_nans=True)
     return _nan_quantile(a, q, axis, out, method, keepdims, weak_q)
 
 

@@ -562,30 +562,38 @@ def _quantile_valid(q):
     return q.size == 0 or bool(_np.all((q >= 0) & (q <= 1)))
 
 
-def _checked_quantiles(a, q, weights, name, percent):
-    """(a, q as fractions in [0, 1], weak_q) for quantile, percentile and their nan- forms,
-    checked as NumPy checks them."""
-    if weights is not None:
-        raise NotImplementedError(f"pygpu.{name}: weights are not supported")
+def _checked_quantiles(a, q, percent, weights=None, axis=None, method=None):
+    """(a, q as fractions in [0, 1], weak_q, weights) for quantile, percentile and their nan-
+    forms, checked as NumPy checks them; weights: None, or checked and of a's shape."""
     a, q, weak_q = _quantile_args(a, q)
     q = _np.asanyarray(_np.true_divide(q, 100) if percent else q)
     if not _quantile_valid(q):
         raise ValueError("Percentiles must be in the range [0, 100]" if percent else
                          "Quantiles must be in the range [0, 1]")
-    return a, q, weak_q
+    if weights is not None:
+        from ._weighted_quantiles import checked_weights
+        weights = checked_weights(a, weights, axis, method)
+    return a, q, weak_q, weights
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None):
-    """numpy.quantile (every method of NumPy's but weights): the q-th quantiles along axis."""
-    a, q, weak_q = _checked_quantiles(a, q, weights, "quantile", False)
+    """numpy.quantile (every method of NumPy's; weights= with 'inverted_cdf', as NumPy's): the
+    q-th quantiles along axis."""
+    a, q, weak_q, weights = _checked_quantiles(a, q, False, weights, axis, method)
+    if weights is not None:
+        from ._weighted_quantiles import weighted_quantile
+        return weighted_quantile(a, q, axis, out, keepdims, weights, skip_nans=False)
     return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None):
-    """numpy.percentile: the q-th percentiles (0..100) along axis."""
-    a, q, weak_q = _checked_quantiles(a, q, weights, "percentile", True)
+    """numpy.percentile: the q-th percentiles (0..100) along axis (weights= as quantile's)."""
+    a, q, weak_q, weights = _checked_quantiles(a, q, True, weights, axis, method)
+    if weights is not None:
+        from ._weighted_quantiles import weighted_quantile
+        return weighted_quantile(a, q, axis, out, keepdims, weights, skip_nans=False)
     return _quantile(a, q, axis, out, method, keepdims, weak_q, "Percentiles")
 
 

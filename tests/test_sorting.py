@@ -441,6 +441,59 @@ def test_quantile_nan_and_errors(sdevice):
         same_error(np_call, pg_call)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["float64", "float32", "float16", "int64", "uint8"]), st.integers(1, 3), st.data())
+def test_weighted_quantiles_match_numpy(sdevice, dtype, ndim, data):
+    # NumPy's one weighted method, inverted_cdf: the first value whose share of the total weight
+    # reaches q; zero weights (leading ones too), ties, NaNs in a slice and slices of NaNs only
+    shape = data.draw(st.tuples(*[st.integers(1, 5)] * ndim))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 16)))
+    a = rng.integers(0, 4, shape).astype(dtype)
+    w = rng.integers(0, 3, shape) + (rng.random(shape) < 0.2)
+    w[(0,) * ndim] += 1                      # no slice all zero when the whole array is one slice
+    w = w.astype(data.draw(st.sampled_from(["float64", "int64", "float32"])))
+    if a.dtype.kind == "f" and data.draw(st.booleans()):
+        a[rng.random(shape) < 0.3] = np.nan
+    axis = data.draw(st.sampled_from([None, 0, -1, tuple(range(ndim))]))
+    q = data.draw(st.sampled_from([0.0, 0.5, 1.0, 0.3, [0.1, 0.9, 0.5], [0, 1]]))
+    keepdims = data.draw(st.booleans())
+    p, pw = pygpu.asarray(a, device=sdevice), pygpu.asarray(w, device=sdevice)
+    for name, scale in (("quantile", 1), ("percentile", 100), ("nanquantile", 1), ("nanpercentile", 100)):
+        qq = np.multiply(q, scale).tolist()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            try:
+                want = getattr(np, name)(a, qq, axis=axis, weights=w, method="inverted_cdf", keepdims=keepdims)
+            except ValueError as e:   # a slice whose weights are all zero
+                assert "all zero" in str(e)
+                same_error(lambda: getattr(np, name)(a, qq, axis=axis, weights=w, method="inverted_cdf"),
+                           lambda: getattr(pygpu, name)(p, qq, axis=axis, weights=pw, method="inverted_cdf"))
+                continue
+            got = getattr(pygpu, name)(p, qq, axis=axis, weights=pw, method="inverted_cdf", keepdims=keepdims)
+        assert_array_equal(got, want)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_weighted_quantiles_along_an_axis_and_bad_weights(sdevice):
+    x = np.array([[3.0, 1, 2, 5], [4, np.nan, 0, 1], [np.nan] * 4])
+    w = np.array([1.0, 0, 2, 1])
+    p, pw = pygpu.asarray(x, device=sdevice), pygpu.asarray(w, device=sdevice)
+    full = np.broadcast_to(w, x.shape)
+    # weights of the reduced axis only, broadcast along the others
+    assert_array_equal(pygpu.quantile(p, [0.25, 0.8], axis=1, weights=pw, method="inverted_cdf"),
+                       np.quantile(x, [0.25, 0.8], axis=1, weights=full, method="inverted_cdf"))
+    with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+        got = pygpu.nanquantile(p, [0.25, 0.8], axis=1, weights=pw, method="inverted_cdf")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_array_equal(got, np.nanquantile(x, [0.25, 0.8], axis=1, weights=full, method="inverted_cdf"))
+    for bad in [dict(weights=w), dict(weights=full, method="linear"), dict(weights=-full, method="inverted_cdf"),
+                dict(weights=w, axis=0, method="inverted_cdf"), dict(weights=w[:3], axis=1, method="inverted_cdf"),
+                dict(weights=np.zeros(4), axis=1, method="inverted_cdf")]:
+        mine = {k: pygpu.asarray(v, device=sdevice) if isinstance(v, np.ndarray) else v for k, v in bad.items()}
+        same_error(lambda: np.quantile(x[:2], 0.5, **bad), lambda: pygpu.quantile(p[:2], 0.5, **mine))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 7), st.integers(0, 3), st.integers(1, 3), st.sampled_from(["int8", "float64", "complex128", "bool"]),
        st.data())
