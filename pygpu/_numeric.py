@@ -278,20 +278,18 @@ def divmod(x1, x2, out1=None, out2=None, **kwargs):
 def _gcd_of(a, b):
     a = abs(a)
     b = abs(b)
+    if b < 0:   # abs(-2**63) wraps: Euclid's divisor stays positive (NumPy's gcd is unsigned)
+        a, b = b, a
     while b != 0:
         a, b = b, a % b
     return a
 
 
 def _lcm_of(a, b):
-    a = abs(a)
-    b = abs(b)
-    x, y = a, b
-    while y != 0:
-        x, y = y, x % y
-    if x == 0:
-        return x
-    return a // x * b
+    g = _gcd_of(a, b)
+    if g == 0:
+        return g
+    return abs(a // g * b)   # as NumPy's, wrapping where it wraps
 
 
 @functools.cache

@@ -57,6 +57,20 @@ def test_float16_loops_see_their_operands_as_float16():
         same(pg.multiply(pg.asarray(i), pg.asarray(np.ones(3, np.float16))), i * np.ones(3, np.float16))
 
 
+def test_float16_loops_round_before_a_wider_out():
+    """The float16 loop's value is a float16 before it is cast into a float32 or float64 out= (a
+    float32 was stored straight from the loop's float computation)."""
+    i8, h = np.array([3, 5, 7, -2], np.int8), np.array([2.5, 0.1, 3.3, 1000.7], np.float16)
+    with np.errstate(all="ignore"):
+        for f, args in (("sqrt", (i8,)), ("exp", (h,)), ("add", (h, h[::-1])), ("true_divide", (i8, 7)),
+                        ("multiply", (h, 0.1))):
+            for dt in ("f4", "f8", "c8"):
+                want = getattr(np, f)(*args, out=np.zeros(4, dt))
+                got = getattr(pg, f)(*[pg.asarray(a) if isinstance(a, np.ndarray) else a for a in args],
+                                     out=pg.zeros(4, dt))
+                same(got, want)
+
+
 # ---------------------------------------------------------------- reductions into another dtype
 
 @pytest.mark.parametrize("f,x,dt", [
@@ -135,6 +149,16 @@ def test_ufunc_outputs_of_modf_frexp_spacing_gcd_lcm():
 
 
 # ---------------------------------------------------------------- outputs that are inputs
+
+def test_gcd_and_lcm_of_the_most_negative_integer():
+    # abs(-2**63) wraps: NumPy's gcd is unsigned underneath (gcd(1, -2**63) is 1, not -1)
+    x = np.array([0, 1, -1, 6, 128, 2**63 - 1, -2**63], np.int64)
+    for y in (-2**63, np.int64(-2**63), x[::-1].copy()):
+        same(pg.gcd(pg.asarray(x), pg.asarray(y) if isinstance(y, np.ndarray) else y), np.gcd(x, y))
+        same(pg.gcd(pg.asarray(y) if isinstance(y, np.ndarray) else y, pg.asarray(x)), np.gcd(y, x))
+        with np.errstate(all="ignore"):
+            same(pg.lcm(pg.asarray(x), pg.asarray(y) if isinstance(y, np.ndarray) else y), np.lcm(x, y))
+
 
 def test_divmod_into_its_own_inputs():
     for k in (0, 1):

@@ -250,7 +250,8 @@ CSPECIAL = np.array([complex(r, i) for r in CSPECIAL_PARTS for i in CSPECIAL_PAR
 
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "equal", "not_equal", "less", "isnan", "isinf",
                                   "isfinite", "absolute", "negative", "conjugate", "exp", "log", "sqrt",
-                                  "square", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_not"])
+                                  "square", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_not",
+                                  "reciprocal", "sign", "arcsin", "arccos", "arcsinh", "arccosh"])
 def test_special_values_complex(device, name):
     uf = getattr(pygpu, name)
     if uf.nin == 1:
@@ -315,6 +316,72 @@ def test_complex_functions_wide_range(device, name, dt):
     tol = 1e-4 if dt == "F" else 1e-11
     np.testing.assert_allclose(got[ok], expected[ok], rtol=tol, atol=tol * np.abs(expected[ok]).max(),
                                err_msg=name)
+
+
+def _accuracy_points(dt):
+    """Complex arguments where the textbook formulas lose their digits: tiny and subnormal parts,
+    |z| near 1, z near +-1 and +-i, parts near overflow; every quadrant."""
+    tiny = [1e-8, 1e-20, 3e-39] + ([1e-300, 5e-324] if dt == "D" else [1e-44])
+    big = [1e30, 3e38] + ([1e300, 1.7e308] if dt == "D" else [])
+    pts = [complex(t, u) for t in tiny + [0.0, 1.0] for u in tiny + [0.0, 1.0]]
+    pts += [complex(1, 1e-8), complex(1, 1e-20), complex(1 - 1e-10, 1e-12), complex(1e-12, 1 - 1e-10),
+            complex(0.5, 0.5), complex(2, 3), complex(1, 2.2e-308)]
+    pts += [complex(b, c) for b in big for c in (0.0, 1.0, b)]
+    z = np.array([p * s for p in pts for s in (1, -1, 1j, -1j)], dtype=dt)
+    return z[np.isfinite(z)]
+
+
+@pytest.mark.parametrize("name", ["sqrt", "log", "log10", "arcsin", "arccos", "arcsinh", "arccosh", "arctanh",
+                                  "arctan"])
+@pytest.mark.parametrize("dt", ["F", "D"])
+def test_complex_functions_keep_their_digits(device, name, dt):
+    """Each part within a few ulp of the exact value (Python's cmath, correctly rounded to a few
+    ulp itself) where cancellation and overflow used to lose it: log near |z| = 1, asin of small
+    and near-1 arguments, sqrt of subnormals, log of |z| beyond the largest float."""
+    import cmath
+    z = _accuracy_points(dt)
+    got = getattr(pygpu, name)(pygpu.asarray(z, device=device)).get()
+    fn = {"arcsin": "asin", "arccos": "acos", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+          "arctan": "atan"}.get(name, name)
+    def exact(v):
+        try:
+            return getattr(cmath, fn)(complex(v))
+        except (ValueError, OverflowError):   # a pole (log 0, atanh 1): the special-value tests' part
+            return complex(np.nan, np.nan)
+
+    want = np.array([exact(v) for v in z]).astype(dt)
+    keep = ~np.isnan(want)
+    z, want, got = z[keep], want[keep], got[keep]
+    eps = np.finfo(got.real.dtype).eps * (8 if device.kind == "cpu" else 16)
+    tiny = np.finfo(got.real.dtype).smallest_subnormal
+    for v, w, g in zip(z, want, got):
+        for wp, gp in ((w.real, g.real), (w.imag, g.imag)):
+            assert abs(gp - wp) <= eps * abs(wp) + 2 * tiny, (name, v, w, g)
+
+
+@pytest.mark.parametrize("name", ["reciprocal", "sqrt", "sign", "arcsin", "arccos", "arcsinh", "arccosh"])
+def test_complex_signs_of_zero_parts_as_numpy(device, name):
+    # NumPy's reciprocal formula gives 1/(1+0i) = 1-0i; sqrt(inf - 1i) = inf - 0i (C99)
+    z = CSPECIAL
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(z)
+    got = getattr(pygpu, name)(pygpu.asarray(z, device=device)).get()
+    for part in ("real", "imag"):
+        w, g = getattr(want, part), getattr(got, part)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg=name)
+        zero = w == 0
+        np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(w[zero]), err_msg=(name, z[zero]))
+
+
+def test_complex_log_on_the_unit_circle(device):
+    # |0.6 + 0.8i| is 1 to the last bit but not exactly: log's real part is x^2 + y^2 - 1 over 2
+    # (values by mpmath at 300 bits; Python's cmath gives 2.8e-17 for the first)
+    z = np.array([0.6 + 0.8j, 0.8 - 0.6j, 1 + 1e-8j, 1 + 1e-20j, 1 - 1e-10 + 1e-12j])
+    want = [2.2204460492503132e-17, 2.2204460492503132e-17, 5e-17, 5e-41, -1.000000082790366e-10]
+    got = pygpu.log(pygpu.asarray(z, device=device)).get().real
+    np.testing.assert_allclose(got, want, rtol=4 * np.finfo(float).eps)
+    got = pygpu.log(pygpu.asarray(np.complex64(0.6 + 0.8j), device=device)).get().real
+    np.testing.assert_allclose(got, np.float32(2.3841858e-08), rtol=4 * np.finfo(np.float32).eps)
 
 
 def test_integer_division_semantics(device):

@@ -15,6 +15,7 @@
 #ifdef __CUDACC__
 #define PG_FN1(f, x) f(x)
 #define PG_FN2(f, x, y) f((x), (y))
+#define PG_FN3(f, x, y, z) f((x), (y), (z))
 #define PG_DEV static __host__ __device__ inline
 /* The large complex functions: inlined into each elementwise kernel, but called (one copy each)
  * from the VM's interpreter, which would otherwise hold every one of them inline in one switch. */
@@ -28,12 +29,14 @@
 #include <math.h>
 #define PG_FN1(f, x) f(x)
 #define PG_FN2(f, x, y) f((x), (y))
+#define PG_FN3(f, x, y, z) f((x), (y), (z))
 #define PG_DEV static inline
 #define PG_DEV_HEAVY static inline
 #else
 #include <math.h>
 #define PG_FN1(fn, x) _Generic((x), float: fn##f, default: fn)(x)
 #define PG_FN2(fn, x, y) _Generic((x), float: fn##f, default: fn)((x), (y))
+#define PG_FN3(fn, x, y, z) _Generic((x), float: fn##f, default: fn)((x), (y), (z))
 #define PG_DEV static inline
 #define PG_DEV_HEAVY static inline
 #endif
@@ -533,21 +536,31 @@ pg_nextafter_half(float x, float y)
     PG_DEV C pg_cpos_##S(C a) { return a; }                                                    \
     PG_DEV C pg_cconj_##S(C a) { return pg_cmake_##S(a.re, -a.im); }                           \
     PG_DEV C pg_csquare_##S(C a) { return pg_cmul_##S(a, a); }                                 \
-    PG_DEV C pg_crecip_##S(C a) { return pg_cdiv_##S(pg_cmake_##S((T)1, (T)0), a); }           \
+    /* NumPy's reciprocal, formula for formula (so 1/(1+0i) is 1-0i and 1/0 is NaN+NaNi) */    \
+    PG_DEV C pg_crecip_##S(C a)                                                                \
+    {                                                                                          \
+        if (PG_FN1(fabs, a.im) <= PG_FN1(fabs, a.re)) {                                        \
+            T r = a.im / a.re, d = a.re + a.im * r;                                            \
+            return pg_cmake_##S((T)1 / d, -r / d);                                             \
+        }                                                                                      \
+        T r = a.re / a.im, d = a.re * r + a.im;                                                \
+        return pg_cmake_##S(r / d, (T)-1 / d);                                                 \
+    }                                                                                          \
     PG_DEV T pg_cabs_##S(C a) { return PG_HYPOT(a.re, a.im); }                                 \
     PG_DEV T pg_cangle_##S(C a) { return PG_FN2(atan2, a.im, a.re); }                          \
-    PG_DEV_HEAVY C pg_csign_##S(C a)                                                                 \
+    /* NumPy's sign: z/|z|, 0 for 0, NaN for NaN; an infinite part gives +-1 (or NaN for two) */ \
+    PG_DEV_HEAVY C pg_csign_##S(C a)                                                           \
     {                                                                                          \
-        T r = pg_cabs_##S(a);                                                                  \
+        T r = pg_cabs_##S(a), n = (T)NAN;                                                      \
+        if (isnan(r))                                                                          \
+            return pg_cmake_##S(n, n);                                                         \
+        if (isinf(r)) {                                                                        \
+            if (isinf(a.re))                                                                   \
+                return isinf(a.im) ? pg_cmake_##S(n, n) : pg_cmake_##S(a.re > 0 ? (T)1 : (T)-1, (T)0); \
+            return pg_cmake_##S((T)0, a.im > 0 ? (T)1 : (T)-1);                                \
+        }                                                                                      \
         if (r == 0)                                                                            \
             return pg_cmake_##S((T)0, (T)0);                                                   \
-        if (isinf(r) && !isnan(a.re) && !isnan(a.im)) {                \
-            /* direction of an infinite value: components reduced to +-1 or 0 */              \
-            T re = isinf(a.re) ? PG_FN2(copysign, (T)1, a.re) : (T)0;                  \
-            T im = isinf(a.im) ? PG_FN2(copysign, (T)1, a.im) : (T)0;                  \
-            T n = PG_HYPOT(re, im);                                                    \
-            return pg_cmake_##S(re / n, im / n);                                               \
-        }                                                                                      \
         return pg_cmake_##S(a.re / r, a.im / r);                                               \
     }                                                                                          \
     PG_DEV int pg_cisnan_##S(C a) { return isnan(a.re) || isnan(a.im); }       \
@@ -598,30 +611,66 @@ pg_nextafter_half(float x, float y)
         }                                                                                      \
         return pg_cmake_##S(e * PG_FN1(cos, a.im), e * PG_FN1(sin, a.im));                     \
     }                                                                                          \
-    PG_DEV_HEAVY C pg_clog_##S(C a)                                                                  \
+    /* the error of s = a + b, exactly (Knuth's TwoSum: no fma, no ordering of a and b) */     \
+    PG_DEV T pg_sum_err_##S(T a, T b, T s)                                                     \
     {                                                                                          \
-        T r = pg_cabs_##S(a);                                                                  \
-        return pg_cmake_##S(PG_FN1(log, r), PG_FN2(atan2, a.im, a.re));                        \
+        T bb = s - a;                                                                          \
+        return (a - (s - bb)) + (b - bb);                                                      \
     }                                                                                          \
-    PG_DEV_HEAVY C pg_csqrt_##S(C a)                                                                 \
+    PG_DEV_HEAVY C pg_clog_##S(C a)                                                            \
+    {                                                                                          \
+        /* Re log z = log|z|: scaled by a power of two where |z| would overflow or lose bits as a \
+         * subnormal; near |z| = 1 log1p(x^2 + y^2 - 1)/2, the sum taken from the exact squares \
+         * (fma) and their exact sums, whose cancellation then loses nothing */                \
+        const int f = sizeof(T) == 4;                                                          \
+        T x = a.re, y = a.im, ax = PG_FN1(fabs, x), ay = PG_FN1(fabs, y), re;                  \
+        T big = ax > ay ? ax : ay, sml = ax > ay ? ay : ax;                                    \
+        if (big > (f ? (T)1e37 : (T)1e307) && !isinf(big)) {                                   \
+            re = PG_FN1(log, PG_HYPOT(x * (T)0.5, y * (T)0.5)) + (T)PG_LN2;                    \
+        } else if (big < (f ? (T)1.1754943508222875e-38 : (T)2.2250738585072014e-308) && big > 0) { \
+            T up = f ? (T)16777216.0 : (T)18014398509481984.0; /* 2^24, 2^54 */                \
+            re = PG_FN1(log, PG_HYPOT(x * up, y * up)) - (T)((f ? 24 : 54) * PG_LN2);          \
+        } else {                                                                               \
+            T p1 = big * big, p2 = sml * sml, q = p1 + p2;                                     \
+            if (q >= (T)0.5 && q <= 2) {                                                       \
+                /* x^2 + y^2 - 1 = (q - 1) + qe + e1 + e2, q - 1 exact (Sterbenz) */           \
+                T e1 = PG_FN3(fma, big, big, -p1), e2 = PG_FN3(fma, sml, sml, -p2);            \
+                T qe = pg_sum_err_##S(p1, p2, q), d = q - 1;                                   \
+                T u = d + qe, v = e1 + e2, w = u + v;                                          \
+                T c = pg_sum_err_##S(d, qe, u) + pg_sum_err_##S(e1, e2, v) + pg_sum_err_##S(u, v, w); \
+                re = PG_FN1(log1p, w + c) * (T)0.5;                                            \
+            } else {                                                                           \
+                re = PG_FN1(log, PG_HYPOT(x, y));                                              \
+            }                                                                                  \
+        }                                                                                      \
+        return pg_cmake_##S(re, PG_FN2(atan2, y, x));                                          \
+    }                                                                                          \
+    PG_DEV_HEAVY C pg_csqrt_##S(C a)                                                           \
     {                                                                                          \
         if (a.re == 0 && a.im == 0)                                                            \
             return pg_cmake_##S((T)0, a.im);                                                   \
-        if (isinf(a.im))                                                               \
+        if (isinf(a.im))                                                                       \
             return pg_cmake_##S(PG_FN1(fabs, a.im), a.im);                                     \
-        if (isnan(a.re))                                                               \
+        if (isnan(a.re))                                                                       \
             return pg_cmake_##S(a.re, a.im - a.im + a.re);                                     \
-        if (isinf(a.re)) {                                                             \
-            if (a.re > 0)                                                                      \
-                return pg_cmake_##S(a.re, PG_FN2(copysign, (T)0, a.im) + (a.im - a.im));       \
+        if (isinf(a.re)) {                                                                     \
+            if (a.re > 0) /* inf + i 0 with y's sign (inf - 1i gives inf - 0i), or inf + i NaN */ \
+                return pg_cmake_##S(a.re, isnan(a.im) ? a.im : PG_FN2(copysign, (T)0, a.im));  \
             return pg_cmake_##S(PG_FN1(fabs, a.im - a.im), PG_FN2(copysign, -a.re, a.im));     \
         }                                                                                      \
-        /* Kahan's formula, scaled by 1/4 near overflow */                                    \
-        T ar = a.re, ai = a.im;                                                                \
-        int scale = PG_FN1(fabs, ar) > (T)1e30 || PG_FN1(fabs, ai) > (T)1e30;                  \
-        if (scale) {                                                                           \
+        /* Kahan's formula, scaled by 1/4 near overflow, and by an even power of two (2^48, 2^108) \
+         * where both parts are near the subnormals: |x| + |z| must be normal to keep its bits */ \
+        const int f = sizeof(T) == 4;                                                          \
+        T ar = a.re, ai = a.im, m = PG_FN1(fabs, ar) > PG_FN1(fabs, ai) ? PG_FN1(fabs, ar) : PG_FN1(fabs, ai); \
+        T p = f ? (T)16777216.0 : (T)18014398509481984.0, k = 1;                               \
+        if (m > (T)1e30) {                                                                     \
             ar *= (T)0.25;                                                                     \
             ai *= (T)0.25;                                                                     \
+            k = 2;                                                                             \
+        } else if (m < (f ? (T)4.7e-38 : (T)8.9e-308)) {                                       \
+            ar *= p * p;                                                                       \
+            ai *= p * p;                                                                       \
+            k = (T)1 / p;                                                                      \
         }                                                                                      \
         T t = PG_FN1(sqrt, (PG_FN1(fabs, ar) + PG_HYPOT(ar, ai)) * (T)0.5);                    \
         T re, im;                                                                              \
@@ -632,11 +681,7 @@ pg_nextafter_half(float x, float y)
             re = PG_FN1(fabs, ai) / (2 * t);                                                   \
             im = PG_FN2(copysign, t, ai);                                                      \
         }                                                                                      \
-        if (scale) {                                                                           \
-            re *= 2;                                                                           \
-            im *= 2;                                                                           \
-        }                                                                                      \
-        return pg_cmake_##S(re, im);                                                           \
+        return pg_cmake_##S(re * k, im * k);                                                   \
     }                                                                                          \
     PG_DEV_HEAVY C pg_cpow_##S(C a, C b)                                                             \
     {                                                                                          \
@@ -665,7 +710,7 @@ pg_nextafter_half(float x, float y)
                 x = pg_cmul_##S(x, x);                                                         \
                 m >>= 1;                                                                       \
             }                                                                                  \
-            return n < 0 ? pg_crecip_##S(r) : r;                                               \
+            return n < 0 ? pg_cdiv_##S(pg_cmake_##S((T)1, (T)0), r) : r; /* 1/r by Smith's division */ \
         }                                                                                      \
         return pg_cexp_##S(pg_cmul_##S(b, pg_clog_##S(a)));                                    \
     }                                                                                          \
@@ -781,46 +826,100 @@ pg_nextafter_half(float x, float y)
     }                                                                                          \
     PG_DEV C pg_ccos_##S(C a) { return pg_ccosh_##S(pg_cmuli_##S(a)); }                        \
     PG_DEV C pg_ctan_##S(C a) { return pg_cmulni_##S(pg_ctanh_##S(pg_cmuli_##S(a))); }         \
-    PG_DEV_HEAVY C pg_casinh_##S(C a)                                                                \
+    /* Hull, Fairgrieve and Tang's asin and acos (ACM TOMS 23(3), 1997) for x, y >= 0:         \
+     * asin(x + iy) = *ras + i *im and acos(x + iy) = *rac - i *im, from A = (|z+1| + |z-1|)/2 \
+     * (im = acosh A) and B = x/A (ras = asin B), with A - 1 and 1 - B written without their   \
+     * cancellations; asin z = z where |z|^2 < eps, -i log(2iz) where 1/|z|^2 < eps (infinities \
+     * included) */                                                                            \
+    PG_DEV_HEAVY void pg_casin_xy_##S(T x, T y, T *ras, T *rac, T *im)                         \
     {                                                                                          \
-        /* asinh z = log(z + sqrt(z^2 + 1)), evaluated for |re| >= 0 and reflected */         \
-        int neg = a.re < 0 || (a.re == 0 && signbit(a.re));                            \
-        C z = neg ? pg_cneg_##S(a) : a;                                                        \
-        C w;                                                                                   \
-        if (PG_FN1(fabs, z.re) > (T)1e8 || PG_FN1(fabs, z.im) > (T)1e8) {                      \
-            /* z^2 + 1 ~ z^2: asinh z ~ log(2z) */                                            \
-            w = pg_clog_##S(z);                                                                \
-            w.re += (T)PG_LN2;                                                                 \
-        } else {                                                                               \
-            C z2 = pg_cmul_##S(z, z);                                                          \
-            z2.re += 1;                                                                        \
-            w = pg_clog_##S(pg_cadd_##S(z, pg_csqrt_##S(z2)));                                 \
-            if (PG_FN1(fabs, z.re) < (T)1e-4 && PG_FN1(fabs, z.im) < (T)1e-4 && z.im == 0)     \
-                w.re = PG_FN1(asinh, z.re);                                                    \
+        const int f = sizeof(T) == 4;                                                          \
+        if (x > (f ? (T)1e5 : (T)1e9) || y > (f ? (T)1e5 : (T)1e9)) {                          \
+            *ras = PG_FN2(atan2, x, y);                                                        \
+            *rac = PG_FN2(atan2, y, x);                                                        \
+            *im = pg_clog_##S(pg_cmake_##S(x, y)).re + (T)PG_LN2;                              \
+            return;                                                                            \
         }                                                                                      \
-        if (a.im == 0)                                                                         \
-            w = pg_cmake_##S(PG_FN1(asinh, z.re), z.im);                                       \
-        return neg ? pg_cneg_##S(w) : w;                                                       \
+        if (x < (f ? (T)1.2e-4 : (T)3.7e-9) && y < (f ? (T)1.2e-4 : (T)3.7e-9)) {              \
+            *ras = x;                                                                          \
+            *rac = (T)(PG_PI / 2) - x;                                                         \
+            *im = y;                                                                           \
+            return;                                                                            \
+        }                                                                                      \
+        T r = PG_HYPOT(x + 1, y), s = PG_HYPOT(x - 1, y), A = (r + s) * (T)0.5, B = x / A, y2 = y * y; \
+        if (y < (f ? (T)1e-18 : (T)1e-150)) /* y^2 negligible (or subnormal): A - 1 from x alone */ \
+            *im = x < 1 ? y / PG_FN1(sqrt, (1 - x) * (1 + x))                                  \
+                : x == 1 ? PG_FN1(sqrt, y) : PG_FN1(log1p, (x - 1) + PG_FN1(sqrt, (x - 1) * (x + 1))); \
+        else { /* acosh A = log1p(A - 1 + sqrt((A - 1)(A + 1))), A - 1 from sums of positive terms */ \
+            T am1 = (y2 / (r + (x + 1)) + (x < 1 ? y2 / (s + (1 - x)) : s + (x - 1))) * (T)0.5; \
+            *im = PG_FN1(log1p, am1 + PG_FN1(sqrt, am1 * (A + 1)));                            \
+        }                                                                                      \
+        if (B <= (T)0.6417) {                                                                  \
+            *ras = PG_FN1(asin, B);                                                            \
+            *rac = PG_FN1(acos, B);                                                            \
+            return;                                                                            \
+        }                                                                                      \
+        /* d/x = tan(acos B) */                                                                \
+        T d = x <= 1 ? PG_FN1(sqrt, (A + x) * (T)0.5 * (y2 / (r + (x + 1)) + (s + (1 - x))))   \
+                     : y * PG_FN1(sqrt, ((A + x) / (r + (x + 1)) + (A + x) / (s + (x - 1))) * (T)0.5); \
+        *ras = PG_FN2(atan2, x, d);                                                            \
+        *rac = PG_FN2(atan2, d, x);                                                            \
     }                                                                                          \
-    PG_DEV C pg_casin_##S(C a) { return pg_cmulni_##S(pg_casinh_##S(pg_cmuli_##S(a))); }       \
-    PG_DEV_HEAVY C pg_cacos_##S(C a)                                                                 \
+    /* asinh(x + iy) = -i asin(i (x + iy)): C99 Annex G's values for NaNs (as glibc's), the rest \
+     * from asin(|y| + i|x|) with the signs of z */                                            \
+    PG_DEV_HEAVY C pg_casinh_##S(C a)                                                          \
     {                                                                                          \
-        /* acos z = pi/2 - asin z */                                                          \
-        C s = pg_casin_##S(a);                                                                 \
-        return pg_cmake_##S((T)(PG_PI / 2) - s.re, -s.im);                                     \
+        T x = a.re, y = a.im, ras, rac, im;                                                    \
+        if (isnan(x) || isnan(y)) {                                                            \
+            if (isinf(x))                                                                      \
+                return pg_cmake_##S(x, y);                                                     \
+            if (isinf(y))                                                                      \
+                return pg_cmake_##S(PG_FN1(fabs, y), x);                                       \
+            if (y == 0)                                                                        \
+                return pg_cmake_##S(x, y);                                                     \
+            return pg_cmake_##S(x + y, x + y);                                                 \
+        }                                                                                      \
+        pg_casin_xy_##S(PG_FN1(fabs, y), PG_FN1(fabs, x), &ras, &rac, &im);                    \
+        return pg_cmake_##S(PG_FN2(copysign, im, x), PG_FN2(copysign, ras, y));                \
     }                                                                                          \
-    PG_DEV_HEAVY C pg_cacosh_##S(C a)                                                                \
+    PG_DEV C pg_casin_##S(C a)                                                                 \
     {                                                                                          \
-        /* acosh z = +-i acos z, the sign giving a non-negative real part: + where Im z >= 0.  \
-         * Taken from z, not from the computed real part, whose sign is rounding noise near the \
-         * cut (|0.866+0.5i| = 1 + 1 ulp on the GPU flipped acosh(-0.5) to the wrong branch). */  \
-        C w = pg_cacos_##S(a);                                                                 \
-        C r = pg_cmuli_##S(w);                                                                 \
-        int flip = isnan(a.im) ? (r.re < 0 || (r.re == 0 && signbit(r.re))) : signbit(a.im) != 0; \
-        if (flip)                                                                              \
-            r = pg_cneg_##S(r);                                                                \
-        r.re = PG_FN1(fabs, r.re);                                                             \
+        C r = pg_cmulni_##S(pg_casinh_##S(pg_cmuli_##S(a)));                                   \
+        if (isinf(a.re) && isnan(a.im)) /* NaN + i inf, as glibc's casin */                    \
+            r.im = PG_FN1(fabs, r.im);                                                         \
         return r;                                                                              \
+    }                                                                                          \
+    PG_DEV_HEAVY C pg_cacos_##S(C a)                                                           \
+    {                                                                                          \
+        /* acos(x + iy) from acos(|x| + i|y|): pi minus it for x < 0, the imaginary sign -y's */ \
+        T x = a.re, y = a.im, ras, rac, im, n = (T)NAN;                                        \
+        if (isnan(x) || isnan(y)) {                                                            \
+            if (isinf(x))                                                                      \
+                return pg_cmake_##S(y, -(T)INFINITY);                                          \
+            if (isinf(y))                                                                      \
+                return pg_cmake_##S(x, -y);                                                    \
+            if (x == 0)                                                                        \
+                return pg_cmake_##S((T)(PG_PI / 2), y);                                        \
+            return pg_cmake_##S(n, n);                                                         \
+        }                                                                                      \
+        pg_casin_xy_##S(PG_FN1(fabs, x), PG_FN1(fabs, y), &ras, &rac, &im);                    \
+        return pg_cmake_##S(PG_SIGNBIT(x) ? (T)PG_PI - rac : rac, -PG_FN2(copysign, im, y));   \
+    }                                                                                          \
+    PG_DEV_HEAVY C pg_cacosh_##S(C a)                                                          \
+    {                                                                                          \
+        /* acosh z = +-i acos z with a non-negative real part: acosh(x + iy) = im + i (+-rac), \
+         * the sign y's, from the same parts as acos (so the branch follows z's signs, not the \
+         * rounding of a computed real part) */                                                \
+        T x = a.re, y = a.im, ras, rac, im, n = (T)NAN;                                        \
+        if (isnan(x) || isnan(y)) {                                                            \
+            if (isinf(x) || isinf(y))                                                          \
+                return pg_cmake_##S((T)INFINITY, n);                                           \
+            if (x == 0)                                                                        \
+                return pg_cmake_##S(n, (T)(PG_PI / 2));                                        \
+            return pg_cmake_##S(n, n);                                                         \
+        }                                                                                      \
+        pg_casin_xy_##S(PG_FN1(fabs, x), PG_FN1(fabs, y), &ras, &rac, &im);                    \
+        return pg_cmake_##S(im, PG_FN2(copysign, PG_SIGNBIT(x) ? (T)PG_PI - rac : rac, y));    \
     }                                                                                          \
     PG_DEV_HEAVY C pg_catanh_##S(C a)                                                          \
     {                                                                                          \
@@ -840,7 +939,9 @@ pg_nextafter_half(float x, float y)
             return pg_cmake_##S(x + y, x + y);                                                 \
         }                                                                                      \
         if (ax > 1 / eps || ay > 1 / eps) { /* atanh z ~ 1/z: Re x/|z|^2, Im +-pi/2 */          \
-            T re = (isinf(x) || isinf(y)) ? (T)0 : ax / PG_HYPOT(ax, ay) / PG_HYPOT(ax, ay);    \
+            /* x/|z|^2 as (x/h)/4/h, h = |z|/2: no overflow of |z|, no early underflow */      \
+            T h = PG_HYPOT(ax * (T)0.5, ay * (T)0.5);                                          \
+            T re = (isinf(x) || isinf(y)) ? (T)0 : ax / h * (T)0.25 / h;                       \
             return pg_cmake_##S(PG_FN2(copysign, re, x), PG_FN2(copysign, (T)(PG_PI / 2), y)); \
         }                                                                                      \
         T rx, ry;                                                                              \

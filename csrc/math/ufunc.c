@@ -768,12 +768,16 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             goto done;
         }
         result = (PgArray *)Py_NewRef(out);
-        for (int i = 0; i < nin && !tmp; i++) {
-            if (ops[i].arr && needs_buffer(ops[i].arr, out)) {
-                tmp = pg_array_new(dev, out->type, out->ndim, out->shape, 'C', PG_MEM_DEVICE);
-                if (tmp == NULL)
-                    goto done;
-            }
+        /* a float16 loop's values (computed as float) are float16s: into another type they go
+         * through a float16 buffer, as NumPy casts the loop's output (sqrt(int8, out=float32)) */
+        int buffered = otype == PG_FLOAT16 && out->type != PG_FLOAT16;
+        for (int i = 0; i < nin && !buffered; i++)
+            buffered = ops[i].arr && needs_buffer(ops[i].arr, out);
+        if (buffered) {
+            tmp = pg_array_new(dev, otype == PG_FLOAT16 ? otype : out->type, out->ndim, out->shape, 'C',
+                               PG_MEM_DEVICE);
+            if (tmp == NULL)
+                goto done;
         }
     } else {
         char order = 'C';
