@@ -4,7 +4,8 @@ lowered to array operations: a repeated index becomes a diagonal view, an index 
 operand only is summed out first, and each pairwise contraction is one batched matrix product
 (batch, kept and summed indices grouped by a transpose and a reshape). With more than two
 operands the order is NumPy's einsum_path (greedy by default; `optimize=` may name another or
-give a path), computed from the shapes alone."""
+give a path), computed from the shapes alone. One operand summed over nothing gives NumPy's
+writeable view of it (einsum('ii->i', a)[...] = 1 sets a's diagonal)."""
 import numpy as _np
 
 from . import _core
@@ -132,6 +133,23 @@ def _take_diagonals(a, lab, index):
         lab = [x for i, x in enumerate(lab) if i not in (p, q)] + [dup]
 
 
+def _view_of_one_operand(arrays, labels, out_labels, dt):
+    """NumPy's writeable view for one operand that nothing is summed over (einsum('ii->i', a) is a's
+    diagonal, 'ij->ji' its transpose), or None: each output axis steps by the sum of the
+    strides of the input axes with its label, inside the memory a's base holds."""
+    if len(arrays) != 1:
+        return None
+    a, lab = arrays[0], list(labels[0])
+    if a.dtype != dt or set(lab) != set(out_labels) or not a.flags["WRITEABLE"]:
+        return None
+    root = a.base if a.base is not None else a
+    if not root.flags["C_CONTIGUOUS"]:
+        return None
+    shape = tuple(a.shape[lab.index(x)] for x in out_labels)
+    strides = tuple(sum(st for st, y in zip(a.strides, lab) if y == x) for x in out_labels)
+    return _core._as_strided(root, shape, strides, a.data_ptr - root.data_ptr)
+
+
 def _label_sizes(ops, out_labels, originals):
     """Each label's size (broadcasting lengths of 1), or NumPy's broadcast error."""
     sizes = {}
@@ -228,6 +246,16 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     ops = [_take_diagonals(a.astype(dt, copy=False), list(lab), i)
            for i, (a, lab) in enumerate(zip(arrays, labels))]
     sizes = _label_sizes(ops, out_labels, originals)
+    if out is not None:   # written as it is, never broadcast into (NumPy's iterator refuses it)
+        if out.ndim != len(out_labels):
+            raise ValueError(f"out parameter does not have the correct number of dimensions, has {out.ndim} but "
+                             f"should have {len(out_labels)}")
+        want = tuple(sizes[x] for x in out_labels)
+        if out.shape != want:
+            raise ValueError(f"out parameter has shape {out.shape}, the result {want}")
+    view = _view_of_one_operand(arrays, labels, out_labels, dt) if out is None else None
+    if view is not None:
+        return view
     if len(ops) > 1:
         path = [(0, 1)] if len(ops) == 2 else _path(spec, arrays, optimize)
         for step in path:

@@ -61,10 +61,11 @@ def _run(name, a, out, **kwargs):
             raise ValueError(f"out is on {out.device}, the input on {a.device}")
     if not _on_cpu(a):
         return _into(_gpu(name, a, kwargs), out, name)
-    if name in ("irfft", "irfft2", "irfftn", "hfft") and a.ndim:
+    _check_norm(kwargs.get("norm"))
+    if a.ndim:   # NumPy's checks of axes and lengths, before SciPy's (its errors differ, or it has none)
         axes, lengths = _axes_and_lengths(name, a, kwargs)
-        if axes and lengths[-1] is None:   # NumPy's error for 2 (m - 1) == 0 (SciPy's answers a shape)
-            _points(2 * (a.shape[axes[-1]] - 1))
+        if name in ("irfft", "irfft2", "irfftn", "hfft") and axes and lengths[-1] is None:
+            _points(2 * (a.shape[axes[-1]] - 1))   # NumPy's error for 2 (m - 1) == 0 (SciPy's answers a shape)
     host = _np.asarray(a)
     axes = kwargs.get("axes")
     repeated = axes is not None and len({ax % max(a.ndim, 1) for ax in axes}) != len(axes)
@@ -77,6 +78,7 @@ def _run(name, a, out, **kwargs):
     result = getattr(_scipy_fft, name)(host, workers=_pg._core._cpu_threads(), **kwargs)
     want = _numpy_result_dtype(name, a.dtype, kwargs)
     if out is not None:
+        _check_out_shape(out, result.shape)
         check_cast(name, want, out.dtype)
         _np.asarray(out)[...] = result
         return out
@@ -87,11 +89,15 @@ def _on_cpu(a):
     return a.device.kind == "cpu"
 
 
+def _check_out_shape(out, shape):
+    if out.shape != shape:   # never broadcast into
+        raise ValueError("output array has wrong shape.")
+
+
 def _into(result, out, name):
     if out is None:
         return result
-    if out.shape != result.shape:
-        raise ValueError(f"out has shape {out.shape}, the transform's result {result.shape}")
+    _check_out_shape(out, result.shape)
     check_cast(name, result.dtype, out.dtype)
     out[...] = result
     return out
@@ -109,6 +115,8 @@ def _check_norm(norm):
 
 
 def _points(n):
+    if isinstance(n, bool):
+        raise TypeError("an integer is required")
     n = _operator.index(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
@@ -137,8 +145,8 @@ def _axes_and_lengths(name, a, kwargs):
         lengths = (kwargs.get("n"),)
     else:
         s, axes = kwargs.get("s"), kwargs.get("axes")
-        if axes is None:
-            axes = range(a.ndim) if s is None else range(a.ndim - len(s), a.ndim)
+        if axes is None:   # s's axes are the last len(s): NumPy's AxisError when there are fewer
+            axes = range(a.ndim) if s is None else range(-len(s), 0)
         axes = tuple(_np.lib.array_utils.normalize_axis_index(ax, a.ndim) for ax in axes)
         if s is None:
             lengths = (None,) * len(axes)
@@ -362,46 +370,53 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an n-point transform with sample spacing d: [0, 1, ...,
     n/2 - 1, -n/2, ..., -1] / (d n) (numpy.fft.fftfreq; the array API's dtype and device)."""
     n = _index(n, "n")
+    step = 1.0 / (n * d)   # NumPy's arithmetic: ZeroDivisionError for a Python 0, d's precision
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
     k = _pg.arange(n, dtype=_np.int64, device=device)
-    k = _pg.where(k < (n + 1) // 2, k, k - n)
-    return _frequencies(k, n, d, dtype)
+    return _frequencies(_pg.where(k < (n + 1) // 2, k, k - n), step, dtype)
 
 
 def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of rfft's result: [0, 1, ..., n // 2] / (d n) (numpy.fft.rfftfreq)."""
     n = _index(n, "n")
-    return _frequencies(_pg.arange(n // 2 + 1, dtype=_np.int64, device=device), n, d, dtype)
+    step = 1.0 / (n * d)
+    return _frequencies(_pg.arange(max(n // 2 + 1, 0), dtype=_np.int64, device=device), step, dtype)
 
 
 def _index(n, name):
     if isinstance(n, bool) or not isinstance(n, (int, _np.integer)):
         raise ValueError(f"{name} should be an integer")   # NumPy's words and kind
-    if n <= 0:
-        raise ValueError(f"{name} must be positive, not {n}")
     return int(n)
 
 
-def _frequencies(k, n, d, dtype):
+def _frequencies(k, step, dtype):
     if dtype is not None and _np.dtype(dtype).kind not in "fc":
         raise ValueError(f"dtype must be a real or complex floating-point dtype, not {_np.dtype(dtype)}")
-    out = k / (n * d)
+    out = k * step
     return out.astype(dtype) if dtype is not None else out
+
+
+def _shift_axes(x, axes):
+    if axes is None:
+        return tuple(range(x.ndim))
+    return (axes,) if isinstance(axes, (int, _np.integer)) else tuple(axes)
 
 
 def fftshift(x, axes=None):
     """x with the zero frequency moved to the centre: rolled by half of each axis in axes (all
-    when None)."""
+    when None); a new array, as NumPy's."""
     x = _pg.asarray(x)
-    axes = tuple(range(x.ndim)) if axes is None else ((axes,) if isinstance(axes, int) else tuple(axes))
+    axes = _shift_axes(x, axes)
     if not axes:
-        return x
+        return x.copy()
     return _pg.roll(x, [x.shape[a] // 2 for a in axes], axis=axes)
 
 
 def ifftshift(x, axes=None):
     """The inverse of fftshift (they differ for odd lengths)."""
     x = _pg.asarray(x)
-    axes = tuple(range(x.ndim)) if axes is None else ((axes,) if isinstance(axes, int) else tuple(axes))
+    axes = _shift_axes(x, axes)
     if not axes:
-        return x
+        return x.copy()
     return _pg.roll(x, [-(x.shape[a] // 2) for a in axes], axis=axes)

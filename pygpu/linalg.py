@@ -423,20 +423,15 @@ def lstsq(a, b, rcond=None):
 def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
     """The Moore-Penrose pseudo-inverse, from the SVD."""
     a = _array(a)
-    if rcond is None:
-        if rtol is _np._NoValue:
-            rcond = 1e-15
-        elif rtol is None:
-            rcond = max(a.shape[-2:]) * _np.finfo(_linalg_type(a)).eps
-        else:
-            rcond = rtol
-    elif rtol is not _np._NoValue:
+    if rcond is not None and rtol is not _np._NoValue:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     _assert_stacked_2d(a)
-    dt = _linalg_type(a)
-    if a.shape[-1] == 0 or a.shape[-2] == 0:
+    if a.shape[-1] == 0 or a.shape[-2] == 0:   # a's own dtype, as NumPy's (no SVD, no type check)
         m, n = a.shape[-2:]
-        return _core.empty(a.shape[:-2] + (n, m), dtype=dt, device=a.device)
+        return _core.empty(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+    dt = _linalg_type(a)
+    if rcond is None:
+        rcond = 1e-15 if rtol is _np._NoValue else max(a.shape[-2:]) * _np.finfo(dt).eps if rtol is None else rtol
     # a Python or NumPy scalar is a constant; only an array of cutoffs travels to the device
     rc = float(rcond) if isinstance(rcond, (int, float, _np.generic)) else _array(rcond, device=a.device)
     u, s, vt = svd(_core.conj(a.astype(dt, copy=False)), full_matrices=False, hermitian=hermitian)
@@ -475,9 +470,13 @@ def cond(x, p=None):
     if x.shape[-1] == 0 or x.shape[-2] == 0:
         raise LinAlgError("cond is not defined on empty arrays")
     nan_in_x = _reduce("any", _core.isnan(x), axis=(-2, -1))
-    if bool(_core.any(nan_in_x)):   # NaN for those matrices, as NumPy's (its SVD's NaNs): not given to the SVD
-        x = _core.where(_core.isnan(x), _np.array(0, x.dtype), x)
+    inf_in_x = None
     if p is None or p in (2, -2):
+        # NumPy's SVD gives NaNs for a matrix with a NaN or an infinity, and cond NaN or inf for
+        # them: not given to the SVD
+        inf_in_x = _reduce("any", _core.isinf(x), axis=(-2, -1))
+        if bool(_core.any(nan_in_x | inf_in_x)):
+            x = _core.where(_core.isfinite(x), x, _np.array(0, x.dtype))
         s = svd(x, compute_uv=False)
         with _np.errstate(all="ignore"):
             r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
@@ -491,7 +490,9 @@ def cond(x, p=None):
             invx = _gpu_solve(x, _core.broadcast_to(_core.eye(x.shape[-1], dtype=dt, device=x.device), x.shape), dt,
                               check=False)
             r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(_real(dt))
-    # NaN from a singular matrix becomes inf; a matrix with NaNs gives NaN
+    # NaN from a singular matrix becomes inf (one with an infinity too); a matrix with NaNs gives NaN
+    if inf_in_x is not None:
+        r = _core.where(inf_in_x, _np.array(_np.nan, r.dtype), r)
     r = _core.where(_core.isnan(r), _np.array(_np.inf, r.dtype), r)
     return _core.where(nan_in_x, _np.array(_np.nan, r.dtype), r)
 
@@ -570,7 +571,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return _core.sqrt(_sum(s, axis=axis, keepdims=keepdims))
         if isinstance(ord, str):
             raise ValueError(f"Invalid norm order '{ord}' for vectors")
-        absx = _core.absolute(x) ** ord
+        absx = _core.absolute(x)
+        _core.power(absx, ord, out=absx)   # in place, as NumPy's: x's precision whatever ord's type
         ret = _sum(absx, axis=axis, keepdims=keepdims)
         return ret ** _np.reciprocal(_np.asarray(ord, dtype=ret.dtype))
     if len(axis) == 2:
@@ -728,6 +730,8 @@ def tensorsolve(a, b, axes=None):
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along axis."""
     x1, x2 = _arrays(x1, x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("At least one array has zero dimension")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
                          f"{x1.shape[axis]} and {x2.shape[axis]} dimensional instead.")

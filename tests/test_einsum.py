@@ -89,10 +89,21 @@ def test_einsum_layouts_and_views(device):
                                                                                          a.T[:, ::2]))
     assert_array_equal(pygpu.einsum("ij,ij->i", pa[:, :, 0], pa[::-1, :, 1]), np.einsum("ij,ij->i", a[:, :, 0],
                                                                                        a[::-1, :, 1]))
-    # a transpose or diagonal result is a copy, not a view of the input
-    t = pygpu.einsum("ij->ji", pa[0])
-    t[...] = 0
+    # one operand summed over nothing: NumPy's writeable view (a transpose, a diagonal), also of a
+    # strided view; a sum makes a new array
+    for spec, view, mine in (("ij->ji", a[0], pa[0]), ("ii->i", a[:, :4, 0][:, ::-1], pa[:, :4, 0][:, ::-1]),
+                             ("...jj->j...", a[:2, 1:, :5], pa[:2, 1:, :5])):
+        want, got = np.einsum(spec, view), pygpu.einsum(spec, mine)
+        assert_array_equal(got, want)
+        want[...] = -1
+        got[...] = -1
+        assert_array_equal(pa, a)
+    np.einsum("ij->i", a[0])[...] = 7
+    pygpu.einsum("ij->i", pa[0])[...] = 7
     assert_array_equal(pa, a)
+    out = pygpu.zeros((2, 3, 4), device=device)   # out= is never broadcast into
+    same_error(lambda: np.einsum("ij,jk->ik", a[0, :3, :3], a[0, :3, :4], out=np.zeros((2, 3, 4))),
+               lambda: pygpu.einsum("ij,jk->ik", pa[0, :3, :3], pa[0, :3, :4], out=out))
 
 
 def test_einsum_dtype_out_casting_optimize(device):

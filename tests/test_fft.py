@@ -5,6 +5,8 @@ Every test also runs a third way, "cpu+cufft-plan": the CUDA code path of pygpu.
 lengths cut and padded, one batched plan or one axis at a time, normalisation after) on CPU arrays,
 with a NumPy stand-in for the one cuFFT call (pygpu._core._cufft) that checks the layouts it is
 given as the C binding does and overwrites complex-to-real inputs as cuFFT may."""
+import re
+
 import numpy as np
 import pytest
 
@@ -149,21 +151,46 @@ def test_frequencies_and_shifts():
     assert pfft.rfftfreq(6, device=pygpu.Device("cpu")).device == pygpu.Device("cpu")
     with pytest.raises(ValueError, match="integer"):
         pfft.fftfreq(2.5)
+    # NumPy's arithmetic: 1 / (n d) in d's precision, then the integers times it
+    for n, d in [(4, np.float32(0.1)), (7, np.float16(3.3)), (5, 1 / 3)]:
+        for f in ("fftfreq", "rfftfreq"):
+            want, got = getattr(np.fft, f)(n, d), getattr(pfft, f)(n, d)
+            np.testing.assert_array_equal(pygpu.asnumpy(got), want)
+            assert got.dtype == want.dtype
+    assert pfft.rfftfreq(-4).shape == np.fft.rfftfreq(-4).shape
+    for call in (lambda m: m.fftfreq(4, d=0), lambda m: m.fftfreq(0), lambda m: m.rfftfreq(0), lambda m: m.fftfreq(-3)):
+        with pytest.raises(Exception) as want:
+            call(np.fft)
+        with pytest.raises(type(want.value), match=str(want.value)):
+            call(pfft)
     x = np.arange(30).reshape(5, 6)
-    for axes in (None, 0, (1,), (0, 1)):
+    for axes in (None, 0, (1,), (0, 1), np.int64(1), ()):
         close(pfft.fftshift(pygpu.asarray(x), axes=axes), np.fft.fftshift(x, axes=axes))
         close(pfft.ifftshift(pygpu.asarray(x), axes=axes), np.fft.ifftshift(x, axes=axes))
+    px = pygpu.asarray(x)
+    pfft.fftshift(px, axes=())[...] = 0   # a new array, as NumPy's, even when nothing moves
+    close(px, x)
 
 
 def test_bad_input_raises_as_numpy_does(device):
-    px = pygpu.asarray(signal(8, np.float64), device=device)
-    for call in (lambda m: m.fft(px, n=0), lambda m: m.fft(px, axis=3), lambda m: m.fft(px, norm="sideways"),
-                 lambda m: m.fftn(px, s=(4, 4), axes=(0,)), lambda m: m.irfft(px[:1]),
-                 lambda m: m.rfft(px.astype(np.complex128) if m is pfft else np.asarray(px).astype(complex))):
+    x, x2 = signal(8, np.float64), signal(24, np.float64).reshape(4, 6)
+    px, p2 = pygpu.asarray(x, device=device), pygpu.asarray(x2, device=device)
+    for call in (lambda m, a, b: m.fft(a, n=0), lambda m, a, b: m.fft(a, axis=3),
+                 lambda m, a, b: m.fft(a, norm="sideways"), lambda m, a, b: m.fftn(a, s=(4, 4), axes=(0,)),
+                 lambda m, a, b: m.irfft(a[:1]), lambda m, a, b: m.rfft(a.astype(np.complex128)),
+                 lambda m, a, b: m.fft(a, n=True), lambda m, a, b: m.fft(a, n=4, axis=2),
+                 lambda m, a, b: m.fftn(b, s=(3,), axes=()), lambda m, a, b: m.fftn(b, s=(3,), axes=(2,)),
+                 lambda m, a, b: m.fftn(b, s=(2, 3, 5)), lambda m, a, b: m.ifft2(b, s=(2, 3, 5))):
         with pytest.raises(Exception) as want:
-            call(np.fft)
-        with pytest.raises(type(want.value)):
-            call(pfft)
+            call(np.fft, x, x2)   # NumPy's own, on NumPy arrays
+        # the same words but where NumPy's come from its internals: an IndexError's 'tuple index out
+        # of range' (ours, an AxisError, is an IndexError naming the axis), its rfft ufunc's TypeError
+        same_words = str(want.value) != "tuple index out of range" and "ufunc" not in str(want.value)
+        with pytest.raises(type(want.value), match=re.escape(str(want.value)) if same_words else None):
+            call(pfft, px, p2)
+    # out= of another shape is refused, never broadcast into
+    with pytest.raises(ValueError, match="output array has wrong shape"):
+        pfft.fft(px, out=pygpu.empty((2, 8), dtype=np.complex128, device=device))
 
 
 def test_array_api_namespace_has_fft():

@@ -291,6 +291,29 @@ def test_cond_of_singular_matrix_is_inf(device):
         assert (np.isinf(got) and np.isinf(exp)) or got > 1e15
 
 
+def test_cond_of_matrices_with_infinities_and_nans(device):
+    # NumPy: inf for a matrix with an infinity (its SVD's NaNs), NaN for one with a NaN, per matrix
+    a = np.array([[[1.0, np.inf], [3.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]], [[np.nan, 1.0], [np.inf, 2.0]]])
+    for p in (None, 2, -2):
+        with np.errstate(all="ignore"):
+            want = np.linalg.cond(a, p)
+        np.testing.assert_allclose(H(pygpu.linalg.cond(P(a, device), p)), want, rtol=1e-12)
+
+
+def test_linalg_edge_dtypes_and_errors(device):
+    # norm's ord as a NumPy float keeps a float32 vector's precision (NumPy's in-place power)
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+    for ord in (np.float64(3), 3.5, np.int64(3), -1.5):
+        got, want = pygpu.linalg.norm(P(v, device), ord=ord), np.linalg.norm(v, ord=ord)
+        assert got.dtype == want.dtype and np.isclose(H(got), want, rtol=1e-6)
+    # pinv of an empty matrix keeps its dtype (no SVD, float16 too)
+    for dt in ("int64", "float16", "complex64"):
+        got, want = pygpu.linalg.pinv(P(np.zeros((0, 3), dt), device)), np.linalg.pinv(np.zeros((0, 3), dt))
+        assert got.dtype == want.dtype and got.shape == want.shape
+    same_error(lambda: np.linalg.cross(np.float64(1.0), np.ones(3)),
+               lambda: pygpu.linalg.cross(P(np.float64(1.0), device), P(np.ones(3), device)))
+
+
 def test_multi_dot_tensorinv_tensorsolve(device):
     rng = np.random.default_rng(5)
     arrs = [rng.standard_normal(s) for s in [(10,), (10, 3), (3, 30), (30, 5), (5,)]]
