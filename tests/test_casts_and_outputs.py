@@ -150,6 +150,46 @@ def test_ufunc_outputs_of_modf_frexp_spacing_gcd_lcm():
 
 # ---------------------------------------------------------------- outputs that are inputs
 
+def test_dtype_fixes_the_output_and_the_loop_search_takes_the_inputs_safely():
+    # NumPy's dtype= is the output's signature: the first loop with that output taking the inputs
+    # safely (F->f for absolute of complex64, ff->? for equal of bool and float32, b->b for
+    # negative of bools), else the loop computing in dtype
+    b, f4, c8 = np.array([True, False]), np.array([1.5, 0.0], np.float32), np.array([3 + 4j], np.complex64)
+    for call in (lambda m, x: m.negative(x(b), dtype=np.int8), lambda m, x: m.subtract(x(b), x(b), dtype=np.int8),
+                 lambda m, x: m.sign(x(b), dtype=np.float32), lambda m, x: m.absolute(x(c8), dtype=np.float32),
+                 lambda m, x: m.equal(x(b), x(f4), dtype=bool), lambda m, x: m.logical_and(x(b), x(f4), dtype=bool),
+                 lambda m, x: m.add(x(f4.astype("f8")), x(f4.astype("f8")), dtype=np.float32),
+                 lambda m, x: m.add(x(b), x(f4), dtype=np.float16)):
+        same(call(pg, pg.asarray), call(np, np.asarray))
+    for call in (lambda m, x: m.negative(x(b), dtype=bool), lambda m, x: m.sign(x(b), dtype=bool),
+                 lambda m, x: m.absolute(x(c8), dtype=np.int8)):
+        with pytest.raises(TypeError):
+            call(np, np.asarray)
+        with pytest.raises(TypeError):
+            call(pg, pg.asarray)
+
+
+def test_integer_powers_check_the_exponents_the_loop_sees():
+    # a float exponent cast into an integer loop: NaN becomes INT_MIN (refused as negative), -0.5
+    # becomes 0 (allowed), as NumPy casts before its check
+    base = np.array([3, 3], np.int8)
+    for exps, refused in (([-2.0, np.nan], True), ([np.nan, 2.0], True), ([-0.5, 2.0], False)):
+        e = np.array(exps, np.float32)
+        call = lambda m, x: m.power(x(base), x(e), dtype=np.int32, casting="unsafe")   # noqa: E731
+        if refused:
+            errors_alike(lambda: call(np, np.asarray), lambda: call(pg, pg.asarray), ValueError)
+        else:
+            same(call(pg, pg.asarray), call(np, np.asarray))
+
+
+def test_logical_ufuncs_take_any_python_int_as_a_truth_value():
+    for arr, v in ((np.array([0, 1, 100], np.int8), 128), (np.array([0, 1], np.uint8), -1),
+                   (np.array([True, False]), 300)):
+        for f in ("logical_and", "logical_or", "logical_xor"):
+            same(getattr(pg, f)(pg.asarray(arr), v), getattr(np, f)(arr, v))
+            same(getattr(pg, f)(v, pg.asarray(arr)), getattr(np, f)(v, arr))
+
+
 def test_gcd_and_lcm_of_the_most_negative_integer():
     # abs(-2**63) wraps: NumPy's gcd is unsigned underneath (gcd(1, -2**63) is 1, not -1)
     x = np.array([0, 1, -1, 6, 128, 2**63 - 1, -2**63], np.int64)

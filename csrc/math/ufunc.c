@@ -226,13 +226,21 @@ weak_operand_type(PgUfunc *uf, Operand *op, int p)
 /* 1 when the operand (an integer exponent) has a value below 0, 0 when not, -1 on error: its min,
  * which waits for the device, as NumPy's loop checks every element */
 static int
-has_negative(const Operand *op)
+has_negative(const Operand *op, int loop_type)
 {
     if (op->arr == NULL && op->scalar == NULL)
         return 0;
     if (op->arr && pg_array_size(op->arr) == 0)
         return 0;
-    PyObject *lowest = op->arr ? PyObject_CallMethod((PyObject *)op->arr, "min", NULL) : Py_NewRef(op->scalar);
+    /* the exponents as the loop sees them: cast first (NumPy's: a float NaN becomes INT_MIN, -0.5
+     * becomes 0) */
+    PyObject *exps = op->arr && op->arr->type != loop_type
+                         ? PyObject_CallMethod((PyObject *)op->arr, "astype", "O", pg_type_descr(loop_type))
+                         : Py_XNewRef((PyObject *)op->arr);
+    if (op->arr && exps == NULL)
+        return -1;
+    PyObject *lowest = exps ? PyObject_CallMethod(exps, "min", NULL) : Py_NewRef(op->scalar);
+    Py_XDECREF(exps);
     if (lowest == NULL)
         return -1;
     PyObject *zero = PyLong_FromLong(0);
@@ -404,10 +412,16 @@ find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
     return -1;
 }
 
-/* with dtype=: a loop computing in that dtype (all of its types), else one whose output is it */
+/* with dtype= (NumPy's signature of the output alone): the first loop whose output is dtype and
+ * that takes the inputs safely (absolute(complex64, dtype=float32) is F->f, equal(bool, float32,
+ * dtype=bool) ff->?), else the loop computing in dtype (all of its types; the inputs then cast as
+ * casting= allows), else one whose output is dtype and that takes the inputs by casting= */
 static int
 find_loop_dtype(PgUfunc *uf, const int *types, int dtype, PgCasting casting)
 {
+    for (int j = 0; j < uf->nloops; j++)
+        if (loop_types(uf, j)[uf->nin] == dtype && loop_accepts(uf, j, types, PG_CAST_SAFE))
+            return j;
     for (int j = 0; j < uf->nloops; j++) {
         int all = 1;
         for (int i = 0; i <= uf->nin; i++)
@@ -654,7 +668,7 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         } else
             types[i] = ops[i].type;
     }
-    if (uf->flags & PG_UF_NOBOOL) {
+    if ((uf->flags & PG_UF_NOBOOL) && (dtype < 0 || dtype == PG_BOOL)) { /* negative(bool, dtype=int8) is fine */
         int all_bool = 1;
         for (int i = 0; i < nin; i++)
             all_bool &= types[i] == PG_BOOL;
@@ -662,7 +676,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             if (PyUnicode_CompareWithASCIIString(uf->name, "sign") == 0 ||
                 PyUnicode_CompareWithASCIIString(uf->name, "positive") == 0) /* NumPy has no bool loop */
                 PyErr_Format(PyExc_TypeError, "ufunc '%U' did not contain a loop with signature matching types "
-                             "<class 'numpy.dtypes.BoolDType'> -> None", uf->name);
+                             "<class 'numpy.dtypes.BoolDType'> -> %s", uf->name,
+                             dtype < 0 ? "None" : "<class 'numpy.dtypes.BoolDType'>");
             else
                 PyErr_SetString(PyExc_TypeError,
                                 nin == 2 ? "numpy boolean subtract, the `-` operator, is not supported, use the "
@@ -790,7 +805,7 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     }
 
     if ((uf->flags & PG_UF_POWER) && PG_IS_SIGNED(kt[1])) { /* after out='s casting check, as NumPy */
-        int negative = has_negative(&ops[1]);
+        int negative = has_negative(&ops[1], kt[1]);
         if (negative != 0) {
             if (negative > 0)
                 PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
@@ -1370,6 +1385,9 @@ pg_math_init(PyObject *module)
         for (int c = PG_NB_LT; c <= PG_NB_GE; c++)
             if (strcmp(name, op_names[c]) == 0)
                 uf->flags |= PG_UF_COMPARE;
+        /* NumPy's logical ufuncs take any Python int as a truth value (logical_and(int8, 128)) */
+        if (strcmp(name, "logical_and") == 0 || strcmp(name, "logical_or") == 0 || strcmp(name, "logical_xor") == 0)
+            uf->flags |= PG_UF_COMPARE;
         int rc = uf->name ? PyDict_SetItemString(ufunc_registry, name, (PyObject *)uf) : -1;
         if (rc == 0) /* internal ones (_where, _clip, _angle) stay under their '_' names */
             rc = PyModule_AddObjectRef(module, name, (PyObject *)uf);

@@ -23,7 +23,7 @@ extern int (*pg_program_launch)(PyObject *program, PgDevice *dev, int nargs, con
 /* ufunc flags */
 enum {
     PG_UF_TRUEDIV = 0x1,  /* integer/bool inputs compute in float64 (numpy.true_divide) */
-    PG_UF_COMPARE = 0x2,  /* Python ints outside the array's range still compare */
+    PG_UF_COMPARE = 0x2,  /* Python ints outside the array's range still compare (and are truth values) */
     PG_UF_WHERE = 0x4,    /* input 0 is a condition: read as bool, outside promotion */
     PG_UF_NOBOOL = 0x8,   /* all-bool inputs are refused (NumPy's boolean subtract/negative; sign, positive) */
     PG_UF_POWER = 0x10,   /* a negative integer exponent of an integer loop is refused (NumPy's ValueError) */
