@@ -78,6 +78,7 @@ class Fused:
         self.func = func
         self.name = name or getattr(func, "__name__", "fused")
         self.cache = {}
+        self.checks = {}   # key -> _Checks
         functools.update_wrapper(self, func)
 
     def __repr__(self):
@@ -112,6 +113,8 @@ class Fused:
         uf._add_loop(loop_types + [out_dtype], vm.emit(fn))
         if reduction is not None:
             reduction = _Plan(*reduction, np.dtype(out_dtype))
+        self.checks[key] = _Checks(params, key)
+        self.checks[key].scan(result.expr)
         return uf, reduction
 
     def __call__(self, *args):
@@ -122,15 +125,62 @@ class Fused:
         if entry is None:
             entry = self.cache[key] = self._compile(key)
         uf, plan = entry
+        args = self.checks[key].run(args)
         if plan is None:
             return uf(*args)
-        if any(type(a) is int for a in args):
-            # the elementwise call checks a Python int against the dtypes it meets (NEP 50:
-            # OverflowError, as NumPy's ufuncs); the reduction's launch takes the program's cast
-            # as it is, which would wrap 2**31 into an int32 silently: check on one element first
-            uf(*[a[(slice(0, 1),) * a.ndim] if isinstance(a, (_core.ndarray, np.ndarray)) and a.size else a
-                 for a in args])
         return plan.run(uf._programs[0][1], args)
+
+
+class _Checks:
+    """NumPy's errors that depend on the values of the arguments, found in the traced program: a
+    Python int argument read as a narrower integer type (NEP 50: OverflowError where it does not
+    fit, as NumPy's int8_array + 300), and an integer argument used as an integer power's exponent
+    (ValueError for a negative one). An exponent computed in the function is not checked."""
+
+    def __init__(self, params, key):
+        self.index = {p: i for i, p in enumerate(params)}
+        self.key = key
+        self.fits = {}        # argument index -> integer dtypes its Python int must fit
+        self.exponents = set()
+
+    def _param(self, e):
+        """The index of the argument e loads (through a cast), or None."""
+        if isinstance(e, ir.Cast):
+            e = e.value
+        return self.index.get(e.var) if isinstance(e, ir.Load) else None
+
+    def scan(self, e):
+        if isinstance(e, ir.Cast) and T.is_int(e.type) and e.type != T.INT64:
+            i = self._param(e)
+            if i is not None and self.key[i] is int:
+                self.fits.setdefault(i, set()).add(e.type)
+        if isinstance(e, ir.Op) and e.op == "power" and T.is_int(e.args[1].type):
+            i = self._param(e.args[1])
+            if i is not None and (self.key[i] is int or (isinstance(self.key[i], np.dtype) and self.key[i].kind == "i")):
+                self.exponents.add(i)
+        for c in ir.children(e):
+            self.scan(c)
+
+    def run(self, args):
+        """args checked, Python ints as NumPy int64 scalars (the program reads each as NumPy would;
+        a Python int would meet the ufunc's own check against the arrays' dtypes)."""
+        out = list(args)
+        for i, a in enumerate(args):
+            if type(a) is not int:
+                continue
+            for t in self.fits.get(i, ()):
+                info = np.iinfo(t)
+                if not info.min <= a <= info.max:
+                    raise OverflowError(f"Python integer {a} out of bounds for {t}")
+            if -2 ** 63 <= a < 2 ** 63:
+                out[i] = np.int64(a)
+        for i in self.exponents:
+            a = args[i]
+            negative = a < 0 if isinstance(a, (int, np.generic)) else \
+                bool((a < 0).any()) if a.size else False
+            if negative:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+        return out
 
 
 class _Plan:

@@ -152,6 +152,7 @@ class FunctionCompiler:
         self.cache = cache if cache is not None else {}
         self.stack = stack + (fn,)
         self.arg_types = [T.compute_type(t) for t in arg_types]
+        self.half_args = [t == T.FLOAT16 for t in arg_types]
         self.declared_return = T.compute_type(return_type) if return_type is not None else None
         code = fn.__code__
         self.closure = dict(zip(code.co_freevars, (c.cell_contents if _cell_full(c) else _EMPTY
@@ -163,10 +164,17 @@ class FunctionCompiler:
             raise self.error(f"{self.name}() takes {len(self.param_names)} arguments, but the signature gives "
                              f"{len(self.arg_types)}", self.node)
         self.assigned = _assigned_names(self.node)
+        walrus = next((n for n in ast.walk(self.node) if isinstance(n, ast.NamedExpr)), None)
+        if walrus is not None:   # (before the check of assignments, which would call its target unassigned)
+            raise self.unsupported("assignment expressions (:=)", walrus)
         assignment.check(self.node, self.param_names, self.assigned, lambda name, node: self.error(
             f"local variable '{name}' may be used before it is assigned: a path to here leaves it unassigned "
             f"(Python raises UnboundLocalError when that path runs); assign it before the branch or loop", node))
         self.weak = set()   # ids of Const nodes from Python literals (weak for NumPy's functions)
+        self.half = set()   # ids of Const nodes of NumPy float16 numbers
+        # locals whose every value is a float16 (computed as float32): NumPy's functions take them
+        # as float16, and their float16 loops round each result
+        self.vhalf = {name: h for name, h in zip(self.param_names, self.half_args)}
 
     @property
     def name(self):
@@ -200,6 +208,7 @@ class FunctionCompiler:
             self.unknown = None
             self.vars = {}
             self.weak = set()
+            self.half = set()
             if isinstance(self.node, ast.Lambda):
                 body = [self._return(self.node.body, self.node)]
             else:
@@ -355,6 +364,10 @@ class FunctionCompiler:
         raise self.unsupported("assignments of this kind", s)
 
     def store(self, name, value, s):
+        half = self.operand(value) == T.FLOAT16
+        if self.vhalf.setdefault(name, half) and not half:
+            self.vhalf[name] = False
+            self.changed = True
         var = self.assign_type(name, value.type)
         return ir.Assign(var, self.cast(value, var.type), self.src.line(s))
 
@@ -418,6 +431,8 @@ class FunctionCompiler:
         c = ir.Const(value, T.compute_type(t))
         if weak and not isinstance(value, (np.generic, bool)):
             self.weak.add(id(c))
+        if t == T.FLOAT16:
+            self.half.add(id(c))
         return c
 
     def expr(self, node):
@@ -703,20 +718,25 @@ class FunctionCompiler:
         """e as NumPy's type resolution sees it: a dtype, or a Python type for a weak literal."""
         if isinstance(e, ir.Const) and id(e) in self.weak:
             return type(e.value) if not isinstance(e.value, np.generic) else e.type
+        if id(e) in self.half or (isinstance(e, ir.Op) and e.op == "_round_half") or \
+                (isinstance(e, ir.Load) and self.vhalf.get(e.var.name)):
+            return T.FLOAT16
         return e.type
 
     def ufunc_call(self, op, args, node, text, numpy_rules=True):
-        if numpy_rules:
-            r = optable.resolve(op, [self.operand(a) for a in args])
-        else:
-            ins = tuple(a.type for a in args)
-            r = (ins, optable.find(op, ins))
-            if r[1] is None:
-                r = None
-        if r is None:
+        if numpy_rules:   # NumPy's loop, float16 results rounded as its float16 loops round them
+            try:
+                return rules.numpy_ufunc(op, args, [self.operand(a) for a in args])[0]
+            except rules.TypingError:
+                types = ", ".join(str(a.type) for a in args)
+                raise self.error(f"{text}() is not supported for arguments of type {types}", node) from None
+            except (OverflowError, ValueError) as e:   # NumPy's errors for a literal (np.add(int8, 300))
+                raise self.error(f"{text}(): {e}", node) from None
+        ins = tuple(a.type for a in args)
+        out = optable.find(op, ins)
+        if out is None:
             types = ", ".join(str(a.type) for a in args)
             raise self.error(f"{text}() is not supported for arguments of type {types}", node)
-        ins, out = r
         return ir.Op(op, [self.cast(a, t) for a, t in zip(args, ins)], out)
 
     def math_call(self, name, args, node, text, want):

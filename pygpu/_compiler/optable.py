@@ -33,10 +33,15 @@ def loops(op):
     return _table[op]
 
 
+# NumPy ufuncs the op table computes with another op's loops: NumPy's degrees is its rad2deg,
+# float_power its power in the float64 or complex128 loop NumPy picks
+ALIASES = {"degrees": "rad2deg", "radians": "deg2rad", "float_power": "power"}
+
+
 def has(op):
     if _table is None:
         _load()
-    return op in _table
+    return op in _table or op in ALIASES
 
 
 def find(op, in_types):
@@ -76,7 +81,11 @@ def resolve(op, operands):
 
 
 def resolve_numpy(op, operands):
-    """resolve(), and the output dtype NumPy gives (float16 where it computes in float16)."""
+    """resolve(), and the output dtype NumPy gives (float16 where it computes in float16), and the
+    input dtypes of NumPy's loop (float16 where it reads a weak Python scalar as float16)."""
+    if not has(op):
+        return None
+    table_op = ALIASES.get(op, op)
     npuf = getattr(np, op, None) if not op.startswith("_") else None
     if isinstance(npuf, np.ufunc) and npuf.nin == len(operands):
         try:
@@ -84,19 +93,22 @@ def resolve_numpy(op, operands):
         except (TypeError, np.exceptions.DTypePromotionError):
             return None
         ins = tuple(T.compute_type(d) for d in dts[:-1])
-        out = find(op, ins)
+        out = find(table_op, ins)
         if out is None:
             # a loop NumPy has that the op table covers with a wider one (ldexp's float, int32:
             # the table's float, int64): its inputs take these safely and it gives the same type
             want = T.compute_type(dts[-1])
-            wider = [(ins2, out2) for ins2, out2 in loops(op)
+            wider = [(ins2, out2) for ins2, out2 in loops(table_op)
                      if out2 == want and all(np.can_cast(a, b, "safe") for a, b in zip(ins, ins2))]
             if not wider:
                 return None
             ins, out = wider[0]
-        return ins, out, dts[-1]
+        return ins, out, dts[-1], dts[:-1]
     # internal ops (clip, angle): NumPy's result type of the operands, for every input
-    t = T.compute_type(np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in operands)))
+    dt = np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in operands))
+    t = T.compute_type(dt)
     ins = (t,) * len(operands)
     out = find(op, ins)
-    return (ins, out, out) if out is not None else None
+    if out is None:
+        return None
+    return ins, out, (dt if out == t else out), (dt,) * len(operands)

@@ -166,31 +166,145 @@ def _exact_comparison(args, ins, k):
     return args, tuple(lit if j == k else wide for j in range(2))
 
 
-def numpy_ufunc(op, args, operands):
+def _weak_argument(a, o):
+    """Whether a is a Python int argument of fuse (read at run time, weak): not a literal."""
+    return o is int and not isinstance(a, ir.Const)
+
+
+def numpy_ufunc(op, args, operands, fast=True):
     """(ufunc()'s Op, the dtype NumPy gives the result: float16 where the Op computes float32)."""
+    if op == "power" and fast and operands[0] in (T.FLOAT32, T.FLOAT64) and operands[1] in (int, float):
+        # NumPy's float32 and float64 power loops take a scalar exponent 0.5, 2, -1 as sqrt,
+        # square, reciprocal (np.power(x, 0.5) of -0.0 is -0.0)
+        return _scalar_power(args[0], args[1], operands, {0.5: "sqrt", 2: "square", -1: "reciprocal"})
+    composed = _COMPOSED.get(op)
+    if composed is not None:
+        return _composed_ufunc(op, composed, args, operands)
     r = optable.resolve_numpy(op, operands)
     if r is None:
+        if not optable.has(op):
+            raise TypingError(f"NumPy's {op}() is not supported")
         types = ", ".join(str(o if isinstance(o, np.dtype) else o.__name__) for o in operands)
         raise TypingError(f"{op}() is not supported for operands of type {types}")
-    ins, out, np_out = r
+    ins, out, np_out, np_ins = r
     beyond = _literal_beyond(args, operands, ins)
     if beyond is not None:
         if op not in _COMPARE_NAMES:   # NEP 50: the literal must fit the type it meets
             raise OverflowError(f"Python integer {args[beyond].value} out of bounds for {np.dtype(ins[beyond])}")
         args, ins = _exact_comparison(args, ins, beyond)
+    elif op in _COMPARE_NAMES:
+        # a Python int argument compares exactly, as NumPy 2 compares it (int8_array < 300): in
+        # int64 (the argument's type), with a uint64 by the op table's exact mixed loop
+        k = next((k for k in range(2) if _weak_argument(args[k], operands[k]) and T.is_int(ins[k])), None)
+        if k is not None:
+            wide = T.UINT64 if ins[1 - k] == T.UINT64 else T.INT64
+            ins = tuple(T.INT64 if j == k else wide for j in range(2))
     if op == "power" and T.is_int(ins[1]) and _int_const(args[1]) and args[1].value < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")   # NumPy's, for a literal
-    e = ir.Op(op, [cast(a, t) for a, t in zip(args, ins)], out)
+    # NEP 50: a weak Python scalar takes the loop's dtype first (float16_array * 0.1 multiplies
+    # by float16(0.1))
+    args = [to_dtype(a, T.FLOAT16) if isinstance(o, type) and d == T.FLOAT16 else a
+            for a, o, d in zip(args, operands, np_ins)]
+    args = [cast(a, t) for a, t in zip(args, ins)]
+    if op == "nextafter" and np_ins[0] == T.FLOAT16:
+        return _nextafter_half(*args), np_out
+    table_op = optable.ALIASES.get(op, op)
+    if table_op in _DEGREES:   # NumPy's constant: 180.0f / NPY_PIf for float32 (float16 computes in float32)
+        e = ir.Op("multiply", [args[0], ir.Const(float(np.divide(*np.array(_DEGREES[table_op], out))), out)], out)
+    else:
+        e = ir.Op(table_op, args, out)
     if np_out == T.FLOAT16 and out == T.FLOAT32:
         e = to_dtype(e, T.FLOAT16)  # NumPy's float16 loop rounds its result to float16
     return e, np_out
 
 
+_DEGREES = {"rad2deg": (180.0, np.pi), "deg2rad": (np.pi, 180.0)}
+
+
+def _nextafter_half(x, y):
+    """NumPy's float16 nextafter of float16 values held in float32 (the VM has no float16 loops):
+    float32's step from x toward y scaled by 2**13 (float16 has 13 bits fewer), at least float16's
+    smallest subnormal, is float16's step there; an infinity steps to the largest float16, x == y
+    gives y, a step to zero keeps x's sign, NaN stays NaN (NumPy's npy_half_nextafter)."""
+    f = T.FLOAT32
+    step = ir.Op("subtract", [ir.Op("nextafter", [x, y], f), x], f)
+    size = ir.Op("maximum", [ir.Op("multiply", [ir.Op("absolute", [step], f), ir.Const(8192.0, f)], f),
+                             ir.Const(2.0 ** -24, f)], f)
+    r = ir.Op("add", [x, ir.Op("copysign", [size, ir.Op("subtract", [y, x], f)], f)], f)
+    r = ir.Select(ir.Op("equal", [r, ir.Const(0.0, f)], T.BOOL), ir.Op("copysign", [r, x], f), r, f)
+    r = ir.Select(ir.Op("isinf", [x], T.BOOL), ir.Op("copysign", [ir.Const(65504.0, f), x], f), r, f)
+    r = ir.Select(ir.Op("equal", [x, y], T.BOOL), y, r, f)
+    r = ir.Select(ir.Op("isnan", [y], T.BOOL), y, r, f)
+    return to_dtype(r, T.FLOAT16)
+
+
+def _gcd_lcm(op):
+    from .. import _numeric
+    return _numeric._gcd_of if op == "gcd" else _numeric._lcm_of
+
+
+# NumPy ufuncs the op table lacks, made of a Python function compiled as vectorize compiles it
+# (pygpu.gcd's and pygpu.lcm's Euclid loop)
+_COMPOSED = {"gcd": _gcd_lcm, "lcm": _gcd_lcm}
+
+
+def _composed_ufunc(op, function, args, operands):
+    try:
+        dts = getattr(np, op).resolve_dtypes(tuple(operands) + (None,))
+    except (TypeError, np.exceptions.DTypePromotionError):
+        types = ", ".join(str(o if isinstance(o, np.dtype) else o.__name__) for o in operands)
+        raise TypingError(f"{op}() is not supported for operands of type {types}") from None
+    t = dts[-1]
+    beyond = _literal_beyond(args, operands, dts[:-1])
+    if beyond is not None:
+        raise OverflowError(f"Python integer {args[beyond].value} out of bounds for {t}")
+    from .frontend import compile_function
+    callee = compile_function(function(op), [t, t], t)
+    return ir.Call(callee, [cast(a, p.type) for a, p in zip(args, callee.params)], t), t
+
+
+def _is_array(o):
+    return isinstance(o, np.dtype)
+
+
 def numpy_binary(sym, a, b, operands):
     """(Op, NumPy's result dtype) of a <sym> b on arrays."""
-    if sym == "**" and _int_const(b) and b.value == 2 and not T.is_bool(a.type) \
-            and isinstance(operands[1], type):
-        return numpy_ufunc("square", [a], operands[:1])   # NumPy's x ** 2
+    if sym == "**" and _is_array(operands[0]) and operands[1] in (int, float):
+        fast = _fast_powers(operands[0], operands[1])
+        if fast:
+            return _scalar_power(a, b, operands, fast)
     if sym in COMPARE_OPS:
         return numpy_ufunc(COMPARE_OPS[sym], [a, b], operands)
     return numpy_ufunc(BINARY_OPS[sym], [a, b], operands)
+
+
+def _fast_powers(t, kind):
+    """NumPy's fast paths of array ** Python scalar: x ** 2 as square(x) (bool ** 2 is int8), and
+    for float and complex arrays x ** -1 as reciprocal, x ** 0.5 as sqrt (then complex ** 2.0 and
+    ** -1.0 are power's; for real floats power's loop gives square's and reciprocal's results):
+    {exponent: ufunc}."""
+    inexact = T.is_float(t) or T.is_complex(t)
+    if kind is int:
+        return {2: "square", -1: "reciprocal"} if inexact else {2: "square"}
+    if not inexact:
+        return {}
+    return {0.5: "sqrt"} if T.is_complex(t) else {0.5: "sqrt", 2.0: "square", -1.0: "reciprocal"}
+
+
+def _scalar_power(a, b, operands, fast):
+    """a ** b for a weak Python scalar b, by NumPy's fast paths: a literal picks its ufunc; a
+    Python scalar argument of fuse picks it at run time (each side computed, one selected)."""
+    if isinstance(b, ir.Const):
+        op = fast.get(b.value)
+        if op is not None:
+            return numpy_ufunc(op, [a], operands[:1])
+        return numpy_ufunc("power", [a, b], operands, fast=False)
+    e, dt = numpy_ufunc("power", [a, b], operands, fast=False)
+    for value, op in fast.items():
+        if T.is_int(b.type) and value != int(value):
+            continue
+        alt, _ = numpy_ufunc(op, [a], operands[:1])
+        if alt.type != e.type:   # bool ** 2 is int8, bool ** 3 int64: power's type, as it must be one
+            continue
+        e = ir.Select(ir.Op("equal", [b, ir.Const(value, b.type)], T.BOOL), alt, e, e.type)
+    return e, dt

@@ -10,7 +10,7 @@ from . import ir, rules
 from . import types as T
 from .errors import compile_error
 
-_UFUNC_ALIASES = {"true_divide": "divide", "where": "_where", "clip": "_clip", "angle": "_angle"}
+_UFUNC_ALIASES = {"true_divide": "divide", "where": "_where", "clip": "_clip"}
 
 
 class TraceContext:
@@ -42,8 +42,10 @@ class TraceContext:
         return ir.Const(value, T.compute_type(t)), (type(value) if not isinstance(value, bool) else T.BOOL)
 
     def wrap(self, expr, dtype=None):
-        """A Tracer of expr; dtype: the dtype NumPy gives the value (float16 computed as float32)."""
-        return self.tracer_class(self, expr, dtype if dtype is not None and self.rules == "numpy" else expr.type)
+        """A Tracer of expr; dtype: the dtype NumPy gives the value (float16 computed as float32).
+        Under Numba's rules only a float16 is kept: NumPy's ufuncs take it as float16."""
+        keep = dtype is not None and (self.rules == "numpy" or dtype == T.FLOAT16)
+        return self.tracer_class(self, expr, dtype if keep else expr.type)
 
     _WEAK = {int: np.dtype(np.int64), float: np.dtype(np.float64), complex: np.dtype(np.complex128)}
 
@@ -82,6 +84,8 @@ class TraceContext:
             raise self.error(f"{err} in {self.context}") from None
 
     def ufunc(self, op, inputs, python_op=False):
+        if op == "spacing" and len(inputs) == 1:
+            return self.spacing(inputs[0])
         lifted = [self.lift(x) for x in inputs]
         exprs, operands = [e for e, _ in lifted], [o for _, o in lifted]
         if op == "_where":
@@ -101,12 +105,65 @@ class TraceContext:
         except rules.TypingError as e:
             raise self.error(f"{e} in {self.context}") from None
 
+    def array(self, x):
+        """x as a traced array: a weak Python scalar takes its default dtype (np.round(s) and
+        np.spacing(s) give NumPy scalars)."""
+        e, o = self.lift(x)
+        return self.wrap(e, o if isinstance(o, np.dtype) else self._WEAK.get(o, T.BOOL))
+
     def part(self, a, which):
-        e, _ = self.lift(a)
+        e, o = self.lift(a)
         if not T.is_complex(e.type):
-            return a if which == "real" else self.wrap(ir.Const(0, e.type))
+            return a if which == "real" else self.wrap(ir.Const(0, e.type), o if isinstance(o, np.dtype) else None)
         node = ir.Real if which == "real" else ir.Imag
         return self.wrap(node(e, T.real_of(e.type)))
+
+
+    def spacing(self, x):
+        """NumPy's spacing, as pygpu.spacing composes it (pygpu/_numeric.py _spacing): the step away
+        from zero with x's sign; for float16 the gap's magnitude, the one below for negatives."""
+        x = self.array(x)
+        dt = np.spacing.resolve_dtypes((x.operand, None))[-1]
+        if x.operand != dt:
+            x = x.astype(dt)
+        negative = x < 0   # not -0.0: its spacing is positive, as NumPy's
+        if dt == T.FLOAT16:
+            ax = abs(x)
+            gap = np.where(negative, ax - np.nextafter(ax, 0), np.nextafter(ax, np.inf) - ax)
+            return np.where(np.isinf(x), np.nan, gap)
+        away = np.where(negative, dt.type(-np.inf), dt.type(np.inf))
+        return np.nextafter(x, away) - x
+
+    def round(self, x, decimals=0):
+        """NumPy's round (PyArray_Round): integers unchanged, or for negative decimals divided by
+        10**-decimals, rounded and multiplied back in float64, then cast back; floats rint(x * 10**d)
+        / 10**d in their own dtype (10**d a weak Python float); complex numbers part by part."""
+        if isinstance(decimals, Tracer) or type(decimals) is not int:
+            raise self.error(f"np.round(x, decimals) takes a constant int decimals in {self.context}")
+        x = self.array(x)
+        t = x.operand
+        if T.is_complex(t):
+            re, im = (self.round(p, decimals).expr for p in (x.real, x.imag))
+            return self.wrap(ir.MakeComplex(re, im, x.expr.type), t)
+        if T.is_int(t):
+            if decimals >= 0:
+                return x
+            f = 10.0 ** -decimals
+            return (np.rint(x.astype(T.FLOAT64) / f) * f).astype(t)
+        if decimals == 0:
+            return np.rint(x)
+        if decimals > 0:
+            f = 10.0 ** decimals
+            return np.rint(x * f) / f
+        f = 10.0 ** -decimals
+        return np.rint(x / f) * f
+
+    def angle(self, z):
+        """NumPy's angle: arctan2(z.imag, z.real), arctan2(0, z) for a real z (0 a weak Python int)."""
+        e, o = self.lift(z)
+        if T.is_complex(e.type):
+            return self.ufunc("_angle", [z])
+        return self.ufunc("arctan2", [0, z])
 
 
 def _no_control_flow(what):
@@ -170,14 +227,16 @@ class Tracer:
             return self.ctx.ufunc("_where", args)
         if name in ("real", "imag") and len(args) == 1:
             return self.ctx.part(args[0], name)
-        if name in ("round", "around") and len(args) == 1:
-            return self.ctx.ufunc("rint", args)
+        if name in ("round", "around") and 1 <= len(args) <= 2 and set(kwargs) <= {"decimals"}:
+            return self.ctx.round(*args, **kwargs)
+        if name == "fix" and len(args) == 1 and not kwargs:
+            return self.ctx.ufunc("trunc", args)   # numpy.fix is numpy.trunc since NumPy 2.4
         if name == "clip" and len(args) == 3:
             return self.ctx.ufunc("_clip", args)
         if name in ("conj", "conjugate") and len(args) == 1:
             return args[0].conjugate() if isinstance(args[0], Tracer) else args[0]
-        if name == "angle" and len(args) == 1:
-            return self.ctx.ufunc("_angle", args)
+        if name == "angle" and len(args) == 1 and not kwargs:
+            return self.ctx.angle(args[0])
         return NotImplemented
 
     __bool__ = _no_control_flow("bool()")
@@ -224,7 +283,8 @@ def trace_function(pyfunc, arg_types, return_type=None, context="vectorize"):
     """The IR of a function without source, by calling it with tracers (Numba's typing rules)."""
     ctx = TraceContext("numba", context, pyfunc)
     params = [ir.Var(f"arg{i}", T.compute_type(t)) for i, t in enumerate(arg_types)]
-    tracers = [Tracer(ctx, ir.Load(p), p.type) for p in params]
+    # a float16 argument stays float16 for NumPy's ufuncs (their float16 loops round each result)
+    tracers = [Tracer(ctx, ir.Load(p), T.FLOAT16 if t == T.FLOAT16 else p.type) for p, t in zip(params, arg_types)]
     try:
         result = pyfunc(*tracers)
     except _core.CompileError:
