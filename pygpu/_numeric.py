@@ -9,6 +9,7 @@ import numpy as _np
 
 import pygpu as _pg
 from . import _core, _dispatch
+from ._compiler.composed import gcd_of, lcm_of
 from ._out import into, write_outputs
 
 __all__ = ["allclose", "array_equal", "array_equiv", "asanyarray", "ascontiguousarray", "asfortranarray",
@@ -275,23 +276,6 @@ def divmod(x1, x2, out1=None, out2=None, **kwargs):
     return write_outputs("divmod", results, (out1, out2), out, where, kwargs.get("casting", "same_kind"))
 
 
-def _gcd_of(a, b):
-    a = abs(a)
-    b = abs(b)
-    if b < 0:   # abs(-2**63) wraps: Euclid's divisor stays positive (NumPy's gcd is unsigned)
-        a, b = b, a
-    while b != 0:
-        a, b = b, a % b
-    return a
-
-
-def _lcm_of(a, b):
-    g = _gcd_of(a, b)
-    if g == 0:
-        return g
-    return abs(a // g * b)   # as NumPy's, wrapping where it wraps
-
-
 @functools.cache
 def _compiled(function, dtype=None):
     """function compiled once into an elementwise loop: pygpu.vectorize, for dtype's loop alone when
@@ -317,12 +301,12 @@ def _integer_kernel(name, function, x1, x2):
 
 def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind"):
     """The greatest common divisor of |x1| and |x2|, element-wise (0 for two zeros)."""
-    return write_outputs("gcd", _integer_kernel("gcd", _gcd_of, x1, x2), (out,), None, where, casting)
+    return write_outputs("gcd", _integer_kernel("gcd", gcd_of, x1, x2), (out,), None, where, casting)
 
 
 def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind"):
     """The lowest common multiple of |x1| and |x2|, element-wise (0 when either is 0)."""
-    return write_outputs("lcm", _integer_kernel("lcm", _lcm_of, x1, x2), (out,), None, where, casting)
+    return write_outputs("lcm", _integer_kernel("lcm", lcm_of, x1, x2), (out,), None, where, casting)
 
 
 def spacing(x, /, out=None, *, where=True, casting="same_kind"):

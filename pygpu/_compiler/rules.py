@@ -3,7 +3,7 @@ shared by the front end and the tracer. Errors raise TypingError with the messag
 the place."""
 import numpy as np
 
-from . import ir, optable
+from . import composed, ir, optable
 from . import types as T
 
 
@@ -238,14 +238,9 @@ def _nextafter_half(x, y):
     return to_dtype(r, T.FLOAT16)
 
 
-def _gcd_lcm(op):
-    from .. import _numeric
-    return _numeric._gcd_of if op == "gcd" else _numeric._lcm_of
-
-
 # NumPy ufuncs the op table lacks, made of a Python function compiled as vectorize compiles it
 # (pygpu.gcd's and pygpu.lcm's Euclid loop)
-_COMPOSED = {"gcd": _gcd_lcm, "lcm": _gcd_lcm}
+_COMPOSED = {"gcd": composed.gcd_of, "lcm": composed.lcm_of}
 
 
 def _composed_ufunc(op, function, args, operands):
@@ -259,7 +254,7 @@ def _composed_ufunc(op, function, args, operands):
     if beyond is not None:
         raise OverflowError(f"Python integer {args[beyond].value} out of bounds for {t}")
     from .frontend import compile_function
-    callee = compile_function(function(op), [t, t], t)
+    callee = compile_function(function, [t, t], t)
     return ir.Call(callee, [cast(a, p.type) for a, p in zip(args, callee.params)], t), t
 
 
