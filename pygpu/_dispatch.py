@@ -153,12 +153,23 @@ def array_ufunc(ufunc, method, *inputs, **kwargs):
             views = [_np.asarray(x) if isinstance(x, _core.ndarray) else x for x in inputs]
             return _to_pygpu(ufunc(*views, **kwargs))   # NumPy's loop on zero-copy views of CPU memory
         return NotImplemented
-    out = kwargs.get("out")
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            return NotImplemented
-        kwargs["out"] = out[0]
-    return impl(*inputs, **kwargs)
+    if kwargs.get("axes") == [(-2, -1)] * 3 and ufunc.__name__ == "matmul":
+        del kwargs["axes"]   # NumPy's a @= b passes matmul's default axes
+    out = kwargs.pop("out", None)
+    outs = out if isinstance(out, tuple) else (out,)
+    if all(o is None or isinstance(o, _core.ndarray) for o in outs):
+        if out is not None:
+            kwargs["out"] = outs[0] if len(outs) == 1 else outs
+        return impl(*inputs, **kwargs)
+    # a NumPy out= (numpy_array @= pygpu_array, np.divmod(..., out=(q, r))): pygpu's results stored
+    # into the outputs, as NumPy's casting allows, on the CPU device
+    from ._ufunc_on_host import store_into
+    results = impl(*inputs, **kwargs)
+    results = results if isinstance(results, tuple) else (results,)
+    if len(outs) != len(results):
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    stored = tuple(store_into(ufunc.__name__, r, o, kwargs.get("casting", "same_kind")) for r, o in zip(results, outs))
+    return stored if len(stored) > 1 else stored[0]
 
 
 _core._add_methods({"__array_function__": array_function})

@@ -8,9 +8,30 @@ _ALIASES = {"C": "C_CONTIGUOUS", "CONTIGUOUS": "C_CONTIGUOUS", "F": "F_CONTIGUOU
 
 
 class Flags(dict):
-    """The flags of a pygpu array (a snapshot: a dict of the four flags, plus NumPy's spellings)."""
+    """The flags of a pygpu array (a snapshot: a dict of the four flags, plus NumPy's spellings);
+    setting WRITEABLE (flags['W'] = False, flags.writeable = False) sets the array's, as
+    setflags(write=...) does."""
 
-    __slots__ = ()
+    __slots__ = ("_array",)
+
+    def __init__(self, values, array=None):
+        super().__init__(values)
+        self._array = array
+
+    def __setitem__(self, key, value):
+        key = _ALIASES.get(key, key)
+        if key != "WRITEABLE" or self._array is None:
+            raise KeyError(f"cannot set the {key} flag of a pygpu array" if key in self else key)
+        self._array.setflags(write=value)
+        dict.__setitem__(self, key, bool(value))
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            return object.__setattr__(self, name, value)
+        try:
+            self[name.upper()] = value
+        except KeyError as e:
+            raise AttributeError(e.args[0]) from None
 
     def __getitem__(self, key):
         key = _ALIASES.get(key, key)

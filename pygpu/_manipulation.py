@@ -265,11 +265,7 @@ def _repeat_counts(repeats):
     if counts.ndim > 1:
         raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
                          "number of dimension of 1.")
-    counts = counts.astype(_np.intp)
-    if (counts < 0).any():
-        raise ValueError("negative dimensions are not allowed" if counts.size == 1
-                         else "repeats may not contain negative values.")
-    return counts
+    return counts.astype(_np.intp)   # (their signs are checked by repeat, in NumPy's order)
 
 
 def repeat(a, repeats, axis=None):
@@ -285,11 +281,17 @@ def repeat(a, repeats, axis=None):
     n = a.shape[axis]
     if counts.size == 1:
         r = int(counts.reshape(-1)[0])
+        if r < 0:   # NumPy's error, unless the axis has nothing to repeat
+            if n:
+                raise ValueError("negative dimensions are not allowed")
+            r = 0
         expanded = _core.expand_dims(a, axis + 1)
         b = _core.broadcast_to(expanded, a.shape[:axis + 1] + (r,) + a.shape[axis + 1:])
         return b.reshape(a.shape[:axis] + (n * r,) + a.shape[axis + 1:], copy=True)
     if counts.shape[0] != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) ({counts.shape[0]},)")
+    if (counts < 0).any():
+        raise ValueError("repeats may not contain negative values.")
     return _gather(a, _np.repeat(_np.arange(n), counts), axis)
 
 

@@ -76,10 +76,20 @@ def call(ufunc, inputs, kwargs):
         out = out[0]
     if out is None or isinstance(out, _core.ndarray):
         return ufunc(*inputs, out=out, **kwargs)
-    where = f"numpy.{ufunc.__name__} with a NumPy out="
     mask = kwargs.pop("where", True)
-    casting = kwargs.get("casting", "same_kind")
-    result = ufunc(*inputs, **kwargs)
-    check_cast(ufunc.__name__, result.dtype, out.dtype, casting)
+    return store_into(ufunc.__name__, ufunc(*inputs, **kwargs), out, kwargs.get("casting", "same_kind"), mask)
+
+
+def store_into(name, result, out, casting, mask=True):
+    """pygpu's result of NumPy's ufunc `name` stored into out (a NumPy array, or a pygpu one, or
+    None: result itself), with NumPy's casting check; returns out."""
+    if out is None:
+        return result
+    if isinstance(out, _core.ndarray):
+        check_cast(name, result.dtype, out.dtype, casting)
+        out[...] = result
+        return out
+    where = f"numpy.{name} with a NumPy out="
+    check_cast(name, result.dtype, out.dtype, casting)
     _np.copyto(out, _host(result, where), casting="unsafe", where=_host(mask, where))
     return out

@@ -42,7 +42,7 @@ GENERATOR_NOT_YET = set()
 NDARRAY_EXCLUDED = {"ctypes": "a ctypes view of host memory", "data": "a buffer of host memory",
                     "getfield": "record arrays",
                     "setfield": "record arrays", "resize": "in-place reallocation with reference checks",
-                    "setflags": "flags are fixed by how the array was made", "byteswap": "byte order: pygpu "
+                    "byteswap": "byte order: pygpu "
                     "arrays are in the machine's order"}
 NDARRAY_NOT_YET = set()
 

@@ -232,3 +232,132 @@ def test_no_reference_or_memory_leak(device):
     assert sys.getrefcount(base) == refs
     assert pool.used_bytes() == used
     assert end - start < 64 * 1024, end - start
+
+
+# ---------------------------------------------------------------- objects NumPy's operators meet
+
+def test_equality_with_objects_no_ufunc_takes_is_elementwise():
+    from decimal import Decimal
+    from fractions import Fraction
+    x = np.array([0.5, 1.0, 2.0])
+    p = pygpu.asarray(x)
+    for other in (None, "a", b"a", Fraction(1, 2), Fraction(1, 3), Decimal("1.0"), object(), {1: 2}, {0.5}):
+        for op in (operator.eq, operator.ne):
+            assert_array_equal(op(p, other), op(x, other))
+            assert_array_equal(op(other, p), op(other, x))
+    assert (None in p) is False and ("a" in p) is False and (Fraction(1, 2) in p) is True
+    with pytest.raises(TypeError):
+        p < None
+
+
+def test_sequences_and_buffers_are_array_operands():
+    import array
+    u = np.array([1, 2, 3], np.uint8)
+    p = pygpu.asarray(u)
+    for other in (bytearray(b"\x00\x00\x09"), memoryview(bytearray(b"\x01\x02\x03")), range(3),
+                  array.array("d", [1.5, 2.5, 3.5])):
+        for op in (operator.add, operator.gt, operator.mul):
+            assert_array_equal(op(p, other), op(u, other))
+            assert_array_equal(op(other, p), op(other, u))
+
+    class Wrapped:   # an array-like by __array__ alone
+        def __array__(self, dtype=None, copy=None):
+            return np.array([10, 20, 30], np.int16)
+
+    assert_array_equal(p + Wrapped(), u + Wrapped())
+
+
+def test_in_place_operators_never_give_way():
+    # NEP 13: a += b is add(a, b, out=a) or an error, never a rebinding of a
+    a = pygpu.zeros(3)
+    view = a[1:]
+    a += np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    assert isinstance(a, pygpu.ndarray)
+    assert_array_equal(a, np.array([1.0, 2.0, 3.0]))
+    assert_array_equal(view, np.array([2.0, 3.0]))
+
+    class Refuses:
+        __array_ufunc__ = None
+
+        def __radd__(self, other):
+            return "radd"
+
+    assert pygpu.zeros(2) + Refuses() == "radd"   # a binary operator does give way
+    b = pygpu.zeros(2)
+    with pytest.raises(TypeError, match="does not support ufuncs"):
+        b += Refuses()
+
+
+def test_writeable_flag_can_be_cleared_and_set_back():
+    a = pygpu.arange(4.0)
+    a.flags["WRITEABLE"] = False
+    assert not a.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 9
+    v = a[1:]
+    with pytest.raises(ValueError, match="read-only"):
+        v[0] = 9                                     # views of a read-only array are read-only
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        v.setflags(write=True)
+    a.flags.writeable = True
+    a[0] = 9
+    assert a[0] == 9
+    a.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        a += 1
+    with pytest.raises(KeyError):
+        a.flags["C_CONTIGUOUS"] = False
+
+
+def test_numpy_ufuncs_store_into_numpy_outputs():
+    rng = np.random.default_rng(0)
+    m, v = rng.standard_normal((3, 3)), rng.standard_normal(3)
+    pm, pv = pygpu.asarray(m), pygpu.asarray(v)
+    for call in (lambda x, y, o: np.matmul(x, y, out=o), lambda x, y, o: np.matvec(x, y[0], out=o[0]),
+                 lambda x, y, o: np.vecdot(x, y, out=o[0])):
+        want, got = np.zeros((3, 3)), np.zeros((3, 3))
+        call(m, m, want)
+        call(pm, pm, got)
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    q, r = np.zeros(3), np.zeros(3)
+    res = np.divmod(pv, 0.3, out=(q, r))
+    assert res[0] is q and res[1] is r
+    np.testing.assert_array_equal(q, np.floor_divide(v, 0.3))
+    np.testing.assert_array_equal(r, np.remainder(v, 0.3))
+    f, i = np.zeros(3), np.zeros(3)
+    np.modf(pv, out=(f, i))
+    np.testing.assert_array_equal(f, np.modf(v)[0])
+    host = m.copy()
+    host @= pm                                      # NumPy's in-place matmul passes axes=
+    np.testing.assert_allclose(host, m @ m, rtol=1e-12)
+    with pytest.raises(TypeError):                  # NumPy's casting rule: float64 into int64
+        np.matmul(pm, pm, out=np.zeros((3, 3), np.int64))
+
+
+def test_zero_d_argsort_squeeze_repeat_and_item_as_numpy():
+    a, p = np.array(5.0), pygpu.asarray(5.0)
+    for call in (lambda x: x.argsort(), lambda x: np.argsort(x, axis=None), lambda x: x.squeeze(0),
+                 lambda x: x.squeeze(-1), lambda x: x.squeeze(())):
+        assert_array_equal(call(p), call(a))
+    for call in (lambda x: x.squeeze((0,)), lambda x: x.squeeze(1), lambda x: np.argsort(x, axis=3),
+                 lambda x: np.sort(x)):
+        same_error(lambda: call(a), lambda: call(p))
+    for shape, axis in (((0, 3), 0), ((3, 0), 1), ((0,), None)):
+        assert_array_equal(pygpu.zeros(shape).repeat(-1, axis=axis), np.zeros(shape).repeat(-1, axis=axis))
+    same_error(lambda: np.zeros(3).repeat(-1), lambda: pygpu.zeros(3).repeat(-1))
+    same_error(lambda: np.zeros(2).repeat([-1, 2, 3]), lambda: pygpu.zeros(2).repeat([-1, 2, 3]))
+    same_error(lambda: np.zeros(3).repeat([-1, 2, 3]), lambda: pygpu.zeros(3).repeat([-1, 2, 3]))
+    same_error(lambda: np.arange(3).item(True), lambda: pygpu.arange(3).item(True))
+
+
+def test_scalar_power_fast_paths_as_numpy():
+    # x ** 2 is square (bool ** 2 is int8); complex ** 2.0 and ** -1.0 are power's, not square's
+    for x in (np.array([True, False]), np.array([3, -2], np.int8), np.array([1 + 1j, np.inf + 0j, -0.0 + 0j]),
+              np.array([-0.0, 2.5, np.inf], np.float32)):
+        for e in (2, 2.0, -1, -1.0, 0.5, 3) if x.dtype.kind != "b" else (2, 3):
+            if x.dtype.kind in "iub" and (e in (-1, -1.0) or isinstance(e, float)):
+                continue
+            with np.errstate(all="ignore"):
+                want = x ** e
+            got = pygpu.asarray(x) ** e
+            assert_array_equal(got, want)

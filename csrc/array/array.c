@@ -603,7 +603,7 @@ get_flags(PyObject *self, void *c)
                                 "F_CONTIGUOUS", (a->flags & PG_F_CONTIGUOUS) ? Py_True : Py_False, "WRITEABLE",
                                 (a->flags & PG_WRITEABLE) ? Py_True : Py_False, "OWNDATA",
                                 (a->flags & PG_OWNDATA) ? Py_True : Py_False);
-    PyObject *r = d ? PyObject_CallOneArg(flags_type, d) : NULL;
+    PyObject *r = d ? PyObject_CallFunctionObjArgs(flags_type, d, self, NULL) : NULL;
     Py_XDECREF(d);
     return r;
 }
@@ -778,7 +778,45 @@ array_fill_method(PyObject *self, PyObject *value)
     Py_RETURN_NONE;
 }
 
+/* setflags(write=None, align=None, uic=None): NumPy's; write=False makes the array read-only
+ * (its later views too), write=True is allowed to an array that owns its memory */
+static PyObject *
+array_setflags(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"write", "align", "uic", NULL};
+    PyObject *write = Py_None, *align = Py_None, *uic = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOO:setflags", kwlist, &write, &align, &uic))
+        return NULL;
+    PgArray *a = (PgArray *)self;
+    if (align != Py_None && !PyObject_IsTrue(align)) {
+        PyErr_SetString(PyExc_ValueError, "cannot set aligned flag of mis-aligned array to True");
+        return NULL;
+    }
+    if (uic != Py_None && PyObject_IsTrue(uic)) {
+        PyErr_SetString(PyExc_ValueError, "cannot set WRITEBACKIFCOPY flag to True");
+        return NULL;
+    }
+    if (write == Py_None)
+        Py_RETURN_NONE;
+    int w = PyObject_IsTrue(write);
+    if (w < 0)
+        return NULL;
+    if (!w) {
+        a->flags &= ~PG_WRITEABLE;
+    } else if (!(a->flags & PG_WRITEABLE)) {
+        if (a->base != NULL) { /* a view's memory may be read-only for a reason (a broadcast) */
+            PyErr_SetString(PyExc_ValueError, "cannot set WRITEABLE flag to True of this array");
+            return NULL;
+        }
+        a->flags |= PG_WRITEABLE;
+    }
+    Py_RETURN_NONE;
+}
+
 PyMethodDef pg_array_methods_core[] = {
+    {"setflags", (PyCFunction)(void (*)(void))array_setflags, METH_VARARGS | METH_KEYWORDS,
+     "setflags($self, write=None, align=None, uic=None)\n--\n\nSet the WRITEABLE flag (write=False: "
+     "read-only; True: for an array that owns its memory), as numpy.ndarray.setflags."},
     {"get", (PyCFunction)(void (*)(void))array_get, METH_VARARGS | METH_KEYWORDS,
      "get($self, stream=None, out=None)\n--\n\nA numpy.ndarray with the elements, copied to the host (as cupy.ndarray.get)."},
     {"copy_to_host", (PyCFunction)(void (*)(void))array_copy_to_host, METH_VARARGS | METH_KEYWORDS,

@@ -511,6 +511,12 @@ pg_array_item(PyObject *self, PyObject *args)
         args = PyTuple_GET_ITEM(args, 0);
         n = PyTuple_GET_SIZE(args);
     }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (PyBool_Check(PyTuple_GET_ITEM(args, k))) { /* NumPy's item takes no bool for an index */
+            PyErr_SetString(PyExc_TypeError, "an integer is required");
+            return NULL;
+        }
+    }
     int64_t size = pg_array_size(a);
     char *ptr = a->data;
     if (n == 0) {

@@ -113,11 +113,49 @@ static PyObject *nb_pos(PyObject *a) { return unary(PG_NB_POS, a); }
 static PyObject *nb_abs(PyObject *a) { return unary(PG_NB_ABS, a); }
 static PyObject *nb_invert(PyObject *a) { return unary(PG_NB_INVERT, a); }
 
+/* 1 when obj is a container that takes part in NumPy's operator protocol (it defers or it
+ * dispatches: a masked array, a Dask array): comparisons leave it to it */
+static int
+numpy_aware(PyObject *obj)
+{
+    return PyObject_HasAttrString(obj, "__array_ufunc__") || PyObject_HasAttrString(obj, "__array_priority__");
+}
+
+/* a == obj and a != obj for an obj no ufunc takes (None, a string, a Fraction): NumPy's elementwise
+ * answer from comparing objects: a number equal to a float compares as that float, anything else
+ * is unequal to every element (not Python's identity fallback, one bool) */
+static PyObject *
+compare_foreign(PyObject *a, PyObject *b, int op)
+{
+    if (PyNumber_Check(b) && !PyBytes_Check(b) && !PyUnicode_Check(b)) {
+        PyObject *f = PyNumber_Float(b);
+        int exact = f ? PyObject_RichCompareBool(f, b, Py_EQ) : (PyErr_Clear(), 0);
+        if (exact < 0)
+            PyErr_Clear();
+        if (exact > 0) {
+            PyObject *r = binary(op == Py_EQ ? PG_NB_EQ : PG_NB_NE, a, f);
+            Py_DECREF(f);
+            return r;
+        }
+        Py_XDECREF(f);
+    }
+    PgArray *arr = (PgArray *)a;
+    PgArray *r = pg_array_new(arr->device, PG_BOOL, arr->ndim, arr->shape, 'C', PG_MEM_DEVICE);
+    if (r && pg_array_fill(r, op == Py_NE ? Py_True : Py_False) < 0)
+        Py_CLEAR(r);
+    return (PyObject *)r;
+}
+
 static PyObject *
 array_richcompare(PyObject *a, PyObject *b, int op)
 {
     static const PgNumberOp map[] = {PG_NB_LT, PG_NB_LE, PG_NB_EQ, PG_NB_NE, PG_NB_GT, PG_NB_GE};
-    return binary(map[op], a, b);
+    PyObject *r = binary(map[op], a, b);
+    if (r == Py_NotImplemented && (op == Py_EQ || op == Py_NE) && PgArray_Check(a) && !numpy_aware(b)) {
+        Py_DECREF(r);
+        return compare_foreign(a, b, op);
+    }
+    return r;
 }
 
 static PyNumberMethods number_methods = {0};

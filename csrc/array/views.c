@@ -661,8 +661,18 @@ squeeze_impl(PgArray *a, PyObject *axis)
             drop[i] = a->shape[i] == 1;
     } else {
         int axes[PG_MAXDIMS + 1];
-        /* a 0-d array takes axis 0 or -1 (nothing to drop), as NumPy's */
-        int n = parse_axes(axis, a->ndim ? a->ndim : 1, NULL, "duplicate value in 'axis'", axes);
+        /* a 0-d array takes an int axis 0 or -1 (nothing to drop), not a tuple of them, as NumPy's */
+        int zero_d_int = a->ndim == 0 && PyIndex_Check(axis);
+        if (zero_d_int) {
+            Py_ssize_t v = PyNumber_AsSsize_t(axis, PyExc_OverflowError);
+            if (v == -1 && PyErr_Occurred())
+                return NULL;
+            if (v != 0 && v != -1) {
+                pg_axis_error(v, 0, NULL);
+                return NULL;
+            }
+        }
+        int n = parse_axes(axis, a->ndim ? a->ndim : zero_d_int, NULL, "duplicate value in 'axis'", axes);
         if (n < 0)
             return NULL;
         for (int k = 0; k < n && a->ndim; k++) {

@@ -8,10 +8,10 @@
 
 /* ------------------------------------------------------------------ operators */
 
-/* NumPy's fast scalar powers: x ** 2 as square(x) (any non-bool dtype for a Python int 2; float
- * and complex for 2.0), and for float and complex arrays x ** 0.5 as sqrt(x) and x ** -1 as
- * reciprocal(x): one exact operation instead of pow(), with the same result dtype (NEP 50: the
- * Python scalar is weak). NULL when none applies. */
+/* NumPy's fast scalar powers: x ** 2 as square(x) for a Python int 2 (bool ** 2 is square's
+ * int8), and for float and complex arrays x ** 0.5 as sqrt(x) and x ** -1 as reciprocal(x); real
+ * floats also ** 2.0 and ** -1.0 (complex ones take those to power): one exact operation instead
+ * of pow(), with the same result dtype (NEP 50: the Python scalar is weak). NULL when none applies. */
 static PgUfunc *
 fast_power(PyObject *a, PyObject *b)
 {
@@ -24,17 +24,17 @@ fast_power(PyObject *a, PyObject *b)
         long e = PyLong_AsLongAndOverflow(b, &overflow);
         if (overflow) /* past a long: power itself (e is -1 then, which is not 1 / x) */
             return NULL;
-        if (e == 2 && t != PG_BOOL)
+        if (e == 2)
             return pg_ufunc_lookup("square");
         if (e == -1 && inexact)
             return pg_ufunc_lookup("reciprocal");
     } else if (PyFloat_CheckExact(b) && inexact) {
         double e = PyFloat_AS_DOUBLE(b);
-        if (e == 2.0)
-            return pg_ufunc_lookup("square");
         if (e == 0.5)
             return pg_ufunc_lookup("sqrt");
-        if (e == -1.0)
+        if (e == 2.0 && PG_IS_FLOAT(t))
+            return pg_ufunc_lookup("square");
+        if (e == -1.0 && PG_IS_FLOAT(t))
             return pg_ufunc_lookup("reciprocal");
     }
     return NULL;

@@ -201,7 +201,14 @@ PgArray *
 pg_sort_array(PgArray *a, PyObject *axisobj, int flags)
 {
     int axis;
-    PgArray *src = resolve_axis(a, axisobj, &axis);
+    PgArray *src;
+    if ((flags & PG_SORT_INDICES) && a->ndim == 0) { /* NumPy's argsort of a 0-d array: of its 1-element ravel */
+        PgArray *flat = pg_array_ravel(a, 'C');
+        src = flat ? resolve_axis(flat, axisobj, &axis) : NULL;
+        Py_XDECREF(flat);
+    } else {
+        src = resolve_axis(a, axisobj, &axis);
+    }
     if (src == NULL)
         return NULL;
     PgArray *r = sort_along(src, axis, flags, 0, NULL);

@@ -298,7 +298,13 @@ classify(PyObject *obj, Operand *op)
         op->pending = 1;
         return 0;
     }
-    if (PyList_Check(obj) || PyTuple_Check(obj)) {
+    /* sequences and array-likes NumPy's operators take as arrays: a range, a bytearray or memoryview
+     * (not bytes, a string to NumPy), objects with __array__ or __array_interface__ that do not
+     * take part in the operator protocol themselves (those get NotImplemented, to answer) */
+    if (PyList_Check(obj) || PyTuple_Check(obj) || PyRange_Check(obj) ||
+        (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj)) ||
+        (!PyObject_HasAttrString(obj, "__array_ufunc__") && !PyObject_HasAttrString(obj, "__array_priority__") &&
+         (PyObject_HasAttrString(obj, "__array__") || PyObject_HasAttrString(obj, "__array_interface__")))) {
         op->type = -1;
         op->pending = 1;
         return 0;
@@ -597,6 +603,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         }
         dev = out->device;
     }
+    /* an in-place operator never gives way (NEP 13): a += b is add(a, b, out=a) or an error */
+    notimpl = notimpl && out == NULL;
     for (int i = 0; i < nin; i++) {
         /* an operator defers to NumPy's subclasses that rank above arrays (a masked array's mask,
          * np.matrix's product), as NumPy's own operators do */
