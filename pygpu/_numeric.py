@@ -263,9 +263,13 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 def float_power(x1, x2, out=None, **kwargs):
     """x1 ** x2 computed in float64 (complex128 for complex inputs), as NumPy's float_power."""
-    x1, x2 = _asarray(x1), _asarray(x2)
-    wide = _np.complex128 if iscomplexobj(x1) or iscomplexobj(x2) else _np.float64
-    return _pg.power(x1.astype(wide), x2.astype(wide), out=out, **kwargs)
+    # a Python number stays one, as float64 or complex128 takes it (2**64 is a float, not an object)
+    xs = [x if type(x) in (int, float, complex) else _asarray(x) for x in (x1, x2)]
+    wide = _np.complex128 if any(type(x) is complex or (type(x) not in (int, float) and iscomplexobj(x))
+                                 for x in xs) else _np.float64
+    xs = [(complex(x) if wide is _np.complex128 else float(x)) if type(x) in (int, float, complex) else x.astype(wide)
+          for x in xs]
+    return _pg.power(*xs, out=out, **kwargs)
 
 
 def divmod(x1, x2, out1=None, out2=None, **kwargs):

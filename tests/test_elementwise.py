@@ -384,6 +384,22 @@ def test_complex_log_on_the_unit_circle(device):
     np.testing.assert_allclose(got, np.float32(2.3841858e-08), rtol=4 * np.finfo(np.float32).eps)
 
 
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_degree_conversions_use_numpys_constants(device, dt):
+    # NumPy's float32 180/pi is 180.0f / NPY_PIf (57.295776), not the exact value rounded (57.29578)
+    x = (np.random.default_rng(1).standard_normal(5000) * 100).astype(dt)
+    for name in ("rad2deg", "deg2rad", "degrees", "radians"):
+        assert_array_equal(getattr(pygpu, name)(pygpu.asarray(x, device=device)), getattr(np, name)(x))
+
+
+def test_float_power_of_a_python_int_past_int64(device):
+    x = np.array([1.0, 2.0, 0.5])
+    with np.errstate(over="ignore"):
+        assert_array_equal(pygpu.float_power(pygpu.asarray(x, device=device), 2**64), np.float_power(x, 2**64))
+        assert_array_equal(pygpu.float_power(2**70, pygpu.asarray(x, device=device)), np.float_power(2**70, x))
+    assert_array_equal(pygpu.float_power(pygpu.asarray(x, device=device), 1j), np.float_power(x, 1j))
+
+
 def test_integer_division_semantics(device):
     for dt in ["i1", "i2", "i4", "i8", "u1", "u8"]:
         info = np.iinfo(dt)

@@ -208,17 +208,10 @@ def numpy_ufunc(op, args, operands, fast=True):
     args = [cast(a, t) for a, t in zip(args, ins)]
     if op == "nextafter" and np_ins[0] == T.FLOAT16:
         return _nextafter_half(*args), np_out
-    table_op = optable.ALIASES.get(op, op)
-    if table_op in _DEGREES:   # NumPy's constant: 180.0f / NPY_PIf for float32 (float16 computes in float32)
-        e = ir.Op("multiply", [args[0], ir.Const(float(np.divide(*np.array(_DEGREES[table_op], out))), out)], out)
-    else:
-        e = ir.Op(table_op, args, out)
+    e = ir.Op(optable.ALIASES.get(op, op), args, out)
     if np_out == T.FLOAT16 and out == T.FLOAT32:
         e = to_dtype(e, T.FLOAT16)  # NumPy's float16 loop rounds its result to float16
     return e, np_out
-
-
-_DEGREES = {"rad2deg": (180.0, np.pi), "deg2rad": (np.pi, 180.0)}
 
 
 def _nextafter_half(x, y):
