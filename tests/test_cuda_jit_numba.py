@@ -569,6 +569,46 @@ def test_a_tuple_index_that_is_not_an_integer_is_a_compile_error():
         float_index[1, 1](np.zeros(1), 0.5)
 
 
+@cuda.jit
+def matches(keys, any_out, all_out, pred_out, chained):
+    i = cuda.grid(1)
+    if i < keys.size:
+        any_out[i] = cuda.match_any_sync(0xFFFFFFFF, keys[i])
+        m, p = cuda.match_all_sync(0xFFFFFFFF, keys[i] // 100)
+        all_out[i] = m
+        pred_out[i] = p
+        chained[i, 0] = chained[i, 1] = a = b = keys[i] * 2   # a = b = ...: the value once, left to right
+        chained[i, 2] = a + b
+
+
+def test_warp_matches_and_chained_assignments():
+    rng = np.random.default_rng(2)
+    keys = rng.integers(0, 4, 64)                    # two warps
+    keys[32:] += 100                                  # the second warp: all keys // 100 equal
+    keys[:32] = np.where(np.arange(32) < 16, keys[:32], 100 + keys[:32])
+    any_out, all_out = np.zeros(64, np.uint32), np.zeros(64, np.uint32)
+    pred, chained = np.zeros(64, np.bool_), np.zeros((64, 3), np.int64)
+    matches[2, 32](keys, any_out, all_out, pred, chained)
+    for i in range(64):
+        w = keys[(i // 32) * 32:(i // 32) * 32 + 32]
+        assert any_out[i] == sum(1 << j for j in range(32) if w[j] == keys[i])
+        same = len(set(w // 100)) == 1
+        assert pred[i] == same and all_out[i] == (0xFFFFFFFF if same else 0)
+    assert_array_equal(chained, np.stack([keys * 2, keys * 2, keys * 4], axis=1))
+
+
+def test_numba_device_attributes_and_type_names():
+    # as Numba's cuda.get_current_device() (xrspatial sizes its grids by MAX_THREADS_PER_BLOCK)
+    dev = cuda.get_current_device()
+    assert dev.MAX_THREADS_PER_BLOCK == 1024 and dev.WARP_SIZE == 32 and dev.MAX_BLOCK_DIM_Z == 64
+    assert dev.MULTIPROCESSOR_COUNT >= 1 and dev.MAX_SHARED_MEMORY_PER_BLOCK == 49152
+    assert isinstance(dev.name, str)
+    with pytest.raises(AttributeError):
+        dev.NOT_AN_ATTRIBUTE
+    from pygpu.cuda import types as nt
+    assert nt.double is nt.float64 and nt.float_ is nt.float32 and nt.intc is nt.int32 and nt.int_ is nt.int64
+
+
 def test_bad_tuple_arguments_are_type_errors():
     for bad in [(), ("a", 1), ((1, 2), 3)]:
         with pytest.raises(TypeError, match="tuple"):
@@ -1351,6 +1391,8 @@ def test_new_constructs_compile_with_nvrtc():
                      (raising, (np.zeros(4), np.zeros(4), 1)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (tuple_items_at, (np.zeros(4), np.zeros((2, 2)), (1, 2, 3), 0)),
+                     (matches, (np.zeros(4, np.int64), np.zeros(4, np.uint32), np.zeros(4, np.uint32),
+                                np.zeros(4, np.bool_), np.zeros((4, 3), np.int64))),
                      (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),
                      (views, (np.zeros(4, np.complex128), np.zeros((4, 2)), np.zeros(8, np.int64), np.zeros(3, np.int64))),
                      (returns_tuples, (np.zeros(4, np.int64), np.zeros((4, 4)))),

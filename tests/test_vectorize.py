@@ -1128,3 +1128,11 @@ def test_assignment_expressions_are_refused_by_name():
         return (b := a + 1) * b
     with pytest.raises(pygpu.CompileError, match=r"assignment expressions \(:=\) are not supported in vectorize"):
         vectorize(["f8(f8)"])(walrus)
+
+
+def test_chained_assignment_assigns_the_value_once_to_each_name():
+    def f(x):
+        a = b = x * 2
+        return a + b
+
+    assert_array_equal(pygpu.vectorize(f)(pygpu.arange(4.0)), np.arange(4.0) * 4)

@@ -153,6 +153,26 @@ static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned
 static inline int __all_sync(unsigned int, int p) { return (int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
 static inline int __any_sync(unsigned int, int p) { return (int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
 static inline unsigned int __activemask(void) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
+/* __match_any_sync and __match_all_sync by shuffles: every lane reads each lane's value (its bits,
+ * as the GPU compares them) */
+template <class T> static inline unsigned int __match_any_sync(unsigned int mask, T v)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "match_any_sync compares 32- or 64-bit values");
+    uint64_t mine = 0, theirs;
+    memcpy(&mine, &v, sizeof v);
+    unsigned int r = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        theirs = __pg_warp_value(PG_WARP_SHFL_IDX, mine, lane, 32);
+        r |= (unsigned int)(theirs == mine) << lane;
+    }
+    return r & mask & __activemask();
+}
+template <class T> static inline unsigned int __match_all_sync(unsigned int mask, T v, int *pred)
+{
+    const unsigned int same = __match_any_sync(mask, v), named = mask & __activemask();
+    *pred = same == named;
+    return *pred ? named : 0u;
+}
 static inline unsigned int __pg_lane(void)
 {
     return (__pg_idx.thread_idx.x + __pg_idx.block_dim.x * (__pg_idx.thread_idx.y + __pg_idx.block_dim.y * __pg_idx.thread_idx.z)) & 31u;

@@ -350,6 +350,53 @@ device_reduce(PyObject *self, PyObject *unused)
     return Py_BuildValue("(O(N))", (PyObject *)&PgDevice_Type, s);
 }
 
+/* Numba's names for a device's attributes (cuda.get_current_device().MAX_THREADS_PER_BLOCK,
+ * .compute_capability, .name): read from properties() */
+static const struct {
+    const char *numba, *key;
+} numba_attributes[] = {
+    {"MAX_THREADS_PER_BLOCK", "max_threads_per_block"},
+    {"MAX_BLOCK_DIM_X", "max_block_dim_x"},
+    {"MAX_BLOCK_DIM_Y", "max_block_dim_y"},
+    {"MAX_BLOCK_DIM_Z", "max_block_dim_z"},
+    {"MAX_GRID_DIM_X", "max_grid_dim_x"},
+    {"MAX_GRID_DIM_Y", "max_grid_dim_y"},
+    {"MAX_GRID_DIM_Z", "max_grid_dim_z"},
+    {"MAX_SHARED_MEMORY_PER_BLOCK", "max_shared_memory_per_block"},
+    {"MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", "max_shared_memory_per_block_optin"},
+    {"MULTIPROCESSOR_COUNT", "multiprocessors"},
+    {"WARP_SIZE", "warp_size"},
+    {"MAX_THREADS_PER_MULTI_PROCESSOR", "max_threads_per_multiprocessor"},
+    {"MAX_REGISTERS_PER_BLOCK", "max_registers_per_block"},
+    {"TOTAL_CONSTANT_MEMORY", "total_constant_memory"},
+    {"CLOCK_RATE", "clock_rate_khz"},
+    {"L2_CACHE_SIZE", "l2_cache_size"},
+    {"compute_capability", "compute_capability"},
+    {"name", "name"},
+};
+
+static PyObject *
+device_getattro(PyObject *self, PyObject *name)
+{
+    PyObject *r = PyObject_GenericGetAttr(self, name);
+    if (r != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError) || !PyUnicode_Check(name))
+        return r;
+    for (size_t i = 0; i < sizeof numba_attributes / sizeof numba_attributes[0]; i++) {
+        if (PyUnicode_CompareWithASCIIString(name, numba_attributes[i].numba) != 0)
+            continue;
+        PyErr_Clear();
+        PyObject *props = device_properties(self, NULL);
+        if (props == NULL)
+            return NULL;
+        PyObject *v = Py_XNewRef(PyDict_GetItemString(props, numba_attributes[i].key));
+        Py_DECREF(props);
+        if (v == NULL) /* a property this device has not (a CPU's compute capability) */
+            PyErr_Format(PyExc_AttributeError, "the %S device has no attribute '%U'", self, name);
+        return v;
+    }
+    return NULL;
+}
+
 static PyMethodDef device_methods[] = {
     {"__enter__", device_enter, METH_NOARGS, NULL},
     {"__exit__", device_exit, METH_VARARGS, NULL},
@@ -377,6 +424,7 @@ PyTypeObject PgDevice_Type = {
     .tp_str = device_str,
     .tp_richcompare = device_richcompare,
     .tp_hash = device_hash,
+    .tp_getattro = device_getattro,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Device(device=None)\n--\n\nA compute device: Device('cpu'), Device('cuda:0') or Device(0). "
               "Use as a context manager to make it the current device.",

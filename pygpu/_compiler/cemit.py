@@ -363,6 +363,12 @@ class Emitter:
                 % (a[0], a[1])
         if n == "ballot_sync":
             return "(uint32_t)__ballot_sync(%s, %s)" % (a[0], a[1])
+        if n == "match_any_sync":
+            return "(uint32_t)__match_any_sync(%s, %s)" % (a[0], a[1])
+        if n in ("match_all_sync.mask", "match_all_sync.pred"):
+            r = "r" if n.endswith("mask") else "p != 0"
+            return "([](unsigned m, %s v) { int p; unsigned r = __match_all_sync(m, v, &p); return %s; }(%s, %s))" \
+                % (_CTYPES[e.args[1].type], r, a[0], a[1])
         if n == "activemask":
             return "(uint32_t)__activemask()"
         if n in ("popc", "clz", "ffs", "brev"):

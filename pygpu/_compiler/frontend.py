@@ -339,9 +339,19 @@ class FunctionCompiler:
                 self.changed = True
         return ir.Return(value, self.src.line(s))
 
+    def chained_assign(self, targets, value_node, s):
+        """a = b = value: the value once, into a hidden local, then each target in turn from left to
+        right, as Python assigns them."""
+        temp = f"$chain{s.lineno}_{s.col_offset}"
+        self.assigned.add(temp)
+        out = self.assign([ast.copy_location(ast.Name(temp, ast.Store()), s)], value_node, s)
+        for target in targets:
+            out += self.assign([target], ast.copy_location(ast.Name(temp, ast.Load()), s), s)
+        return out
+
     def assign(self, targets, value_node, s):
         if len(targets) != 1:
-            raise self.unsupported("chained assignments (a = b = ...)", s)
+            return self.chained_assign(targets, value_node, s)
         target = targets[0]
         if isinstance(target, ast.Name):
             return [self.store(target.id, self.expr(value_node), s)]

@@ -11,7 +11,7 @@ Added to the subset:
     gridDim .x .y .z (int32), grid and gridsize (int64), laneid, warpsize, shared.array (constant
     shape, or 0 for the launch's dynamic shared memory), local.array, const.array_like (of a
     global NumPy array), syncthreads(_count/_and/_or), syncwarp, threadfence(_block/_system),
-    atomic.*, shfl_*_sync, all/any/eq/ballot_sync, activemask, popc, clz, ffs, brev, fma;
+    atomic.*, shfl_*_sync, all/any/eq/ballot_sync, match_any/all_sync, activemask, popc, clz, ffs, brev, fma;
   - statements: `return` without a value, calls for their effect (cuda.syncthreads());
   - device functions (any function of this subset, or @cuda.jit(device=True)), taking arrays and
     numbers, returning a number or nothing.
@@ -487,7 +487,7 @@ class KernelCompiler(FunctionCompiler):
     def assign(self, targets, value_node, s):
         line = self.src.line(s)
         if len(targets) != 1:
-            raise self.unsupported("chained assignments (a = b = ...)", s)
+            return self.chained_assign(targets, value_node, s)
         target = targets[0]
         if isinstance(target, (ast.Subscript, ast.Attribute)) and (
                 isinstance(target, ast.Subscript) or self.field_target(target) is not None):
@@ -1343,6 +1343,20 @@ class KernelCompiler(FunctionCompiler):
         if name in _VOTES:
             mask, pred = scalars(args(["mask", "predicate"], 2))
             return kir.Intrinsic(name, [self.cast(mask, T.UINT32), self.truth(pred)], _VOTES[name])
+        if name in ("match_any_sync", "match_all_sync"):
+            mask, value = scalars(args(["mask", "value"], 2))
+            vt = value.type
+            if T.is_bool(vt) or vt in (T.INT8, T.INT16, T.UINT8, T.UINT16):
+                vt = T.INT32
+            if vt not in _SHUFFLE_TYPES:
+                raise self.error(f"{text}() compares int32, int64, uint32, uint64, float32 or float64 values, not "
+                                 f"{vt}", node)
+            ins = [self.cast(mask, T.UINT32), self.cast(value, vt)]
+            if name == "match_any_sync":
+                return kir.Intrinsic(name, ins, T.UINT32)
+            # (mask, pred): one collective each, every lane running both
+            return TupleValue([kir.Intrinsic("match_all_sync.mask", ins, T.UINT32),
+                               kir.Intrinsic("match_all_sync.pred", ins, T.BOOL)])
         if name in ("activemask", "lanemask_lt"):
             self._args(node, [], 0, text)
             return kir.Intrinsic(name, [], T.UINT32)

@@ -10,7 +10,8 @@ import numpy as np
 __all__ = ["Type", "Scalar", "Array", "Signature", "void", "none", "boolean", "bool_", "b1",
            "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intp", "uintp",
            "float16", "float32", "float64", "complex64", "complex128",
-           "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte"]
+           "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
+           "double", "float_", "int_", "intc", "uintc", "short", "ushort", "longlong", "ulonglong", "uchar"]
 
 
 class Type:
@@ -118,15 +119,15 @@ def is_array_type(t):
 void = none = NoneType()
 boolean = bool_ = b1 = Scalar("bool", np.bool_)
 int8 = i1 = byte = Scalar("int8", np.int8)
-int16 = i2 = Scalar("int16", np.int16)
-int32 = i4 = Scalar("int32", np.int32)
-int64 = i8 = intp = Scalar("int64", np.int64)
-uint8 = u1 = Scalar("uint8", np.uint8)
-uint16 = u2 = Scalar("uint16", np.uint16)
-uint32 = u4 = Scalar("uint32", np.uint32)
-uint64 = u8 = uintp = Scalar("uint64", np.uint64)
+int16 = i2 = short = Scalar("int16", np.int16)
+int32 = i4 = intc = Scalar("int32", np.int32)
+int64 = i8 = intp = int_ = longlong = Scalar("int64", np.int64)
+uint8 = u1 = uchar = Scalar("uint8", np.uint8)
+uint16 = u2 = ushort = Scalar("uint16", np.uint16)
+uint32 = u4 = uintc = Scalar("uint32", np.uint32)
+uint64 = u8 = uintp = ulonglong = Scalar("uint64", np.uint64)
 float16 = f2 = Scalar("float16", np.float16)
-float32 = f4 = Scalar("float32", np.float32)
-float64 = f8 = Scalar("float64", np.float64)
+float32 = f4 = float_ = Scalar("float32", np.float32)
+float64 = f8 = double = Scalar("float64", np.float64)
 complex64 = c8 = Scalar("complex64", np.complex64)
 complex128 = c16 = Scalar("complex128", np.complex128)

@@ -67,8 +67,8 @@ fp16 = _Namespace("fp16", list(FP16))
 
 FUNCTIONS = ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
              "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
-             "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "activemask", "lanemask_lt", "popc",
-             "clz", "ffs", "brev", "fma", "cbrt")
+             "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
+             "activemask", "lanemask_lt", "popc", "clz", "ffs", "brev", "fma", "cbrt")
 _FUNCTION_DOCS = {
     "grid": "grid(ndim): the thread's absolute index in the grid, an int (ndim=1) or a tuple of 2 or 3 ints.",
     "gridsize": "gridsize(ndim): the number of threads in the grid, an int (ndim=1) or a tuple of 2 or 3 ints.",
@@ -94,6 +94,10 @@ _FUNCTION_DOCS = {
     "any_sync": "any_sync(mask, predicate): nonzero when the predicate is true in any lane named by mask.",
     "eq_sync": "eq_sync(mask, predicate): nonzero when the predicate is the same in every lane named by mask.",
     "ballot_sync": "ballot_sync(mask, predicate): a bit per lane, set where the predicate is true.",
+    "match_any_sync": "match_any_sync(mask, value): the bits of the lanes named by mask whose value equals this "
+                      "lane's (compared bit for bit).",
+    "match_all_sync": "match_all_sync(mask, value): (mask, True) when every lane named by mask has this lane's "
+                      "value, else (0, False).",
     "activemask": "activemask(): the bits of the warp's lanes that run this instruction.",
     "lanemask_lt": "lanemask_lt(): the bits of the lanes below this one.",
     "popc": "popc(x): the number of set bits of an integer.",
