@@ -892,8 +892,8 @@ for _fn, _sig in [(k_returns, _F32), (k_generator, _F32), (k_try, _F32), (k_recu
                   (k_grid4, _F32), (k_print, _F32), (k_assign_shape, _F32), (k_array_arith, "void(float32[:], float32[:])"),
                   (k_unknown_attr, _F32)]:
     add("jit-source-" + _fn.__name__[2:].replace("_", "-"), lambda f=_fn, s=_sig: cuda.jit(s)(f), exc=CompileError)
-add("jit-source-conditional-local", lambda: cuda.jit(_F32_I64)(k_conditional_local), exc=CompileError,
-    match="may be used before it is assigned")
+add("jit-source-conditional-local", lambda: cuda.jit(_F32_I64)(k_conditional_local)[1, 1](np.zeros(1, np.float32), 0),
+    exc=UnboundLocalError, match="local variable 'y'")
 add("jit-source-lambda", lambda: cuda.jit(lambda x: None)[1, 1](pygpu.zeros(1, device=CPU)), exc=(CompileError, TypeError),
     match="lambda|source|def")
 _JIT_SIGS = [("empty", ""), ("void-only", "void"), ("unclosed", "void("), ("unclosed-args", "void(float32[:]"),

@@ -7,8 +7,8 @@ import ast
 
 
 def check(fn_node, params, locals_, error):
-    """Raises error(name, node) (an exception to raise) at the first read of a name of `locals_`
-    that may be unassigned; params are assigned on entry."""
+    """Raises error(name, node) (an exception to raise, or None to go on) at each read of a name of
+    `locals_` that may be unassigned; params are assigned on entry."""
     if isinstance(fn_node, ast.Lambda):
         return
     _Flow(locals_, error).block(fn_node.body, frozenset(params))
@@ -42,7 +42,9 @@ class _Flow:
             return
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in self.locals and n.id not in assigned:
-                raise self.error(n.id, n)
+                e = self.error(n.id, n)
+                if e is not None:   # (None: the caller checks this read at run time)
+                    raise e
 
     def target_reads(self, target, assigned):
         """The reads a store target makes (a[i] = ... reads a and i)."""

@@ -167,14 +167,20 @@ class FunctionCompiler:
         walrus = next((n for n in ast.walk(self.node) if isinstance(n, ast.NamedExpr)), None)
         if walrus is not None:   # (before the check of assignments, which would call its target unassigned)
             raise self.unsupported("assignment expressions (:=)", walrus)
-        assignment.check(self.node, self.param_names, self.assigned, lambda name, node: self.error(
-            f"local variable '{name}' may be used before it is assigned: a path to here leaves it unassigned "
-            f"(Python raises UnboundLocalError when that path runs); assign it before the branch or loop", node))
+        assignment.check(self.node, self.param_names, self.assigned, self.unassigned_read)
         self.weak = set()   # ids of Const nodes from Python literals (weak for NumPy's functions)
         self.half = set()   # ids of Const nodes of NumPy float16 numbers
         # locals whose every value is a float16 (computed as float32): NumPy's functions take them
         # as float16, and their float16 loops round each result
         self.vhalf = {name: h for name, h in zip(self.param_names, self.half_args)}
+
+    def unassigned_read(self, name, node):
+        """A read of a local that a path to it leaves unassigned: the CompileError to raise (Python
+        raises UnboundLocalError when that path runs), or None where the read is checked at run
+        time (cuda.jit)."""
+        return self.error(f"local variable '{name}' may be used before it is assigned: a path to here leaves it "
+                          f"unassigned (Python raises UnboundLocalError when that path runs); assign it before the "
+                          f"branch or loop", node)
 
     @property
     def name(self):

@@ -256,6 +256,7 @@ class KernelCompiler(FunctionCompiler):
                 body.insert(0, ir.Assign(var, ir.Cast(ir.Load(p), var.type), self.src.line(self.node)))
         if ret is not kir.VOID:
             body = self._cast_returns(body)
+        body = self.track_assignments(body)
         made = self.made
         made.params, made.return_type, made.body, made.locals = params, ret, body, list(self.vars.values())
         return made
@@ -581,8 +582,59 @@ class KernelCompiler(FunctionCompiler):
             return getattr(base, node.attr)
         return _NOT_FOUND
 
+    def unassigned_read(self, name, node):
+        # Numba compiles a read that some path leaves unassigned (a local set in each branch of an
+        # if/elif chain the author knows covers every case): the read checks a hidden flag and
+        # raises UnboundLocalError, naming its thread, when such a path ran
+        self.__dict__.setdefault("maybe_unset", {})[id(node)] = name
+        return None
+
+    def checked_read(self, node):
+        """A read of a local that may be unassigned (unassigned_read): its value where its flag says
+        it was assigned, else UnboundLocalError."""
+        name = node.id
+        value = None if name in self.tuples or name in self.records else super().expr(node)
+        if value is None or kir.is_array(value.type):
+            raise FunctionCompiler.unassigned_read(self, name, node)
+        flag = self.assign_type(f"$set_{name}", T.BOOL)
+        site, message = self._raise_entry(UnboundLocalError, f"cannot access local variable '{name}' where it is "
+                                                             f"not associated with a value", self.src.line(node))
+        return ir.IfExp(ir.Load(flag), value, kir.Intrinsic("raise_value:%d:%s" % (site, message), [], value.type),
+                        value.type)
+
+    def track_assignments(self, body):
+        """The flags of the locals checked_read reads: False on entry, True after each assignment."""
+        names = set(getattr(self, "maybe_unset", {}).values())
+        flags = {n: self.vars[f"$set_{n}"] for n in names if f"$set_{n}" in self.vars}
+        if not flags:
+            return body
+        line = self.src.line(self.node)
+
+        def set_flag(name, value, at):
+            return ir.Assign(flags[name], ir.Const(value, T.BOOL), at)
+
+        def walk(stmts):
+            out = []
+            for st in stmts:
+                if isinstance(st, ir.If):
+                    st = ir.If(st.test, walk(st.body), walk(st.orelse), st.line)
+                elif isinstance(st, ir.While):
+                    st = ir.While(st.test, walk(st.body), walk(st.orelse), st.line)
+                elif isinstance(st, ir.ForRange):
+                    head = [set_flag(st.var.name, True, st.line)] if st.var.name in flags else []
+                    st = ir.ForRange(st.var, st.start, st.stop, st.step, head + walk(st.body), walk(st.orelse),
+                                     st.line)
+                out.append(st)
+                if isinstance(st, ir.Assign) and st.target.name in flags:
+                    out.append(set_flag(st.target.name, True, st.line))
+            return out
+
+        return [set_flag(n, False, line) for n in sorted(flags)] + walk(body)
+
     def expr(self, node):
         if isinstance(node, ast.Name):
+            if id(node) in getattr(self, "maybe_unset", ()):
+                return self.checked_read(node)
             if node.id in self.tuples:
                 return self.tuples[node.id]
             if node.id in self.records:
