@@ -597,6 +597,35 @@ def test_warp_matches_and_chained_assignments():
     assert_array_equal(chained, np.stack([keys * 2, keys * 2, keys * 4], axis=1))
 
 
+@cuda.jit(device=True)
+def _block_sums(data, out, n, dtype, op):
+    # Numba's test_atomics pattern: the shared array's size and type are arguments, the size a
+    # literal at the call, taken as a constant
+    sm = cuda.shared.array(n, dtype)
+    t = cuda.threadIdx.x
+    if t < n:
+        sm[t] = 0
+    cuda.syncthreads()
+    op(sm, t % n, data[t])
+    cuda.syncthreads()
+    if t < n:
+        out[t] = sm[t]
+
+
+@cuda.jit
+def literal_shapes(data, out4, out8):
+    _block_sums(data, out4, 4, int32, cuda.atomic.add)
+    _block_sums(data, out8, 8, float64, cuda.atomic.add)
+
+
+def test_a_literal_argument_sizes_a_device_functions_shared_array():
+    data = np.arange(32, dtype=np.int32)
+    out4, out8 = np.zeros(4, np.int32), np.zeros(8)
+    literal_shapes[1, 32](data, out4, out8)
+    assert_array_equal(out4, np.array([data[k::4].sum() for k in range(4)], np.int32))
+    assert_array_equal(out8, np.array([data[k::8].sum() for k in range(8)], np.float64))
+
+
 def test_numba_device_attributes_and_type_names():
     # as Numba's cuda.get_current_device() (xrspatial sizes its grids by MAX_THREADS_PER_BLOCK)
     dev = cuda.get_current_device()
@@ -1391,6 +1420,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (raising, (np.zeros(4), np.zeros(4), 1)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (tuple_items_at, (np.zeros(4), np.zeros((2, 2)), (1, 2, 3), 0)),
+                     (literal_shapes, (np.zeros(32, np.int32), np.zeros(4, np.int32), np.zeros(8))),
                      (matches, (np.zeros(4, np.int64), np.zeros(4, np.uint32), np.zeros(4, np.uint32),
                                 np.zeros(4, np.bool_), np.zeros((4, 3), np.int64))),
                      (half_arrays, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16))),

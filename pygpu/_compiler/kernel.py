@@ -25,6 +25,7 @@ from . import ir, kir, rules
 from . import types as T
 from .errors import compile_error
 from .frontend import FunctionCompiler, NoSource, _strip_docstring
+from .source import source_of
 
 
 class TupleValue:
@@ -60,6 +61,31 @@ class RecordRef:
 
     def __init__(self, element):
         self.element = element   # a kir.Element whose type is None: the record's place
+
+
+def _shape_parameters(fn):
+    """The positions of fn's parameters that give a shared or local array's shape: Numba takes a
+    literal passed there (f(a, 32) -> cuda.shared.array(n, ...)) as the constant it is, and so
+    does user_call (the callee compiled per value)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ()
+    found = _SHAPE_PARAMETERS.get(code)
+    if found is None:
+        src = source_of(fn)
+        used = set()
+        for call in ast.walk(src.node) if src is not None else ():
+            func = call.func if isinstance(call, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr == "array" and \
+                    isinstance(func.value, ast.Attribute) and func.value.attr in ("shared", "local"):
+                shape = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "shape"), None)
+                used |= {n.id for n in ast.walk(shape) if isinstance(n, ast.Name)} if shape is not None else set()
+        params = code.co_varnames[:code.co_argcount]
+        found = _SHAPE_PARAMETERS[code] = tuple(k for k, p in enumerate(params) if p in used)
+    return found
+
+
+_SHAPE_PARAMETERS = {}
 
 
 class FunctionArg:
@@ -1190,6 +1216,9 @@ class KernelCompiler(FunctionCompiler):
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
         args = self.with_defaults(fn, args, node, text)
+        for k in _shape_parameters(fn):   # a constant for an array's shape: bound as one
+            if k < len(args) and isinstance(args[k], ir.Const) and T.is_int(args[k].type):
+                args[k] = FunctionArg(int(args[k].value))
         functions = {k: a.obj for k, a in enumerate(args) if isinstance(a, FunctionArg)}
         records = {k: len(a.element.indices) for k, a in enumerate(args) if isinstance(a, RecordRef)}
         passed = []
