@@ -45,9 +45,7 @@ def _register():
 
     @einsum_lookup.register(pygpu.ndarray)
     def _einsum(*operands, **kwargs):
-        kwargs.pop("casting", None)   # Dask passes NumPy's; pygpu.einsum casts safely as NumPy's default
-        kwargs.pop("order", None)
-        return pygpu.einsum(*operands, **kwargs)
+        return pygpu.einsum(*operands, **kwargs)   # casting= and order= as NumPy's
 
     @to_numpy_dispatch.register(pygpu.ndarray)
     def _to_numpy(data, **kwargs):
@@ -74,16 +72,22 @@ def __getattr__(name):
 
 
 def _has_pygpu_meta(values):
-    return any(isinstance(getattr(v, "_meta", None), pygpu.ndarray) for v in values)
+    """Whether a Dask array among values (or in a tuple or list of them) has pygpu chunks."""
+    return any(_has_pygpu_meta(v) if isinstance(v, (tuple, list)) else isinstance(getattr(v, "_meta", None),
+                                                                                   pygpu.ndarray) for v in values)
 
 
 def _as_pygpu_meta(result):
-    """A Dask array (or the first of a tuple's) whose chunks are pygpu arrays, with a pygpu meta."""
-    first = result[0] if isinstance(result, tuple) else result
-    if isinstance(first, Array) and not isinstance(first._meta, pygpu.ndarray):
-        first = Array(first.dask, first.name, first.chunks,
-                      meta=pygpu.empty((0,) * first.ndim, dtype=first.dtype))
-    return (first,) + tuple(result[1:]) if isinstance(result, tuple) else first
+    """A Dask array (or each of a tuple's or list's) whose chunks are pygpu arrays, with a pygpu
+    meta; an empty one, whose chunks Dask makes afresh with NumPy (da.empty), converted to pygpu."""
+    if isinstance(result, (tuple, list)):
+        return type(result)(_as_pygpu_meta(r) for r in result)
+    if not isinstance(result, Array) or isinstance(result._meta, pygpu.ndarray):
+        return result
+    meta = pygpu.empty((0,) * result.ndim, dtype=result.dtype)
+    if result.size == 0:
+        return result.map_blocks(pygpu.asarray, dtype=result.dtype, meta=meta)
+    return Array(result.dask, result.name, result.chunks, meta=meta)
 
 
 def _pygpu_metas(original):
@@ -121,8 +125,10 @@ def _wrapper_of(wrapped, original):
 # operations against NumPy with Dask's own assert_eq), by module.
 _META_LOSERS = {
     "dask.array": ["histogram", "gradient", "apply_along_axis", "extract", "coarsen", "quantile",
-                   "nanquantile", "percentile", "nanpercentile"],
-    "dask.array.routines": ["gradient", "apply_along_axis", "extract", "coarsen"],
+                   "nanquantile", "percentile", "nanpercentile", "nanmedian", "ravel_multi_index"],
+    "dask.array.routines": ["gradient", "apply_along_axis", "extract", "coarsen", "ravel_multi_index"],
+    "dask.array.reductions": ["nanmedian", "prefixscan_blelloch"],   # cumsum(method="blelloch")
+    "dask.array.rechunk": ["rechunk"],   # an empty array rechunked is da.empty's NumPy chunks
     "dask.array.slicing": ["slice_with_bool_dask_array"],   # x[mask], looked up at each call
     "dask.array.fft": ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn",
                        "rfft2", "irfft2", "rfftn", "irfftn"],
@@ -156,6 +162,62 @@ def _pygpu_histograms(original):
     return _wrapper_of(wrapped, original)
 
 
+def _pygpu_chunks(original):
+    """A Dask function whose result may hold NumPy chunks for pygpu input (da.average's
+    sum_of_weights: a NumPy scalar broadcast): each array of the result as pygpu chunks."""
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if not _has_pygpu_meta(list(args) + list(kwargs.values())):
+            return result
+        results = result if isinstance(result, tuple) else (result,)
+        converted = tuple(r.map_blocks(pygpu.asarray, dtype=r.dtype, meta=pygpu.empty((0,) * r.ndim, dtype=r.dtype))
+                          if isinstance(r, Array) else r for r in results)
+        return converted if isinstance(result, tuple) else converted[0]
+    return _wrapper_of(wrapped, original)
+
+
+def _pygpu_when_backend(original):
+    """A Dask creation function that makes NumPy chunks whatever the array backend (da.eye,
+    da.linspace): pygpu chunks when the backend is pygpu, as da.ones & co. give them."""
+    def wrapped(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if config.get("array.backend", "numpy") != "pygpu" or not isinstance(result, Array):
+            return result
+        return result.map_blocks(pygpu.asarray, dtype=result.dtype,
+                                 meta=pygpu.empty((0,) * result.ndim, dtype=result.dtype))
+    return _wrapper_of(wrapped, original)
+
+
+def _posify_pygpu(original):
+    """Dask's posify_index (negative indices made positive, on the host, where Dask plans which
+    chunk each index reads) for a pygpu index array: as the NumPy array it is read as (Dask left
+    it negative, and its in-chunk index then wrapped around as an unsigned one)."""
+    def wrapped(shape, ind):
+        return original(shape, pygpu.asnumpy(ind) if isinstance(ind, pygpu.ndarray) else ind)
+    return _wrapper_of(wrapped, original)
+
+
+def _fft_wrap_pygpu(original):
+    """da.fft.fft_wrap(f): the wrapped transform gives pygpu metas for pygpu inputs, as the named
+    da.fft functions do."""
+    def wrapped(*args, **kwargs):
+        return _pygpu_metas(original(*args, **kwargs))
+    return _wrapper_of(wrapped, original)
+
+
+def _unique_pygpu(original):
+    """da.unique with return_index/return_inverse/return_counts: Dask's way merges the chunks'
+    answers in a structured array, which pygpu has not; for pygpu chunks it runs on the arrays'
+    NumPy form (on the CPU device, their memory) and gives pygpu chunks back."""
+    def wrapped(ar, *args, **kwargs):
+        if not (_has_pygpu_meta([ar]) and (any(args) or any(kwargs.values()))):
+            return original(ar, *args, **kwargs)
+        result = original(ar.to_backend("numpy"), *args, **kwargs)
+        return tuple(r.to_backend("pygpu") for r in result) if isinstance(result, tuple) else \
+            result.to_backend("pygpu")
+    return _wrapper_of(wrapped, original)
+
+
 def _scipy_linalg_safe(original):
     """Dask's scipy_linalg_safe (the SciPy routine of a block: solve_triangular in lu, solve,
     inv, cholesky and lstsq), taking pygpu's for pygpu blocks (pygpu.linalg.solve_triangular)."""
@@ -164,12 +226,6 @@ def _scipy_linalg_safe(original):
             return getattr(pygpu.linalg, func_name)(*args, **kwargs)
         return original(func_name, *args, **kwargs)
     return _wrapper_of(wrapped, original)
-
-
-def _zeros_like_meta(meta):
-    def zeros(shape):
-        return pygpu.zeros(shape, dtype=meta.dtype)
-    return zeros
 
 
 def _retarget(task, replace):
@@ -192,12 +248,11 @@ def _pygpu_lu(original):
         factors = original(a)
         if not isinstance(getattr(a, "_meta", None), pygpu.ndarray):
             return factors
-        meta = pygpu.empty((0, 0), dtype=factors[0].dtype)
-        replace = {scipy.linalg.lu: pygpu.linalg.lu, np.zeros: _zeros_like_meta(meta)}
+        replace = {scipy.linalg.lu: pygpu.linalg.lu, np.zeros: pygpu.zeros}   # float64 zeros, as np.zeros
         layer = factors[0].dask.layers[factors[0].name]
         tasks = {key: _retarget(task, replace) for key, task in layer.items()}
         return tuple(Array(HighLevelGraph.from_collections(f.name, tasks, dependencies=[a]), f.name,
-                           chunks=f.chunks, meta=meta) for f in factors)
+                           chunks=f.chunks, meta=pygpu.empty((0, 0), dtype=f.dtype)) for f in factors)
     return _wrapper_of(wrapped, original)
 
 
@@ -267,6 +322,11 @@ _wrap_all(_BACKEND_FOLLOWERS, _pygpu_backend)
 _wrap_all({"dask.array": ["histogram2d", "histogramdd"], "dask.array.routines": ["histogram2d", "histogramdd"]},
           _pygpu_histograms)
 _wrap_all({"dask.array.utils": ["scipy_linalg_safe"]}, _scipy_linalg_safe)
+_wrap_all({"dask.array.slicing": ["posify_index"]}, _posify_pygpu)
+_wrap_all({"dask.array": ["average"], "dask.array.routines": ["average"]}, _pygpu_chunks)
+_wrap_all({"dask.array": ["eye", "linspace"], "dask.array.creation": ["eye", "linspace"]}, _pygpu_when_backend)
+_wrap_all({"dask.array.fft": ["fft_wrap"]}, _fft_wrap_pygpu)
+_wrap_all({"dask.array": ["unique"], "dask.array.routines": ["unique"]}, _unique_pygpu)
 try:
     _wrap_all({"dask.array.linalg": ["lu"]}, _pygpu_lu)
 except ImportError:   # without SciPy Dask has no lu either

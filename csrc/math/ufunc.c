@@ -703,15 +703,19 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     if (k < 0 && !uf->programs && dtype < 0) {
         /* a loop of mixed types (ldexp's float and int64): Python scalars at their default
          * dtypes, as NumPy's ldexp(x, 3) finds its float64, int64 loop */
-        int any_weak = 0;
-        for (int i = first; i < nin; i++) {
+        int any_weak = 0, fits = 1;
+        for (int i = first; i < nin && fits; i++) {
             if (ops[i].weak) {
                 any_weak = 1;
-                if ((types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0)) < 0)
-                    goto done;
+                if ((types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0)) < 0) {
+                    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                        goto done;
+                    PyErr_Clear(); /* past int64 there is no such loop either: NumPy's TypeError */
+                    fits = 0;
+                }
             }
         }
-        if (any_weak)
+        if (any_weak && fits)
             k = find_loop(uf, types);
     }
     if (k < 0 && uf->compiler) {

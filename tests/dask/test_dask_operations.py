@@ -114,6 +114,20 @@ OPERATIONS = {
     "angle": (lambda a: da.angle(a + 1j), lambda a: np.angle(a + 1j)),
     "frexp": (lambda a: da.frexp(a)[0], lambda a: np.frexp(a)[0]),
     "modf": (lambda a: da.modf(a * 3)[1], lambda a: np.modf(a * 3)[1]),
+    # found by a hunt against NumPy chunks: metas and chunks that became NumPy, errors
+    "einsum casting": (lambda a: da.einsum("ij->j", a, dtype=np.float32, casting="same_kind"),
+                       lambda a: np.einsum("ij->j", a, dtype=np.float32, casting="same_kind")),
+    "int idx negative": (lambda a: a[pygpu.asarray([-1, 2])], lambda a: a[[-1, 2]]),
+    "take negative": (lambda a: da.take(a, pygpu.asarray([-3, 1]), axis=1), lambda a: np.take(a, [-3, 1], axis=1)),
+    "unique counts": (lambda a: da.unique((a * 5).astype(int), return_counts=True)[1],
+                      lambda a: np.unique((a * 5).astype(int), return_counts=True)[1]),
+    "nanmedian": (lambda a: da.nanmedian(a, axis=0), lambda a: np.nanmedian(a, axis=0)),
+    "gradient all": (lambda a: da.gradient(a)[1], lambda a: np.gradient(a)[1]),
+    "cumsum blelloch": (lambda a: a.cumsum(axis=0, method="blelloch"), lambda a: a.cumsum(axis=0)),
+    "fft_wrap": (lambda a: da.fft.fft_wrap(pygpu.fft.fft)(a.rechunk((7, 30)), axis=1), lambda a: np.fft.fft(a, axis=1)),
+    "ravel_multi_index": (lambda a: da.ravel_multi_index((xi, xi), (10, 10)), lambda a: np.ravel_multi_index((idx, idx), (10, 10))),
+    "average returned": (lambda a: da.average(a, axis=0, returned=True)[1], lambda a: np.average(a, axis=0, returned=True)[1]),
+    "empty rechunk": (lambda a: a[:0].rechunk((1, 4)), lambda a: a[:0]),
 }
 
 
