@@ -182,6 +182,15 @@ def test_integer_powers_check_the_exponents_the_loop_sees():
             same(call(pg, pg.asarray), call(np, np.asarray))
 
 
+def test_a_huge_python_int_with_no_loop_for_the_array_is_numpys_type_error():
+    # no loop for the float array's type: TypeError, not the int's OverflowError (NumPy's order)
+    for f, arr, v in (("bitwise_and", np.float32([1.5]), 2**63), ("left_shift", np.float32([1.5]), 2**64),
+                      ("floor_divide", np.complex64([1]), 2**63)):
+        errors_alike(lambda: getattr(np, f)(arr, v), lambda: getattr(pg, f)(pg.asarray(arr), v), TypeError)
+    errors_alike(lambda: np.bitwise_and(np.int8([1]), 2**63), lambda: pg.bitwise_and(pg.asarray(np.int8([1])), 2**63),
+                 OverflowError)
+
+
 def test_logical_ufuncs_take_any_python_int_as_a_truth_value():
     for arr, v in ((np.array([0, 1, 100], np.int8), 128), (np.array([0, 1], np.uint8), -1),
                    (np.array([True, False]), 300)):
