@@ -73,6 +73,17 @@ def test_float16_loops_round_before_a_wider_out():
 
 # ---------------------------------------------------------------- reductions into another dtype
 
+def test_mean_of_float16_into_a_float32_out_is_the_float32_mean():
+    # NumPy sums float16 in float32 into out and divides there (not the float16 mean, cast)
+    h = (np.random.default_rng(3).random((37, 53)) * 100).astype(np.float16)
+    for f in ("mean", "nanmean"):
+        for axis in (None, 0, 1):
+            shape = () if axis is None else (53 if axis == 0 else 37,)
+            want, got = np.zeros(shape, np.float32), pg.zeros(shape, np.float32)
+            getattr(np, f)(h, axis=axis, out=want)
+            getattr(pg, f)(pg.asarray(h), axis=axis, out=got)
+            np.testing.assert_allclose(pg.asnumpy(got), want, rtol=2e-6)   # (summation orders differ)
+
 @pytest.mark.parametrize("f,x,dt", [
     ("sum", [0.6, 0.6, 0.6], "i8"), ("sum", [0.9, 0.9], "i8"), ("prod", [2.5, 2.5], "i8"),
     ("sum", [1, -1], "?"), ("nansum", [0.6, np.nan, 0.6, 0.6], "i8"), ("sum", np.array([100, 100], "i1"), "i8"),

@@ -375,6 +375,12 @@ pg_reduce_dtype_of_out(PgRedOp op, int in_type, int dtype, PyObject *out)
          * into int8 compares int8s); otherwise the input's, cast into out after (a float sum into
          * an int out sums floats) */
         return pg_can_cast(in_type, ((PgArray *)out)->type, PG_CAST_SAME_KIND) ? ((PgArray *)out)->type : dtype;
+    case PG_ROP_MEAN:
+        /* NumPy's mean of float16 sums in float32 into out and divides there: a float32 (or wider)
+         * out gets the float32 mean, not the float16 one cast */
+        return in_type == PG_FLOAT16 && is_inexact(((PgArray *)out)->type) && ((PgArray *)out)->type != PG_FLOAT16
+                   ? PG_FLOAT32
+                   : dtype;
     default:
         return dtype;
     }
