@@ -141,7 +141,8 @@ pg_cpu_scan(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
         run.fn(a, 0, nrows, 0, n, NULL, NULL);
         return 0;
     }
-    if (nrows >= 4 * nt || n < nt * PG_CPU_PART_ALIGN) {
+    /* a float16 output is rounded at every step (PG_SCAN_STEP): its rows run in order, unsplit */
+    if (nrows >= 4 * nt || n < nt * PG_CPU_PART_ALIGN || a->out_type == PG_FLOAT16) {
         pg_cpu_parallel_for(nrows, 0, scan_rows, &run);
         return 0;
     }

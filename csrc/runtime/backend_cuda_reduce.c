@@ -107,7 +107,7 @@ static int
 pg_cuda_scan_in_context(PgDevice *dev, int reducer, PgScanArgs *a, void *stream)
 {
     const int64_t target = (int64_t)IMPL(dev)->sm_count * PG_RED_BLOCKS_PER_SM;
-    if (a->n <= PG_SCAN_SHORT_ROW)
+    if (a->n <= PG_SCAN_SHORT_ROW || a->out_type == PG_FLOAT16) /* float16: every step rounded, in order */
         a->outer = 1;
     else if (a->outer && a->nrows < (int64_t)IMPL(dev)->sm_count * PG_SCAN_OUTER_ROWS_PER_SM)
         /* too few rows for a thread each to fill the GPU (cumsum(x, axis=0) of (10**7, 2) would
