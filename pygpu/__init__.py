@@ -21,7 +21,7 @@ from ._core import (  # noqa: F401
     array, asarray, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
     default_device, get_device, synchronize,
 )
-from ._memory import get_memory_pool, MemoryPool  # noqa: F401
+from ._memory import get_default_memory_pool, get_memory_pool, MemoryPool  # noqa: F401
 from . import _ufunc_docs  # noqa: E402
 for _name in dir(_core):
     if isinstance(getattr(_core, _name), ufunc):
@@ -81,6 +81,36 @@ def asnumpy(a, stream=None, out=None):
         return out
     return numpy.asarray(a)
 
+
+def get_array_module(*args):
+    """pygpu when an argument is a pygpu array, else numpy (CuPy's cupy.get_array_module, for code
+    that runs on either)."""
+    import sys
+    import numpy
+    for a in args:   # (a loop: this module's any is pygpu.any)
+        if isinstance(a, ndarray):
+            return sys.modules[__name__]
+    return numpy
+
+
+def _set(self, arr, stream=None):
+    """set(arr, stream=None): copies the NumPy array arr into this array (CuPy's ndarray.set): the
+    same shape and dtype."""
+    import numpy
+    if not isinstance(arr, numpy.ndarray):
+        raise TypeError("Only numpy.ndarray can be set to pygpu.ndarray")
+    if arr.dtype != self.dtype:
+        raise TypeError(f"{arr.dtype} array cannot be set to {self.dtype} array")
+    if arr.shape != self.shape:
+        raise ValueError(f"Shape mismatch. Old shape: {self.shape}, new shape: {arr.shape}")
+    if stream is None:
+        self[...] = arr
+    else:
+        with stream:
+            self[...] = arr
+
+
+_core._add_methods({"set": _set})
 
 from . import _dask_hook  # noqa: E402
 _dask_hook.install()   # pygpu arrays as Dask chunks once dask.array is imported (pygpu/dask.py)

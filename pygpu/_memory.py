@@ -36,3 +36,8 @@ class MemoryPool:
 def get_memory_pool(device=None):
     """The memory pool of `device` (default: the current device)."""
     return MemoryPool(_core.get_device() if device is None else _core.Device(device))
+
+
+def get_default_memory_pool():
+    """The current device's memory pool (CuPy's cupy.get_default_memory_pool; get_memory_pool())."""
+    return get_memory_pool()

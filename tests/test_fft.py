@@ -185,7 +185,8 @@ def test_bad_input_raises_as_numpy_does(device):
             call(np.fft, x, x2)   # NumPy's own, on NumPy arrays
         # the same words but where NumPy's come from its internals: an IndexError's 'tuple index out
         # of range' (ours, an AxisError, is an IndexError naming the axis), its rfft ufunc's TypeError
-        same_words = str(want.value) != "tuple index out of range" and "ufunc" not in str(want.value)
+        same_words = str(want.value) != "tuple index out of range" and "ufunc" not in str(want.value) and \
+            not str(want.value).startswith("Invalid norm value")   # (NumPy 2.4 and 2.5 word it apart)
         with pytest.raises(type(want.value), match=re.escape(str(want.value)) if same_words else None):
             call(pfft, px, p2)
     # out= of another shape is refused, never broadcast into

@@ -240,36 +240,37 @@ static int
 parse_cupy_call(PyObject *args, PyObject *kwds, PyObject **grid, PyObject **block, PyObject **kargs,
                 PyObject **shared, PyObject **stream)
 {
-    *shared = NULL;
-    *stream = NULL;
+    /* the five by position or by name (CuPy's sgemm example passes args=, shared_mem=) */
+    static const char *names[] = {"grid", "block", "args", "shared_mem", "stream"};
+    PyObject **slots[] = {grid, block, kargs, shared, stream};
+    for (int k = 0; k < 5; k++)
+        *slots[k] = NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (n < 3 || n > 5) {
-        PyErr_Format(PyExc_TypeError,
-                     "a kernel is called as kernel(grid, block, args, shared_mem=0, stream=None) or launched as "
-                     "kernel[grid, block](*args); got %zd positional arguments",
-                     n);
+    if (n > 5) {
+        PyErr_Format(PyExc_TypeError, "a kernel call takes at most 5 positional arguments, got %zd", n);
         return -1;
     }
-    *grid = PyTuple_GET_ITEM(args, 0);
-    *block = PyTuple_GET_ITEM(args, 1);
-    *kargs = PyTuple_GET_ITEM(args, 2);
-    if (n > 3)
-        *shared = PyTuple_GET_ITEM(args, 3);
-    if (n > 4)
-        *stream = PyTuple_GET_ITEM(args, 4);
+    for (Py_ssize_t k = 0; k < n; k++)
+        *slots[k] = PyTuple_GET_ITEM(args, k);
     if (kwds != NULL) {
         PyObject *key, *value;
         Py_ssize_t pos = 0;
         while (PyDict_Next(kwds, &pos, &key, &value)) {
-            if (PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, "shared_mem") == 0 && n <= 3)
-                *shared = value;
-            else if (PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, "stream") == 0 && n <= 4)
-                *stream = value;
-            else {
-                PyErr_Format(PyExc_TypeError, "a kernel call got an unexpected keyword argument %R", key);
+            int k = 0;
+            while (k < 5 && !(PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, names[k]) == 0))
+                k++;
+            if (k == 5 || *slots[k] != NULL) {
+                PyErr_Format(PyExc_TypeError, k == 5 ? "a kernel call got an unexpected keyword argument %R"
+                                                     : "a kernel call got argument %R twice", key);
                 return -1;
             }
+            *slots[k] = value;
         }
+    }
+    if (*grid == NULL || *block == NULL || *kargs == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a kernel is called as kernel(grid, block, args, shared_mem=0, stream=None) "
+                                         "or launched as kernel[grid, block](*args)");
+        return -1;
     }
     if (!PyTuple_Check(*kargs) && !PyList_Check(*kargs)) {
         PyErr_Format(PyExc_TypeError, "the kernel's arguments must be a tuple or a list, not %.200s",

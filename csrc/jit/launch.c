@@ -639,6 +639,19 @@ pack_arg(Pack *pk, Py_ssize_t i, PyObject *arg)
         }
         return pack_pointer(pk, i, pp, imported, arg);
     }
+    if ((kind == PG_CPU_PARAM_BOOL || kind == PG_CPU_PARAM_INT || kind == PG_CPU_PARAM_UINT ||
+         kind == PG_CPU_PARAM_FLOAT || kind == PG_CPU_PARAM_OTHER) &&
+        PyArray_Check(arg) && PyArray_NDIM((PyArrayObject *)arg) > 0 && PyArray_SIZE((PyArrayObject *)arg) == 1) {
+        /* a value parameter given a one-element NumPy array: its element, by value, as CuPy takes it
+         * (a struct passed as np.array([...], dtype=struct_dtype)) */
+        PyArray_Dims none = {NULL, 0};
+        PyObject *one = PyArray_Newshape((PyArrayObject *)arg, &none, NPY_ANYORDER);
+        if (one == NULL)
+            return -1;
+        int rc = pack_arg(pk, i, one);
+        Py_DECREF(one);
+        return rc;
+    }
     if (kind == PG_CPU_PARAM_BOOL || kind == PG_CPU_PARAM_INT || kind == PG_CPU_PARAM_UINT ||
         kind == PG_CPU_PARAM_FLOAT)
         return pack_number(pk, i, pp, arg);

@@ -10,15 +10,25 @@ static Py_tss_t stream_key = Py_tss_NEEDS_INIT;
 typedef struct {
     int depth;
     PgStream *stack[PG_STREAM_STACK]; /* strong references */
+    PgStream *used;                   /* CuPy's stream.use(): current outside `with` blocks, or NULL */
 } StreamStack;
+
+/* The thread's current stream: the innermost `with stream:`, else the one use() set (borrowed;
+ * NULL: the default stream) */
+static PgStream *
+current_stream(void)
+{
+    StreamStack *s = PyThread_tss_get(&stream_key);
+    if (s == NULL)
+        return NULL;
+    return s->depth > 0 ? s->stack[s->depth - 1] : s->used;
+}
 
 void *
 pg_stream_current_handle(PgDevice *dev)
 {
-    StreamStack *s = PyThread_tss_get(&stream_key);
-    if (s && s->depth > 0 && s->stack[s->depth - 1]->device == dev)
-        return s->stack[s->depth - 1]->handle;
-    return NULL;
+    PgStream *st = current_stream();
+    return st && st->device == dev ? st->handle : NULL;
 }
 
 int
@@ -169,21 +179,55 @@ stream_record(PyObject *obj, PyObject *args)
     return ev;
 }
 
-static PyObject *
-stream_enter(PyObject *obj, PyObject *unused)
+static StreamStack *
+thread_streams(void)
 {
-    PG_UNUSED(unused);
     StreamStack *s = PyThread_tss_get(&stream_key);
     if (s == NULL) {
         s = PyMem_RawCalloc(1, sizeof(StreamStack));
-        if (s == NULL)
-            return PyErr_NoMemory();
+        if (s == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
         if (PyThread_tss_set(&stream_key, s) != 0) {
             PyMem_RawFree(s);
             PyErr_SetString(PyExc_RuntimeError, "could not set thread-local stream state");
             return NULL;
         }
     }
+    return s;
+}
+
+/* stream.use(): this thread's current stream from now on (outside `with stream:` blocks), as
+ * CuPy's Stream.use; returns the stream */
+static PyObject *
+stream_use(PyObject *obj, PyObject *unused)
+{
+    PG_UNUSED(unused);
+    StreamStack *s = thread_streams();
+    if (s == NULL)
+        return NULL;
+    Py_XSETREF(s->used, (PgStream *)Py_NewRef(obj));
+    return Py_NewRef(obj);
+}
+
+/* _current_stream(): the thread's current stream, or None for the default stream */
+static PyObject *
+py_current_stream(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    PgStream *st = current_stream();
+    return st ? Py_NewRef((PyObject *)st) : Py_NewRef(Py_None);
+}
+
+static PyObject *
+stream_enter(PyObject *obj, PyObject *unused)
+{
+    PG_UNUSED(unused);
+    StreamStack *s = thread_streams();
+    if (s == NULL)
+        return NULL;
     if (s->depth >= PG_STREAM_STACK) {
         PyErr_SetString(PyExc_RuntimeError, "`with stream:` blocks nested too deeply");
         return NULL;
@@ -239,6 +283,9 @@ static PyMethodDef stream_methods[] = {
     {"query", stream_query, METH_NOARGS, "query($self, /)\n--\n\nTrue when all work queued on the stream is done."},
     {"wait_event", stream_wait_event, METH_O, "wait_event($self, event, /)\n--\n\nMake later work on this stream wait for the event."},
     {"record", stream_record, METH_VARARGS, "record($self, event=None, /)\n--\n\nThe event (a new one when None) recorded on this stream."},
+    {"use", stream_use, METH_NOARGS,
+     "use($self, /)\n--\n\nMake this the thread's current stream (outside `with stream:` blocks), as CuPy's "
+     "Stream.use(); returns the stream."},
     {"__enter__", stream_enter, METH_NOARGS, NULL},
     {"__exit__", stream_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
@@ -386,6 +433,11 @@ PyTypeObject PgEvent_Type = {
     .tp_new = event_new,
 };
 
+static PyMethodDef stream_module_methods[] = {
+    {"_current_stream", py_current_stream, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 int
 pg_stream_init(PyObject *module)
 {
@@ -396,7 +448,8 @@ pg_stream_init(PyObject *module)
         return -1;
     }
     if (PyModule_AddObjectRef(module, "Stream", (PyObject *)&PgStream_Type) < 0 ||
-        PyModule_AddObjectRef(module, "Event", (PyObject *)&PgEvent_Type) < 0)
+        PyModule_AddObjectRef(module, "Event", (PyObject *)&PgEvent_Type) < 0 ||
+        PyModule_AddFunctions(module, stream_module_methods) < 0)
         return -1;
     return 0;
 }

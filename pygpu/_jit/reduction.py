@@ -148,10 +148,11 @@ class ReductionKernel:
     def _source(self, key):
         binding, nk, nr, kinds = key
         binding = dict(binding)
-        lines = [_SUPPORT, self.preamble]
+        lines = [_SUPPORT]
         for t, d in sorted(binding.items()):
             lines.append("typedef %s %s;" % (_CTYPES[np.dtype(d)], t))
-        lines.append("typedef %s _type_reduce;" % self._reduce_ctype(binding))
+        lines.append(self.preamble)   # after the placeholders' typedefs (it may use T), before
+        lines.append("typedef %s _type_reduce;" % self._reduce_ctype(binding))   # its own types
         fields = ["long long _nout, _nred;", "int _lanes;", "long long _kshape[%d];" % max(nk, 1),
                   "long long _rshape[%d];" % max(nr, 1)]
         params = self.in_params + self.out_params
@@ -258,6 +259,8 @@ class ReductionKernel:
     # ---------------------------------------------------------------- call
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        if len(args) == self.nin + self.nout and out is None:   # the outputs after the inputs, as CuPy takes them
+            args, out = args[:self.nin], list(args[self.nin:])
         if len(args) != self.nin:
             raise TypeError("Wrong number of arguments for %r: expected %d, got %d" % (self.name, self.nin, len(args)))
         outs = [None] * self.nout if out is None else list(out) if isinstance(out, (tuple, list)) else [out]

@@ -31,6 +31,8 @@ __all__ = [
     "unavailable_reason", "stream", "Stream", "default_stream", "legacy_default_stream",
     "per_thread_default_stream", "event", "event_elapsed_time", "as_cuda_array",
     "is_cuda_array", "get_current_device", "reduce", "Reduce", "types",
+    # CuPy's cupy.cuda names
+    "Device", "Event", "get_current_stream", "get_elapsed_time",
     # kernels (pygpu/_jit/cudajit.py) and the names used inside them (pygpu/_jit/stubs.py)
     "jit", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "gridsize", "shared",
     "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
@@ -89,8 +91,16 @@ def synchronize():
     _core.synchronize()
 
 
-class Stream(_core.Stream):
-    """A pygpu.Stream with numba.cuda's extra names (what cuda.stream() returns)."""
+class _StreamType(type):
+    @property
+    def null(cls):
+        """The current device's default stream (CuPy's cupy.cuda.Stream.null)."""
+        return _core.Stream(null=True)
+
+
+class Stream(_core.Stream, metaclass=_StreamType):
+    """A pygpu.Stream with numba.cuda's extra names (what cuda.stream() returns) and CuPy's
+    (Stream.null, use())."""
 
     @contextlib.contextmanager
     def auto_synchronize(self):
@@ -99,9 +109,47 @@ class Stream(_core.Stream):
         self.synchronize()
 
 
-def stream():
-    """A new stream on the current device (numba.cuda.stream): a pygpu.Stream."""
-    return Stream()
+class _StreamNames:
+    """numba.cuda.stream(), a new stream on the current device, that also answers as CuPy's
+    cupy.cuda.stream module does (stream.Stream, stream.Event, stream.get_current_stream)."""
+
+    def __call__(self):
+        return Stream()
+
+    @property
+    def Stream(self):   # noqa: N802 (CuPy's names)
+        return Stream
+
+    @property
+    def Event(self):   # noqa: N802
+        return _core.Event
+
+    @staticmethod
+    def get_current_stream():
+        return get_current_stream()
+
+    def __repr__(self):
+        return "<pygpu.cuda.stream: numba.cuda.stream() and CuPy's cupy.cuda.stream names>"
+
+
+stream = _StreamNames()
+stream.__doc__ = "A new stream on the current device (numba.cuda.stream): a pygpu.Stream."
+
+
+def get_current_stream():
+    """The thread's current stream (CuPy's cupy.cuda.get_current_stream): the innermost
+    `with stream:`, else the one stream.use() made current, else the device's default stream."""
+    current = _core._current_stream()
+    return current if current is not None else _core.Stream(null=True)
+
+
+Device = _core.Device   # CuPy's cupy.cuda.Device: `with Device(0):`, Device().synchronize(), .id
+Event = _core.Event     # CuPy's cupy.cuda.Event
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events (CuPy's cupy.cuda.get_elapsed_time)."""
+    return start_event.elapsed_time(end_event)
 
 
 def default_stream():
