@@ -98,3 +98,17 @@ def test_host_names_of_cupy_cuda():
     assert cp.cuda.get_current_stream().ptr == 0
     pool = cp.get_default_memory_pool()
     assert pool.used_bytes() >= 0 and pool.total_bytes() >= pool.used_bytes()
+
+
+def test_ndarray_constructor_makes_an_uninitialised_array():
+    # NumPy's and CuPy's ndarray(shape, dtype, order=): new memory on the current device only
+    a = cp.ndarray((3, 4), dtype=np.float32)
+    assert isinstance(a, cp.ndarray) and a.shape == (3, 4) and a.dtype == np.float32 and a.flags.c_contiguous
+    f = cp.ndarray((3, 4), np.int8, order="F")
+    assert f.dtype == np.int8 and f.flags.f_contiguous and not f.flags.c_contiguous
+    assert cp.ndarray(5).dtype == np.float64 and cp.ndarray(5).device == cp.get_device()
+    for existing in ({"buffer": b"\0" * 8}, {"strides": (8,)}, {"offset": 8}, {"memptr": 0}):
+        with pytest.raises(TypeError, match="asarray"):
+            cp.ndarray((1,), **existing)
+    with pytest.raises(TypeError):
+        cp.ndarray((2,), "not a dtype")

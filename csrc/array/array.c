@@ -880,9 +880,12 @@ PyTypeObject PgArray_Type = {
     .tp_repr = array_repr,
     .tp_str = array_str,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "An N-dimensional array on a pygpu device (CPU or CUDA GPU). Create one with pygpu.asarray, "
-              "pygpu.empty, pygpu.zeros, ... ",
+    .tp_doc = "ndarray(shape, dtype=None, order='C')\n--\n\nAn N-dimensional array on a pygpu device (CPU or "
+              "CUDA GPU). ndarray(shape, dtype) makes an uninitialised one on the current device (dtype None: "
+              "float64), as NumPy's and CuPy's; more often create one with pygpu.asarray, pygpu.empty, "
+              "pygpu.zeros, ... ",
     .tp_weaklistoffset = offsetof(PgArray, weakreflist),
+    .tp_new = pg_array_construct,
 };
 
 static PyMethodDef *

@@ -103,4 +103,6 @@ void pg_operand_from_array(PgOperand *op, PgArray *a);
 /* creation.c: the array for any array-like (pygpu.asarray); copy: 1 always, 0 never, -1 when
  * needed; type -1 keeps the input's; dev NULL: the input's device, else the current one. */
 PgArray *pg_asarray(PyObject *obj, int type, PgDevice *dev, int copy);
+/* creation.c: ndarray(shape, dtype=float, order=None), the type's constructor */
+PyObject *pg_array_construct(PyTypeObject *type, PyObject *args, PyObject *kwds);
 #endif

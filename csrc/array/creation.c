@@ -155,6 +155,48 @@ py_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     return (PyObject *)create("empty", args, nargs, kwnames, 0, NULL);
 }
 
+/* ndarray(shape, dtype=float, buffer=None, offset=0, strides=None, order=None): NumPy's and CuPy's
+ * constructor (cupy.ndarray(shape, dtype), memptr=None), an uninitialised array on the current
+ * device; memory of one's own (buffer=, memptr=, strides=) is not taken: asarray and the
+ * interop protocols take existing memory */
+PyObject *
+pg_array_construct(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PG_UNUSED(type);
+    static char *kwlist[] = {"shape", "dtype", "buffer", "offset", "strides", "order", "memptr", NULL};
+    PyObject *shape, *dtype = Py_None, *buffer = Py_None, *offset = Py_None, *strides = Py_None, *order = Py_None,
+                     *memptr = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOOOO:ndarray", kwlist, &shape, &dtype, &buffer, &offset,
+                                     &strides, &order, &memptr))
+        return NULL;
+    if (buffer != Py_None || memptr != Py_None || strides != Py_None ||
+        (offset != Py_None && !(PyLong_Check(offset) && PyLong_AsLong(offset) == 0))) {
+        PyErr_SetString(PyExc_TypeError, "pygpu.ndarray(shape, dtype, order=) makes a new array; for existing memory "
+                                         "use pygpu.asarray (buffers, DLPack, __cuda_array_interface__)");
+        return NULL;
+    }
+    static PyObject *dtype_name, *order_name;
+    if (dtype_name == NULL && ((dtype_name = PyUnicode_InternFromString("dtype")) == NULL ||
+                               (order_name = PyUnicode_InternFromString("order")) == NULL))
+        return NULL;
+    PyObject *values[3] = {shape, NULL, NULL}, *keys[2];
+    Py_ssize_t nkw = 0;
+    if (dtype != Py_None) {
+        values[1 + nkw] = dtype;
+        keys[nkw++] = dtype_name;
+    }
+    if (order != Py_None) {
+        values[1 + nkw] = order;
+        keys[nkw++] = order_name;
+    }
+    PyObject *kwnames = nkw == 2 ? PyTuple_Pack(2, keys[0], keys[1]) : nkw == 1 ? PyTuple_Pack(1, keys[0]) : NULL;
+    if (nkw && kwnames == NULL)
+        return NULL;
+    PyObject *a = (PyObject *)create("ndarray", values, 1, kwnames, 0, NULL);
+    Py_XDECREF(kwnames);
+    return a;
+}
+
 static PyObject *
 py_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
