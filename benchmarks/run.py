@@ -333,6 +333,10 @@ def bench_elementwise(b):
         elementwise_case(b, f"abs {np.dtype(ct).name} n={m:.0e}",
                          lambda xp, ct=ct: ((rng.standard_normal(m) + 1j * rng.standard_normal(m)).astype(ct),),
                          lambda xp, a: xp.abs(a), m * (size + size // 2))
+    z = rng.standard_normal(m) + 1j * rng.standard_normal(m)
+    for name in ("log", "sqrt", "arcsin"):   # the complex functions: exact near |z| = 1 and z = 1, tiny and huge
+        elementwise_case(b, f"{name} complex128 n={m:.0e}", lambda xp: (z,),
+                         lambda xp, a, name=name: getattr(xp, name)(a), 2 * m * 16)
     elementwise_case(b, f"hypot float64 n={m:.0e}", lambda xp: (rng.standard_normal(m), rng.standard_normal(m)),
                      lambda xp, a, c: xp.hypot(a, c), 3 * m * 8)
     elementwise_case(b, "per-call overhead: a + b, 1 element",
@@ -408,6 +412,8 @@ def bench_reductions(b):
     reduction_case(b, f"cumsum float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: xp.cumsum(x))
     reduction_case(b, f"cumsum float32 n={n:.0e}", lambda: (rng.random(n, dtype=np.float32),),
                    lambda xp, x: xp.cumsum(x))
+    reduction_case(b, f"cumsum float16 n={n:.0e} (every step rounded, as NumPy)",
+                   lambda: (rng.random(n).astype(np.float16),), lambda xp, x: xp.cumsum(x))
     reduction_case(b, f"max float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.max())
     reduction_case(b, f"argmin(axis=1) float64 {side}x{side}", make, lambda xp, x: x.argmin(axis=1))
     reduction_case(b, f"mean float64 n={n:.0e}", lambda: (rng.random(n),), lambda xp, x: x.mean())
