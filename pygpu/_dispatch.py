@@ -26,6 +26,7 @@ import types as _types
 import numpy as _np
 
 from . import _core
+from ._ufunc_on_host import store_into
 
 # numpy namespace -> pygpu module name, mapped by function name
 _SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft", "numpy.emath": "pygpu.emath"}
@@ -163,7 +164,6 @@ def array_ufunc(ufunc, method, *inputs, **kwargs):
         return impl(*inputs, **kwargs)
     # a NumPy out= (numpy_array @= pygpu_array, np.divmod(..., out=(q, r))): pygpu's results stored
     # into the outputs, as NumPy's casting allows, on the CPU device
-    from ._ufunc_on_host import store_into
     results = impl(*inputs, **kwargs)
     results = results if isinstance(results, tuple) else (results,)
     if len(outs) != len(results):

@@ -571,7 +571,6 @@ def _checked_quantiles(a, q, percent, weights=None, axis=None, method=None):
         raise ValueError("Percentiles must be in the range [0, 100]" if percent else
                          "Quantiles must be in the range [0, 1]")
     if weights is not None:
-        from ._weighted_quantiles import checked_weights
         weights = checked_weights(a, weights, axis, method)
     return a, q, weak_q, weights
 
@@ -582,7 +581,6 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     q-th quantiles along axis."""
     a, q, weak_q, weights = _checked_quantiles(a, q, False, weights, axis, method)
     if weights is not None:
-        from ._weighted_quantiles import weighted_quantile
         return weighted_quantile(a, q, axis, out, keepdims, weights, skip_nans=False)
     return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
 
@@ -592,7 +590,6 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     """numpy.percentile: the q-th percentiles (0..100) along axis (weights= as quantile's)."""
     a, q, weak_q, weights = _checked_quantiles(a, q, True, weights, axis, method)
     if weights is not None:
-        from ._weighted_quantiles import weighted_quantile
         return weighted_quantile(a, q, axis, out, keepdims, weights, skip_nans=False)
     return _quantile(a, q, axis, out, method, keepdims, weak_q, "Percentiles")
 
@@ -650,3 +647,7 @@ def extract(condition, arr):
     arr = _as(arr)
     cond = _core.ravel(_as(condition, arr.device))
     return _core.take(_core.ravel(arr), _core.flatnonzero(cond))
+
+
+# the weighted forms are made of this module's helpers: imported once they are all defined
+from ._weighted_quantiles import checked_weights, weighted_quantile  # noqa: E402

@@ -77,6 +77,16 @@ def _has_pygpu_meta(values):
                                                                                    pygpu.ndarray) for v in values)
 
 
+def _pygpu_meta(x):
+    """An empty pygpu array of x's dtype and dimensions: a Dask array's meta for pygpu chunks."""
+    return pygpu.empty((0,) * x.ndim, dtype=x.dtype)
+
+
+def _to_pygpu_chunks(x):
+    """x with each chunk converted to a pygpu array (a no-op for those that are) and a pygpu meta."""
+    return x.map_blocks(pygpu.asarray, dtype=x.dtype, meta=_pygpu_meta(x))
+
+
 def _as_pygpu_meta(result):
     """A Dask array (or each of a tuple's or list's) whose chunks are pygpu arrays, with a pygpu
     meta; an empty one, whose chunks Dask makes afresh with NumPy (da.empty), converted to pygpu."""
@@ -84,10 +94,9 @@ def _as_pygpu_meta(result):
         return type(result)(_as_pygpu_meta(r) for r in result)
     if not isinstance(result, Array) or isinstance(result._meta, pygpu.ndarray):
         return result
-    meta = pygpu.empty((0,) * result.ndim, dtype=result.dtype)
     if result.size == 0:
-        return result.map_blocks(pygpu.asarray, dtype=result.dtype, meta=meta)
-    return Array(result.dask, result.name, result.chunks, meta=meta)
+        return _to_pygpu_chunks(result)
+    return Array(result.dask, result.name, result.chunks, meta=_pygpu_meta(result))
 
 
 def _pygpu_metas(original):
@@ -156,9 +165,7 @@ def _pygpu_histograms(original):
         samples = [v for a in list(args) + list(kwargs.values()) for v in (a if isinstance(a, (tuple, list)) else (a,))]
         if not _has_pygpu_meta(samples):
             return result
-        hist = result[0]
-        hist = hist.map_blocks(pygpu.asarray, dtype=hist.dtype, meta=pygpu.empty((0,) * hist.ndim, dtype=hist.dtype))
-        return (hist,) + tuple(result[1:])
+        return (_to_pygpu_chunks(result[0]),) + tuple(result[1:])
     return _wrapper_of(wrapped, original)
 
 
@@ -170,8 +177,7 @@ def _pygpu_chunks(original):
         if not _has_pygpu_meta(list(args) + list(kwargs.values())):
             return result
         results = result if isinstance(result, tuple) else (result,)
-        converted = tuple(r.map_blocks(pygpu.asarray, dtype=r.dtype, meta=pygpu.empty((0,) * r.ndim, dtype=r.dtype))
-                          if isinstance(r, Array) else r for r in results)
+        converted = tuple(_to_pygpu_chunks(r) if isinstance(r, Array) else r for r in results)
         return converted if isinstance(result, tuple) else converted[0]
     return _wrapper_of(wrapped, original)
 
@@ -183,8 +189,7 @@ def _pygpu_when_backend(original):
         result = original(*args, **kwargs)
         if config.get("array.backend", "numpy") != "pygpu" or not isinstance(result, Array):
             return result
-        return result.map_blocks(pygpu.asarray, dtype=result.dtype,
-                                 meta=pygpu.empty((0,) * result.ndim, dtype=result.dtype))
+        return _to_pygpu_chunks(result)
     return _wrapper_of(wrapped, original)
 
 
@@ -252,7 +257,7 @@ def _pygpu_lu(original):
         layer = factors[0].dask.layers[factors[0].name]
         tasks = {key: _retarget(task, replace) for key, task in layer.items()}
         return tuple(Array(HighLevelGraph.from_collections(f.name, tasks, dependencies=[a]), f.name,
-                           chunks=f.chunks, meta=pygpu.empty((0, 0), dtype=f.dtype)) for f in factors)
+                           chunks=f.chunks, meta=_pygpu_meta(f)) for f in factors)
     return _wrapper_of(wrapped, original)
 
 

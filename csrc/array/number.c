@@ -113,10 +113,8 @@ static PyObject *nb_pos(PyObject *a) { return unary(PG_NB_POS, a); }
 static PyObject *nb_abs(PyObject *a) { return unary(PG_NB_ABS, a); }
 static PyObject *nb_invert(PyObject *a) { return unary(PG_NB_INVERT, a); }
 
-/* 1 when obj is a container that takes part in NumPy's operator protocol (it defers or it
- * dispatches: a masked array, a Dask array): comparisons leave it to it */
-static int
-numpy_aware(PyObject *obj)
+int
+pg_numpy_aware(PyObject *obj)
 {
     return PyObject_HasAttrString(obj, "__array_ufunc__") || PyObject_HasAttrString(obj, "__array_priority__");
 }
@@ -151,7 +149,7 @@ array_richcompare(PyObject *a, PyObject *b, int op)
 {
     static const PgNumberOp map[] = {PG_NB_LT, PG_NB_LE, PG_NB_EQ, PG_NB_NE, PG_NB_GT, PG_NB_GE};
     PyObject *r = binary(map[op], a, b);
-    if (r == Py_NotImplemented && (op == Py_EQ || op == Py_NE) && PgArray_Check(a) && !numpy_aware(b)) {
+    if (r == Py_NotImplemented && (op == Py_EQ || op == Py_NE) && PgArray_Check(a) && !pg_numpy_aware(b)) {
         Py_DECREF(r);
         return compare_foreign(a, b, op);
     }

@@ -30,6 +30,10 @@ extern PgArrayMath pg_array_math;
  * vecmat): pygpu._dispatch.array_ufunc(ufunc, method, *inputs, **kwargs). */
 PyObject *pg_array_ufunc_fallback(PyObject *args, PyObject *kwds);
 
+/* 1 when obj takes part in NumPy's operator protocol itself (__array_ufunc__ or
+ * __array_priority__: a masked array, a Dask array): ndarray's operators leave it to answer. */
+int pg_numpy_aware(PyObject *obj);
+
 /* Installs the number protocol, rich comparison and hashing of ndarray (before PyType_Ready). */
 void pg_number_setup_type(PyTypeObject *t);
 extern PyMethodDef pg_array_methods_number[];

@@ -303,7 +303,7 @@ classify(PyObject *obj, Operand *op)
      * take part in the operator protocol themselves (those get NotImplemented, to answer) */
     if (PyList_Check(obj) || PyTuple_Check(obj) || PyRange_Check(obj) ||
         (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj)) ||
-        (!PyObject_HasAttrString(obj, "__array_ufunc__") && !PyObject_HasAttrString(obj, "__array_priority__") &&
+        (!pg_numpy_aware(obj) &&
          (PyObject_HasAttrString(obj, "__array__") || PyObject_HasAttrString(obj, "__array_interface__")))) {
         op->type = -1;
         op->pending = 1;

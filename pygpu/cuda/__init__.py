@@ -113,16 +113,11 @@ class _StreamNames:
     """numba.cuda.stream(), a new stream on the current device, that also answers as CuPy's
     cupy.cuda.stream module does (stream.Stream, stream.Event, stream.get_current_stream)."""
 
+    Stream = Stream        # CuPy's names (the module-level class, as the name is read here)
+    Event = _core.Event
+
     def __call__(self):
         return Stream()
-
-    @property
-    def Stream(self):   # noqa: N802 (CuPy's names)
-        return Stream
-
-    @property
-    def Event(self):   # noqa: N802
-        return _core.Event
 
     @staticmethod
     def get_current_stream():
