@@ -830,11 +830,40 @@ py_jit_prelude(PyObject *m, PyObject *unused)
     return PyUnicode_FromString(pg_jit_prelude);
 }
 
+/* The headers users' kernels may include (<cupy/complex.cuh>, ...), likewise: setup.py's
+ * USER_HEADERS, whose text _jit/headers.py writes to an include folder for the compilers. */
+extern const int pg_user_header_count;
+extern const char *const pg_user_header_names[];
+extern const char pg_user_header_cpu_only[];
+extern const char *const pg_user_header_texts[];
+
+static PyObject *
+py_user_headers(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+    PyObject *list = PyList_New(pg_user_header_count);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < pg_user_header_count; i++) {
+        PyObject *item = Py_BuildValue("(ssO)", pg_user_header_names[i], pg_user_header_texts[i],
+                                       pg_user_header_cpu_only[i] ? Py_True : Py_False);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
 PyMethodDef pg_jit_kernel_methods[] = {
     {"_cuda_cpu_header", py_cuda_cpu_header, METH_NOARGS,
      "The header that CUDA C kernels are compiled with for the CPU (kernels/cuda_cpu.h)."},
     {"_jit_prelude", py_jit_prelude, METH_NOARGS,
      "The prelude of the CUDA C that cuda.jit emits (kernels/jit_prelude.h)."},
+    {"_user_headers", py_user_headers, METH_NOARGS,
+     "[(name, text, for the CPU only)] of the headers users' kernels may include (<cupy/complex.cuh>, ...)."},
     {"_op_sources", pg_op_sources, METH_NOARGS,
      "{loop: ((input suffixes), output suffix, expression)} of the op table, as written in kernels/ops.def."},
     {NULL, NULL, 0, NULL},

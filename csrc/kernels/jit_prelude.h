@@ -18,33 +18,7 @@
 #ifndef PG_JIT_PRELUDE_H
 #define PG_JIT_PRELUDE_H
 
-#ifdef __CUDACC_RTC__
-#pragma nv_diag_suppress 177 /* helpers of the included headers the kernel does not use */
-/* NVRTC has no C library headers: what kernel_types.h and pg_math.h take from them (the
- * embedded text skips their #include lines under NVRTC) */
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
-#define INT8_MIN (-128)
-#define INT16_MIN (-32768)
-#define INT32_MIN (-2147483647 - 1)
-#define INT64_MIN (-9223372036854775807LL - 1)
-#define INT8_MAX 127
-#define INT16_MAX 32767
-#define INT32_MAX 2147483647
-#define INT64_MAX 9223372036854775807LL
-#define UINT8_MAX 255
-#define UINT16_MAX 65535
-#define UINT32_MAX 4294967295U
-#define UINT64_MAX 18446744073709551615ULL
-#define NAN __int_as_float(0x7fc00000)
-#define INFINITY __int_as_float(0x7f800000)
-#endif
+#include "rtc_types.h"
 
 #ifdef PG_CUDA_CPU_H
 /* cuda_cpu.h makes every loop after it poll the Ctrl-C flag; the prelude's own loops (over an

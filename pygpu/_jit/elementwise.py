@@ -26,8 +26,13 @@ _CTYPES = {
     np.dtype("int32"): "int", np.dtype("int64"): "long long", np.dtype("uint8"): "unsigned char",
     np.dtype("uint16"): "unsigned short", np.dtype("uint32"): "unsigned int",
     np.dtype("uint64"): "unsigned long long", np.dtype("float32"): "float", np.dtype("float64"): "double",
+    # CuPy's names, from <cupy/float16.cuh> and <cupy/complex.cuh> (_jit/headers.py)
+    np.dtype("float16"): "float16", np.dtype("complex64"): "complex<float>", np.dtype("complex128"): "complex<double>",
 }
 _MAXDIMS = 8
+# CuPy's headers cost compile time: included where a type or the user's code names their types
+_HEADERS = "#include <cupy/complex.cuh>\n#include <cupy/float16.cuh>\n"
+_NAMES_HEADER_TYPES = re.compile(r"\b(?:complex|float16|thrust)\b")
 
 _SUPPORT = r'''
 /* CUDA's math_constants.h names, which CuPy's kernels see (a reduction's identity CUDART_INF_F) */
@@ -74,6 +79,25 @@ template <typename T> struct _PgRaw {
     __device__ long long size() const { return n; }
 };
 ''' % {"maxdims": _MAXDIMS}
+
+
+def _support(dtypes, texts):
+    """The support code of a kernel with these types, whose user code is `texts`."""
+    dtypes = [np.dtype(d) for d in dtypes if d is not None]
+    need = any(d.kind == "c" or d == np.float16 for d in dtypes) or any(
+        _NAMES_HEADER_TYPES.search(t) for t in texts if t)
+    return (_HEADERS if need else "") + _SUPPORT
+
+
+def _scalar_field(dtype, k):
+    """(field, value) of scalar argument k in a kernel's parameter struct: a complex number as
+    two numbers, NumPy's layout (complex<T> is aligned to its size, NumPy's complex to T's)."""
+    dtype = np.dtype(dtype)
+    ctype = _CTYPES[dtype]
+    if dtype.kind == "c":
+        part = _CTYPES[np.dtype("f%d" % (dtype.itemsize // 2))]
+        return "%s _s%d[2];" % (part, k), "%s(_P._s%d[0], _P._s%d[1])" % (ctype, k, k)
+    return "%s _s%d;" % (ctype, k), "_P._s%d" % k
 
 
 class _Param:
@@ -127,6 +151,8 @@ def _scalar_dtype(v):
         return np.dtype("int64")
     if isinstance(v, float):
         return np.dtype("float64")
+    if isinstance(v, complex):
+        return np.dtype("complex128")
     raise TypeError("ElementwiseKernel takes arrays and numbers, not %s" % type(v).__name__)
 
 
@@ -239,7 +265,9 @@ class ElementwiseKernel:
         binding, layout = key
         binding = types = dict(binding)
         ndim = layout[0]
-        lines = [_SUPPORT]
+        dtypes = list(types.values()) + [self._ptype(p, binding) for p in self.in_params + self.out_params] + \
+            [d for _, d in layout[1]]
+        lines = [_support(dtypes, (self.operation, self.preamble, self.loop_prep, self.after_loop))]
         for t, d in sorted(types.items()):
             lines.append("typedef %s %s;" % (_CTYPES[np.dtype(d)], t))
         lines.append(self.preamble)   # after the placeholders' typedefs, as CuPy's: it may use T
@@ -251,8 +279,9 @@ class ElementwiseKernel:
                 fields.append("_PgRaw<%s> %s;" % (ctype, p.name))
                 raws.append("const _PgRaw<%s> &%s = _P.%s;" % (ctype, p.name, p.name))
             elif kind == "scalar":
-                fields.append("%s _s%d;" % (ctype, k))
-                loads.append("const %s %s = _P._s%d;" % (ctype, p.name, k))
+                field, value = _scalar_field(self._ptype(p, binding), k)
+                fields.append(field)
+                loads.append("const %s %s = %s;" % (ctype, p.name, value))
             else:
                 actual = _CTYPES[np.dtype(dtype)]
                 fields.append("char *_p%d;" % k)

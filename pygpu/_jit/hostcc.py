@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 
-from . import cache, signature
+from . import cache, headers, signature
 from .. import _core
 from .._core import CompileError
 
@@ -189,12 +189,14 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
     says the module has no such kernel). CompileError with the compiler's log otherwise."""
     exports = list(exports)
     cxx, identity = compiler()
-    flags = list(FLAGS) + _options(options)
+    user_flags = list(FLAGS) + _options(options)
+    # pygpu's headers (named by their digest) after the user's folders: theirs win
+    flags = user_flags + headers.include_options(cpu=True)
     while True:
         # the key is of what the translation unit is made from (it is built only on a miss: the
         # rewriting passes over a long source cost more than loading the cached result)
         k = cache.key("cpu", identity, _cpu_identity(), flags, _header_digest(), filename, exports,
-                      hashlib.sha256(source.encode()).hexdigest(), cache.included_files_digest(source, flags))
+                      hashlib.sha256(source.encode()).hexdigest(), cache.included_files_digest(source, user_flags))
         name = k + ".so"
         hit = _memory.get(k)
         if hit is not None:

@@ -16,7 +16,7 @@ import shutil
 import site
 import sys
 
-from . import cache
+from . import cache, headers
 from .. import _core
 
 _WHEELS = (("nvidia", "cu13", "lib", "libnvrtc.so.13"), ("nvidia", "cuda_nvrtc", "lib", "libnvrtc.so.12"),
@@ -164,7 +164,8 @@ def compile_source(source, options, name_expressions, compute_capability, filena
     compute capability: from memory, from the disk cache, or by NVRTC."""
     path, version = load()
     arch = target(tuple(compute_capability))
-    opts = ["-arch=" + arch] + ["-I" + d for d in _include_dirs(version[0])] + contraction_options(options)
+    opts = (["-arch=" + arch] + ["-I" + d for d in _include_dirs(version[0])] + contraction_options(options) +
+            headers.include_options(cpu=False))
     k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename, source,
                   cache.included_files_digest(source, options))
     hit = _memory.get(k)

@@ -25,7 +25,7 @@ import re
 import numpy as np
 
 from .. import _core
-from .elementwise import _CTYPES, _SUPPORT, ElementwiseKernel, _is_array, _merge_dims, _parse
+from .elementwise import _CTYPES, ElementwiseKernel, _is_array, _merge_dims, _parse, _scalar_field, _support
 from .raw import RawKernel
 
 __all__ = ["ReductionKernel"]
@@ -148,7 +148,10 @@ class ReductionKernel:
     def _source(self, key):
         binding, nk, nr, kinds = key
         binding = dict(binding)
-        lines = [_SUPPORT]
+        dtypes = list(binding.values()) + [self._ptype(p, binding) for p in self.in_params + self.out_params] + \
+            [d for _, d in kinds]
+        lines = [_support(dtypes, (self.map_expr, self.reduce_expr, self.post_map_expr, self.identity, self.preamble,
+                                   self.reduce_type if isinstance(self.reduce_type, str) else None))]
         for t, d in sorted(binding.items()):
             lines.append("typedef %s %s;" % (_CTYPES[np.dtype(d)], t))
         lines.append(self.preamble)   # after the placeholders' typedefs (it may use T), before
@@ -160,8 +163,9 @@ class ReductionKernel:
         for k, (p, (kind, dtype)) in enumerate(zip(params, kinds)):
             ctype = _CTYPES[np.dtype(self._ptype(p, binding))]
             if kind == "scalar":
-                fields.append("%s _s%d;" % (ctype, k))
-                loads.append("const %s %s = _P._s%d;" % (ctype, p.name, k))
+                field, value = _scalar_field(self._ptype(p, binding), k)
+                fields.append(field)
+                loads.append("const %s %s = %s;" % (ctype, p.name, value))
                 continue
             actual = _CTYPES[np.dtype(dtype)]
             fields += ["char *_p%d;" % k, "long long _ks%d[%d];" % (k, max(nk, 1))]
@@ -203,7 +207,10 @@ class ReductionKernel:
         body = [
             "struct _PgParams { %s };" % " ".join(fields),
             'extern "C" __global__ void %s(const _PgParams _P) {' % self.name,
-            "    __shared__ _type_reduce _sm[%d];" % _BLOCK,
+            # untyped words (16-byte aligned): a __shared__ array of a class with a constructor
+            # (complex<T>, float16) is refused
+            "    __shared__ double2 _sm_words[(%d * sizeof(_type_reduce) + 15) / 16];" % _BLOCK,
+            "    _type_reduce *const _sm = (_type_reduce *)_sm_words;",
             *(["    __shared__ bool _smh[%d];" % _BLOCK] if not has_id else []),
             "    const _PgIndex _in_ind = {_P._nout * _P._nred}, _out_ind = {_P._nout};",
             "    (void)_in_ind;",
