@@ -337,3 +337,16 @@ def test_import_from_unbuilt_source_tree(tmp_path):
     assert r.returncode != 0
     assert "pygpu's C extension is not built in the source tree" in r.stderr
     assert "pip install -e ." in r.stderr and "circular" not in r.stderr
+
+
+@pytest.mark.parametrize("make", [pygpu.zeros, pygpu.ones, pygpu.empty, lambda n: pygpu.full(n, 2.5)])
+def test_a_0d_integer_array_is_a_length(device, make):
+    # pygpu's reductions give 0-d arrays where NumPy gives scalars: both must serve as a length
+    n = pygpu.sum(pygpu.asarray([1, 2, 3], device=device) > 1)
+    assert make(n).shape == (2,)
+    assert make(np.array(3)).shape == (3,)
+    assert make(pygpu.asarray([2, 3])).shape == (2, 3)
+    with pytest.raises(TypeError):
+        make(pygpu.asarray(2.0))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        make(np.array(-1))

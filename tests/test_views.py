@@ -1,5 +1,7 @@
 """Shape methods returning views (reshape, ravel, flatten, transpose, swapaxes, moveaxis, squeeze,
 expand_dims, broadcast_to, broadcast_arrays, T, mT), differential against NumPy."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -157,6 +159,46 @@ def test_reshape_copy_false_error(device):
     x = np.arange(6).reshape(2, 3)
     p = pygpu.asarray(x, device=device)
     same_error(lambda: x.T.reshape(6, copy=False), lambda: p.T.reshape(6, copy=False))
+
+
+@pytest.mark.parametrize("start, new", [
+    ((6,), (2, 3)), ((6,), (3, -1)), ((2, 3), (6,)), ((2, 3), 6), ((2, 3), (1, 1, 1, 1, 2, 3)),
+    ((1, 1, 1, 6), (6,)), ((0, 3), (3, 0, 5)), ((), (1, 1)), ((1,), ()),
+])
+def test_setting_shape_reshapes_in_place(device, start, new):
+    x = np.arange(int(np.prod(start))).reshape(start)
+    p = pygpu.asarray(x, device=device)
+    view = p[...]
+    with pytest.warns(DeprecationWarning):   # NumPy 2.5 deprecates it too
+        p.shape = new
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)   # (NumPy 2.4 does not warn)
+        x.shape = new
+    assert p.shape == x.shape and p.strides == x.strides
+    assert p.flags["C_CONTIGUOUS"] == x.flags["C_CONTIGUOUS"] and p.flags["F_CONTIGUOUS"] == x.flags["F_CONTIGUOUS"]
+    assert_array_equal(p, x)
+    p[...] = 7   # the same memory
+    assert (view.get() == 7).all()
+    with pytest.warns(DeprecationWarning):
+        p.shape = start   # back, into the object's own storage or out of it
+    assert p.shape == start
+
+
+@pytest.mark.parametrize("new", [(6,), (4,), (-1, -1), "a"])
+def test_setting_shape_errors(device, new):
+    x = np.arange(6).reshape(2, 3).T   # not contiguous: (6,) needs a copy
+    p = pygpu.asarray(np.arange(6), device=device).reshape(2, 3).T
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+
+        def set_np():
+            x.shape = new
+
+        def set_pg():
+            p.shape = new
+        same_error(set_np, set_pg)
+    with pytest.raises(AttributeError, match="Cannot delete array shape"):
+        del p.shape
 
 
 # ------------------------------------------------------------------ ravel / flatten

@@ -165,6 +165,8 @@ array_dealloc(PyObject *self)
     if (a->block)
         pg_pool_free(a->block);
     Py_XDECREF(a->base);
+    if (a->shape != a->dims) /* a shape set with more dimensions than the object holds */
+        PyMem_Free(a->shape);
     PyObject_Free(self);
 }
 
@@ -520,6 +522,13 @@ get_shape(PyObject *self, void *c)
     return pg_shape_tuple(a->ndim, a->shape);
 }
 
+static int
+set_shape(PyObject *self, PyObject *value, void *c)
+{
+    PG_UNUSED(c);
+    return pg_array_set_shape((PgArray *)self, value);
+}
+
 static PyObject *
 get_strides(PyObject *self, void *c)
 {
@@ -617,7 +626,7 @@ get_memory_kind(PyObject *self, void *c)
 }
 
 PyGetSetDef pg_array_getset_core[] = {
-    {"shape", get_shape, NULL, "Tuple of array dimensions.", NULL},
+    {"shape", get_shape, set_shape, "Tuple of array dimensions.", NULL},
     {"strides", get_strides, NULL, "Tuple of bytes to step in each dimension.", NULL},
     {"dtype", get_dtype, NULL, "The numpy.dtype of the elements.", NULL},
     {"ndim", get_ndim, NULL, "Number of dimensions.", NULL},

@@ -69,6 +69,8 @@ PgArray *pg_array_view(PgArray *base, char *data, int type, int ndim, const int6
 PgArray *pg_array_wrap(PgDevice *dev, PgMemKind kind, char *data, int type, int ndim, const int64_t *shape,
                        const int64_t *strides, PyObject *owner, int writeable);
 void pg_array_update_flags(PgArray *a);
+/* a.shape = value (views.c): 0, or -1 with an exception */
+int pg_array_set_shape(PgArray *a, PyObject *value);
 int64_t pg_array_size(const PgArray *a);
 /* 1 when the byte ranges the two arrays span on one device intersect (empty arrays span none). */
 int pg_array_bytes_overlap(const PgArray *a, const PgArray *b);

@@ -268,6 +268,23 @@ copy_reshaped(PgArray *a, int nd, const int64_t *shape, char order)
     return out;
 }
 
+/* 1 and the strides that show a's memory with `shape` (of a's size) in order 'C' or 'F', or 0
+ * when that takes a copy. */
+static int
+view_strides(PgArray *a, int nd, const int64_t *shape, char order, int64_t *strides)
+{
+    if (nd == a->ndim && memcmp(shape, a->shape, sizeof(int64_t) * (size_t)nd) == 0) {
+        memcpy(strides, a->strides, sizeof(int64_t) * (size_t)nd);
+        return 1;
+    }
+    if (pg_array_size(a) == 0 || (order == 'C' && (a->flags & PG_C_CONTIGUOUS)) ||
+        (order == 'F' && (a->flags & PG_F_CONTIGUOUS))) {
+        pg_fill_strides(nd, shape, PG_ITEMSIZE(a), order, strides);
+        return 1;
+    }
+    return attempt_nocopy_reshape(a, nd, shape, strides, order == 'F');
+}
+
 /* a reshaped (shape may hold one negative entry); order 'C', 'F' or 'A'; copy: 1 always,
  * 0 never (ValueError when a copy is needed), -1 when needed. */
 static PgArray *
@@ -284,12 +301,7 @@ reshape_impl(PgArray *a, int nd, int64_t *shape, char order, int copy)
     if (copy == 1)
         return copy_reshaped(a, nd, shape, order);
     int64_t strides[PG_MAXDIMS];
-    if (nd == a->ndim && memcmp(shape, a->shape, sizeof(int64_t) * (size_t)nd) == 0) {
-        memcpy(strides, a->strides, sizeof(int64_t) * (size_t)nd);
-    } else if (pg_array_size(a) == 0 || (order == 'C' && (a->flags & PG_C_CONTIGUOUS)) ||
-               (order == 'F' && (a->flags & PG_F_CONTIGUOUS))) {
-        pg_fill_strides(nd, shape, PG_ITEMSIZE(a), order, strides);
-    } else if (!attempt_nocopy_reshape(a, nd, shape, strides, order == 'F')) {
+    if (!view_strides(a, nd, shape, order, strides)) {
         if (copy == 0) {
             PyErr_SetString(PyExc_ValueError, "Unable to avoid creating a copy while reshaping.");
             return NULL;
@@ -297,6 +309,51 @@ reshape_impl(PgArray *a, int nd, int64_t *shape, char order, int copy)
         return copy_reshaped(a, nd, shape, order);
     }
     return pg_array_view(a, a->data, a->type, nd, shape, strides);
+}
+
+/* a.shape = value: the same memory seen with the new shape, which must need no copy (NumPy's
+ * in-place reshape, deprecated in NumPy 2.5 with the warning given here too). The shape and
+ * strides stay in the object's own storage when they fit (no more dimensions than it was made
+ * with), else move to a buffer of their own, which array_dealloc frees. */
+int
+pg_array_set_shape(PgArray *a, PyObject *value)
+{
+    int nd;
+    int64_t shape[PG_MAXDIMS], strides[PG_MAXDIMS];
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "Cannot delete array shape");
+        return -1;
+    }
+    if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                     "Setting the shape on an array is deprecated, as in NumPy 2.5: create a new view "
+                     "with reshape(..., copy=False) instead.", 1) < 0 ||
+        parse_shape_arg(value, &nd, shape, NULL) < 0 || fix_unknown_dimension(a, nd, shape) < 0)
+        return -1;
+    if (!view_strides(a, nd, shape, 'C', strides)) {
+        PyErr_SetString(PyExc_AttributeError,
+                        "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the "
+                        "desired shape.");
+        return -1;
+    }
+    int64_t *storage = a->dims;
+    if (nd > Py_SIZE(a)) {
+        storage = PyMem_Malloc(2 * (size_t)nd * sizeof(int64_t));
+        if (storage == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    if (a->shape != a->dims)
+        PyMem_Free(a->shape);
+    a->shape = storage;
+    a->strides = storage == a->dims ? a->dims + Py_SIZE(a) : storage + nd;
+    a->ndim = nd;
+    if (nd > 0) {
+        memcpy(a->shape, shape, (size_t)nd * sizeof(int64_t));
+        memcpy(a->strides, strides, (size_t)nd * sizeof(int64_t));
+    }
+    pg_array_update_flags(a);
+    return 0;
 }
 
 static PyObject *

@@ -1,12 +1,35 @@
 #include "core/shape.h"
 #include "core/dtype.h"
 
+/* 1 if obj is one integer (an int, an object with __index__ that is no sequence, or a 0-d
+ * integer array: pygpu's reductions give those where NumPy gives scalars, and both take them as
+ * a length), 0 if not, -1 with an exception. */
+static int
+is_single_index(PyObject *obj)
+{
+    if (PyLong_Check(obj))
+        return 1;
+    if (!PyIndex_Check(obj))
+        return 0;
+    if (!PySequence_Check(obj))
+        return 1;
+    if (PyObject_Size(obj) >= 0)
+        return 0;
+    if (!PyErr_ExceptionMatches(PyExc_TypeError))
+        return -1;
+    PyErr_Clear(); /* "len() of unsized object": a 0-d array */
+    return 1;
+}
+
 int
 pg_parse_shape(PyObject *obj, int *ndim, int64_t *shape)
 {
     PyObject *seq = NULL;
     int result = -1;
-    if (PyLong_Check(obj) || (!PySequence_Check(obj) && PyIndex_Check(obj))) {
+    int single = is_single_index(obj);
+    if (single < 0)
+        return -1;
+    if (single) {
         Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_ValueError);
         if (v == -1 && PyErr_Occurred())
             return -1;
