@@ -72,6 +72,23 @@ py_pool_free_all(PyObject *m, PyObject *devobj)
     Py_RETURN_NONE;
 }
 
+/* _pool_limit(device[, nbytes]): the memory pool's limit in bytes (0: none), set first when given. */
+static PyObject *
+py_pool_limit(PyObject *m, PyObject *args)
+{
+    PG_UNUSED(m);
+    PyObject *devobj;
+    Py_ssize_t limit = -1;
+    if (!PyArg_ParseTuple(args, "O|n:_pool_limit", &devobj, &limit))
+        return NULL;
+    PgDevice *dev = pg_device_from_object(devobj);
+    if (dev == NULL)
+        return NULL;
+    if (limit >= 0)
+        pg_pool_set_limit(dev, (size_t)limit);
+    return PyLong_FromSize_t(pg_pool_limit(dev));
+}
+
 /* (count, reason): the usable CUDA devices, and why there are none. */
 static PyObject *
 py_cuda_device_count(PyObject *m, PyObject *unused)
@@ -99,6 +116,7 @@ static PyMethodDef core_methods[] = {
      "default_device($module)\n--\n\nThe device used outside any `with device:` block."},
     {"_pool_stats", py_pool_stats, METH_O, NULL},
     {"_pool_free_all", py_pool_free_all, METH_O, NULL},
+    {"_pool_limit", py_pool_limit, METH_VARARGS, NULL},
     {"_cuda_device_count", py_cuda_device_count, METH_NOARGS, NULL},
     {"_cpu_threads", py_cpu_threads, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},

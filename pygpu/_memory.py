@@ -1,4 +1,6 @@
 """pygpu.get_memory_pool(): the caching allocator of a device, CuPy's MemoryPool interface."""
+import operator
+
 from . import _core
 
 
@@ -28,6 +30,30 @@ class MemoryPool:
     def free_all_blocks(self):
         """Give every cached block back to the device (or the operating system)."""
         _core._pool_free_all(self.device)
+
+    def set_limit(self, size=None, fraction=None):
+        """Limit the bytes the pool holds (in use and cached), as CuPy's ``set_limit``: ``size`` in
+        bytes or ``fraction`` of the device's memory; ``size=0`` or neither removes the limit. An
+        allocation past it first frees the cached blocks, then raises ``pygpu.OutOfMemoryError``.
+        """
+        if size is not None and fraction is not None:
+            raise ValueError("size and fraction cannot be specified at one time")
+        if fraction is not None:
+            fraction = float(fraction)
+            if not 0 <= fraction <= 1:
+                raise ValueError("memory limit fraction out of range: %r" % fraction)
+            size = int(self.device.properties()["total_memory"] * fraction)
+        elif size is None:
+            size = 0
+        else:
+            size = operator.index(size)
+            if size < 0:
+                raise ValueError("memory limit size out of range: %d" % size)
+        _core._pool_limit(self.device, size)
+
+    def get_limit(self):
+        """The pool's limit in bytes (0: none)."""
+        return _core._pool_limit(self.device)
 
     def __repr__(self):
         return f"<pygpu.MemoryPool {self.device}: used={self.used_bytes()} total={self.total_bytes()}>"

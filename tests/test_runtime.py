@@ -86,6 +86,31 @@ def test_memory_pool_accounting(device):
     assert "used=" in repr(pool)
 
 
+def test_memory_pool_limit(device):
+    pool = pygpu.get_memory_pool(device)
+    assert pool.get_limit() == 0
+    base = pool.used_bytes()
+    try:
+        pool.set_limit(size=base + 1_000_000)
+        assert pool.get_limit() == base + 1_000_000
+        a = pygpu.empty(100_000, dtype=np.float64, device=device)
+        with pytest.raises(pygpu.OutOfMemoryError, match="limit"):
+            pygpu.empty(100_000, dtype=np.float64, device=device)
+        del a   # cached: the next allocation frees the cache to stay within the limit
+        b = pygpu.empty(110_000, dtype=np.float64, device=device)
+        assert pool.total_bytes() <= pool.get_limit()
+        del b
+        pool.set_limit(fraction=0.5)
+        assert pool.get_limit() == device.properties()["total_memory"] // 2
+        for bad, exc in [(dict(size=-1), ValueError), (dict(fraction=1.5), ValueError),
+                         (dict(size=1, fraction=0.5), ValueError), (dict(size=1.5), TypeError)]:
+            with pytest.raises(exc):
+                pool.set_limit(**bad)
+    finally:
+        pool.set_limit()
+    assert pool.get_limit() == 0
+
+
 def test_pool_off_gives_each_array_its_own_allocation(device):
     """PYGPU_POOL=off (for compute-sanitizer): every array is its own allocation of its size in
     whole words, and a freed one goes back at once, so a read past an array's end or of memory

@@ -25,6 +25,7 @@ struct PgPool {
     int nstreams, cap_streams;
     PgQueueLog *queued; /* the streams work was queued on, for the joins at a free */
     int exact;        /* PYGPU_POOL=off: exact sizes (in whole words), nothing cached (for compute-sanitizer) */
+    size_t limit;     /* the most bytes the pool may hold, in use and cached (CuPy's set_limit); 0: none */
 };
 
 /* Class index and rounded size of a request: 256 B minimum, then 2^k * {1, 1.25, 1.5, 1.75}. */
@@ -228,6 +229,16 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
             return b;
         }
     }
+    if (pool->limit && pool->used_bytes + pool->cached_bytes + rounded > pool->limit) {
+        release_cached(dev, -1); /* the cache goes first, as in CuPy's pool */
+        if (pool->used_bytes + rounded > pool->limit) {
+            PyErr_Format(PgExc_OutOfMemoryError,
+                         "out of memory allocating %zu bytes on %R: the memory pool's limit is %zu bytes "
+                         "and %zu are in use (MemoryPool.set_limit)",
+                         nbytes, (PyObject *)dev, pool->limit, pool->used_bytes);
+            return NULL;
+        }
+    }
     PgBlock *b = PyMem_RawMalloc(sizeof(PgBlock));
     if (b == NULL) {
         PyErr_NoMemory();
@@ -320,6 +331,18 @@ void
 pg_pool_free_all_blocks(PgDevice *dev)
 {
     release_cached(dev, -1);
+}
+
+void
+pg_pool_set_limit(PgDevice *dev, size_t limit)
+{
+    dev->pool->limit = limit;
+}
+
+size_t
+pg_pool_limit(PgDevice *dev)
+{
+    return dev->pool->limit;
 }
 
 size_t

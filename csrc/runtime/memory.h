@@ -49,6 +49,10 @@ pg_block_use(PgBlock *block, void *stream)
 /* Work is being queued on `stream` of dev (any thread, GIL or not): see queue_log.h. */
 void pg_pool_note_queue(PgDevice *dev, void *stream);
 void pg_pool_free_all_blocks(PgDevice *dev);
+/* the most bytes the pool may hold, in use and cached, over every memory kind; 0: no limit. An
+ * allocation past it first frees the cache, then raises OutOfMemoryError. */
+void pg_pool_set_limit(PgDevice *dev, size_t limit);
+size_t pg_pool_limit(PgDevice *dev);
 size_t pg_pool_used_bytes(PgDevice *dev);
 size_t pg_pool_total_bytes(PgDevice *dev);
 size_t pg_pool_cached_blocks(PgDevice *dev);
