@@ -1392,6 +1392,39 @@ def test_record_misuse_is_a_compile_error():
         missing[1, 1](np.zeros(2, nested))
 
 
+# ------------------------------------------------------------------ declared device signatures
+
+@cuda.jit('float64(int32)', device=True)
+def _half_of_int(n):
+    return n / 2
+
+
+@cuda.jit('int32(int32, int32, int32, int32)', device=True)
+def _rgba(r, g, b, a):
+    return ((r & 0xFF) << 16) | ((g & 0xFF) << 8) | (b & 0xFF) | ((a & 0xFF) << 24)
+
+
+@cuda.jit(['float32(float32)', 'int64(int64)'], device=True)
+def _plus_half(x):
+    return x + 0.5
+
+
+@cuda.jit
+def declared_signatures(x, v, channels, out):
+    x[0] = _half_of_int(v[0])
+    x[1] = _rgba(channels[0], channels[1], channels[2], channels[3])
+    out[0] = _plus_half(np.float32(1.25))   # float32 in, float32 out
+    out[1] = _plus_half(3)                  # int64: x + 0.5 computed, then converted to int64
+
+
+def test_declared_device_signatures_convert_arguments_and_result():
+    # Numba's test_device_casting: the arguments take the signature's types (7.9 -> int32 7)
+    x, out = np.zeros(2), np.zeros(2)
+    declared_signatures[1, 1](x, np.array([7.9]), np.array([1, 2, 3, 4], np.float32), out)
+    assert_array_equal(x, np.array([3.5, 0x04010203]))
+    assert_array_equal(out, np.array([1.75, 3.0]))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1430,6 +1463,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (aligned, (np.zeros(1),)),
                      (vectors, (np.zeros(4, np.float32), np.zeros(4, np.float32))),
                      (functions_as_arguments, (np.zeros(4), np.zeros((4, 5)), np.zeros(2, np.int64))),
+                     (declared_signatures, (np.zeros(2), np.zeros(1), np.zeros(4, np.float32), np.zeros(2))),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

@@ -1219,6 +1219,9 @@ class KernelCompiler(FunctionCompiler):
         for k in _shape_parameters(fn):   # a constant for an array's shape: bound as one
             if k < len(args) and isinstance(args[k], ir.Const) and T.is_int(args[k].type):
                 args[k] = FunctionArg(int(args[k].value))
+        declared_ret = None
+        if getattr(f, "declared", None):   # @cuda.jit('float64(int32)', device=True)
+            args, declared_ret = self.bind_signature(f, args, node, text)
         functions = {k: a.obj for k, a in enumerate(args) if isinstance(a, FunctionArg)}
         records = {k: len(a.element.indices) for k, a in enumerate(args) if isinstance(a, RecordRef)}
         passed = []
@@ -1245,6 +1248,8 @@ class KernelCompiler(FunctionCompiler):
             param_types, ret = [p.type for p in callee.params], callee.return_type
         cargs = [a if kir.is_array(t) else self.cast(a, t) for a, t in zip(args, param_types)]
         call = ir.Call(callee, cargs, ret)
+        if declared_ret is not None and ret is not kir.VOID and not kir.is_struct(ret) and ret != declared_ret:
+            return self.cast(call, declared_ret)
         if kir.is_struct(ret) and self._hoisted is not None:
             # a tuple: the call runs once, into a hidden local, before the statement; its items
             # are the struct's fields
@@ -1255,6 +1260,24 @@ class KernelCompiler(FunctionCompiler):
             return TupleValue([kir.Intrinsic("struct_item.%d" % k, [ir.Load(var)], t)
                                for k, t in enumerate(ret.dtypes)], ret.names)
         return call
+
+    def bind_signature(self, f, args, node, text):
+        """The arguments converted to the scalar types of one of f's declared signatures (Numba's
+        overload choice, simplified: an exact match, else one every argument converts to safely,
+        else the first of the right length, by unsafe conversion as Numba's implicit casts),
+        and the declared return type."""
+        def scalar(a):
+            return not isinstance(a, (TupleValue, RecordRef, FunctionArg)) and isinstance(a.type, np.dtype)
+        sigs = [s for s in f.declared if len(s[0]) == len(args)]
+        if not sigs:
+            raise self.error(f"{text}() takes {len(f.declared[0][0])} arguments by its signature "
+                             f"({len(args)} given)", node)
+        def fits(sig, rule):
+            return all(not scalar(a) or kir.is_array(t) or rule(a.type, t) for a, t in zip(args, sig[0]))
+        sig = next((s for s in sigs if fits(s, lambda a, t: a == t)), None) \
+            or next((s for s in sigs if fits(s, lambda a, t: np.can_cast(a, t, "safe"))), None) or sigs[0]
+        bound = [self.cast(a, t) if scalar(a) and not kir.is_array(t) else a for a, t in zip(args, sig[0])]
+        return bound, sig[1]
 
     def recursive_callee(self, fn, key, node, text):
         """(function, parameter types, return type) of a device function calling itself with the

@@ -389,8 +389,11 @@ class DeviceFunction:
     """A @cuda.jit(device=True) function: called from kernels (compiled into them), not from the
     host."""
 
-    def __init__(self, py_func):
+    def __init__(self, py_func, signatures=None):
         self.py_func = py_func
+        # declared signatures bind, as Numba's: a call converts its arguments to one of them and
+        # the result to its return type, instead of specialising on the caller's types
+        self.declared = [tuple(parse_kernel_signature(s)) for s in signatures or ()]
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
@@ -418,7 +421,7 @@ def jit(func_or_sig=None, device=False, debug=False, opt=True, fastmath=False, l
 
     def make(fn, sigs):
         if device:
-            return DeviceFunction(fn)
+            return DeviceFunction(fn, sigs)
         return Dispatcher(fn, sigs, debug=debug, fastmath=fastmath, options=options)
 
     if callable(func_or_sig) and not isinstance(func_or_sig, str) and hasattr(func_or_sig, "__code__"):
@@ -429,7 +432,7 @@ def jit(func_or_sig=None, device=False, debug=False, opt=True, fastmath=False, l
         sigs = list(func_or_sig)
     else:
         sigs = [func_or_sig]
-    return lambda fn: make(fn, None if device else sigs)
+    return lambda fn: make(fn, sigs)
 
 
 def _is_type(x):
