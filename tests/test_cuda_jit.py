@@ -601,10 +601,10 @@ def test_compile_errors_name_file_and_line():
     with pytest.raises(pygpu.CompileError, match="a kernel cannot return a value"):
         returns[1, 1](np.zeros(1))
 
-    with pytest.raises(pygpu.CompileError, match="2-d array takes 2 indices, got 1"):
+    with pytest.raises(pygpu.CompileError, match="2-d array takes 2 indices, got 3"):
         @cuda.jit("void(float64[:, :])")
-        def too_few(a):
-            a[0] = 1.0
+        def too_many(a):
+            a[0, 1, 2] = 1.0
 
     @cuda.jit
     def shared_shape(x, n):

@@ -1425,6 +1425,60 @@ def test_declared_device_signatures_convert_arguments_and_result():
     assert_array_equal(out, np.array([1.75, 3.0]))
 
 
+# ------------------------------------------------------------------ slice and partial-index assignment
+
+@cuda.jit
+def slice_stores(a, b, c, t, src, r):
+    i = cuda.threadIdx.x
+    a[i, :] = 5.0                 # a number into every element
+    b[i] = i                      # a partial index fills the row
+    b[i, 1:3] = 7.9               # converted to the dtype
+    c[i, ::2] = src[i + 1, ::2]   # an array, elementwise
+    c[i, 1::2] = r                # a length-1 array broadcasts
+    t[i, 1] = 1, 2, 3             # a tuple along the last axis
+    t[i, 0] = src[0, 0], i, -1.5
+
+
+def test_slice_and_partial_index_assignment():
+    a, b, c = np.zeros((3, 4)), np.zeros((3, 4), np.int32), np.zeros((3, 4))
+    t = np.zeros((3, 2, 3), np.float32)
+    src, r = np.arange(16.0).reshape(4, 4), np.array([-2.0])
+    slice_stores[1, 3](a, b, c, t, src, r)
+    ea, eb, ec, et = np.zeros_like(a), np.zeros_like(b), np.zeros_like(c), np.zeros_like(t)
+    for i in range(3):
+        ea[i, :] = 5.0
+        eb[i] = i
+        eb[i, 1:3] = 7.9
+        ec[i, ::2] = src[i + 1, ::2]
+        ec[i, 1::2] = r
+        et[i, 1] = 1, 2, 3
+        et[i, 0] = src[0, 0], i, -1.5
+    for got, want in ((a, ea), (b, eb), (c, ec), (t, et)):
+        assert_array_equal(got, want)
+
+
+def test_slice_assignment_of_another_size_raises_value_error():
+    @cuda.jit
+    def from_array(a, v):
+        a[0, :] = v
+
+    @cuda.jit
+    def from_tuple(a):
+        a[0] = 1, 2
+
+    with pytest.raises(ValueError, match="cannot assign slice from input of different size"):
+        from_array[1, 1](np.zeros((2, 3)), np.zeros(2))
+    with pytest.raises(ValueError, match="cannot assign slice from input of different size"):
+        from_tuple[1, 1](np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="cannot broadcast source array"):
+        from_array[1, 1](np.zeros((2, 3)), np.zeros((2, 3)))
+    a = np.zeros((2, 3))
+    from_array[1, 1](a, np.arange(1.0, 4.0).reshape(1, 3))   # a leading axis of length 1 drops, as in NumPy
+    want = np.zeros((2, 3))
+    want[0, :] = np.arange(1.0, 4.0).reshape(1, 3)
+    assert_array_equal(a, want)
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1464,6 +1518,8 @@ def test_new_constructs_compile_with_nvrtc():
                      (vectors, (np.zeros(4, np.float32), np.zeros(4, np.float32))),
                      (functions_as_arguments, (np.zeros(4), np.zeros((4, 5)), np.zeros(2, np.int64))),
                      (declared_signatures, (np.zeros(2), np.zeros(1), np.zeros(4, np.float32), np.zeros(2))),
+                     (slice_stores, (np.zeros((3, 4)), np.zeros((3, 4), np.int32), np.zeros((3, 4)),
+                                     np.zeros((3, 2, 3), np.float32), np.zeros((4, 4)), np.zeros(1))),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

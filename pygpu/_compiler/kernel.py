@@ -516,6 +516,8 @@ class KernelCompiler(FunctionCompiler):
         if len(targets) != 1:
             return self.chained_assign(targets, value_node, s)
         target = targets[0]
+        if isinstance(target, ast.Subscript) and self._is_view(target):
+            return self.slice_assign(target, value_node, s)
         if isinstance(target, (ast.Subscript, ast.Attribute)) and (
                 isinstance(target, ast.Subscript) or self.field_target(target) is not None):
             dest = self.destination(target, s)
@@ -562,6 +564,91 @@ class KernelCompiler(FunctionCompiler):
                 return [value]
             return [self.store(target.id, value, s)]
         return super().assign(targets, value_node, s)
+
+    def slice_assign(self, target, value_node, s):
+        """a[i, :] = v, a[i] = v of a 2-d array, a[i, 1:3] = b[j, :], t[x, y] = 1, 2, 3: Numba's
+        setslice as loops over the view a[...]. A number is stored into every element, a tuple
+        along the last axis, an array elementwise with NumPy's broadcasting (its axes of length 1
+        repeat); other sizes raise ValueError, as Numba does. The source is read as the loops go,
+        so an array overlapping the destination in another place reads updated elements."""
+        tag = f"{s.lineno}_{s.col_offset}"
+        line = self.src.line(s)
+        out = []
+        if self._is_view(value_node):   # the source first, as Python evaluates it
+            src_name = f"$src{tag}"
+            self.assigned.add(src_name)
+            out.append(self.view_assign(src_name, value_node, s))
+            value = ir.Load(self.var(src_name))
+        else:
+            value = self.call(value_node) if isinstance(value_node, ast.Call) else self.expr(value_node)
+            src_name = value_node.id if isinstance(value_node, ast.Name) else None
+        dst = f"$dst{tag}"
+        self.assigned.add(dst)
+        out.append(self.view_assign(dst, target, s))
+        nd = self.var(dst).type.ndim
+        code = []   # the loops, as Python with __pg_ names (renamed to hidden locals below)
+
+        def loops(body, dims):
+            text = body
+            for d in reversed(range(dims)):
+                text = f"for __pg_k{d} in range(__pg_dst.shape[{d}]):\n" + "\n".join(
+                    "    " + ln for ln in text.split("\n"))
+            return text
+
+        def index(names):
+            return ", ".join(names) if names else "()"
+
+        mismatch = "raise ValueError('cannot assign slice from input of different size')"
+        if isinstance(value, TupleValue):
+            items = [self._scalar(v, value_node) for v in value.items]
+            if nd == 0:
+                raise self.error("a tuple cannot be assigned to an array element", s)
+            for k, v in enumerate(items):
+                tv = self.assign_type(f"$val{tag}.{k}", v.type)
+                out.append(ir.Assign(tv, self.cast(v, tv.type), line))
+            code.append(f"if __pg_dst.shape[{nd - 1}] != {len(items)}:\n    {mismatch}")
+            lead = [f"__pg_k{d}" for d in range(nd - 1)]
+            code.append(loops("\n".join(f"__pg_dst[{index(lead + [str(k)])}] = __pg_v{k}"
+                                        for k in range(len(items))), nd - 1))
+        elif isinstance(value, RecordRef):
+            raise self.error(f"a record cannot be assigned as a whole in {self.context}: assign its fields", s)
+        elif kir.is_array(value.type):
+            if src_name is None:
+                raise self.error(f"an array assigned to a slice is a name or a view in {self.context}", value_node)
+            sd = value.type.ndim
+            off = nd - sd
+            src_index = []
+            for d in range(sd):
+                if d + off < 0:   # an extra leading axis of the source: of length 1, as Numba checks
+                    code.append(f"if __pg_src.shape[{d}] != 1:\n"
+                                f"    raise ValueError('cannot broadcast source array for assignment')")
+                    src_index.append("0")
+                    continue
+                code.append(f"if __pg_src.shape[{d}] != 1 and __pg_src.shape[{d}] != __pg_dst.shape[{d + off}]:\n"
+                            f"    {mismatch}")
+                src_index.append(f"(__pg_k{d + off} if __pg_src.shape[{d}] != 1 else 0)")
+            code.append(loops(f"__pg_dst[{index([f'__pg_k{d}' for d in range(nd)])}] = "
+                              f"__pg_src[{index(src_index)}]", nd))
+        else:
+            v = self._scalar(value, value_node)
+            tv = self.assign_type(f"$val{tag}", v.type)
+            out.append(ir.Assign(tv, self.cast(v, tv.type), line))
+            code.append(loops(f"__pg_dst[{index([f'__pg_k{d}' for d in range(nd)])}] = __pg_val", nd))
+        tree = ast.parse("\n".join(code))
+        names = {"__pg_dst": dst, "__pg_src": src_name, "__pg_val": f"$val{tag}"}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and n.id.startswith("__pg_"):
+                if n.id in names:
+                    n.id = names[n.id]
+                else:   # __pg_k<d>: a loop counter; __pg_v<k>: a tuple's item
+                    n.id = f"$k{tag}_{n.id[6:]}" if n.id.startswith("__pg_k") else f"$val{tag}.{n.id[6:]}"
+                if n.id.startswith("$"):
+                    self.assigned.add(n.id)
+            if hasattr(n, "lineno"):
+                n.lineno, n.end_lineno, n.col_offset, n.end_col_offset = s.lineno, s.lineno, s.col_offset, s.col_offset
+        for st in tree.body:
+            out += self.stmt(st)
+        return out
 
     def destination(self, target, s):
         """The array element or record field a store target names (a[i], r.x, a[i].x)."""
