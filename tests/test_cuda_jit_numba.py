@@ -1479,6 +1479,25 @@ def test_slice_assignment_of_another_size_raises_value_error():
     assert_array_equal(a, want)
 
 
+# ------------------------------------------------------------------ expression statements
+
+@cuda.jit
+def dropped_values(a, x):
+    a[0] ** 2          # Numba's polar_as_complex_usecase: `_two ** _two` alone
+    a.shape[-x]        # Numba's test_exception: the index is still checked
+    (a[0], 3)
+    a[1:]
+    a[1] = 1
+
+
+def test_expression_statements_are_evaluated_and_dropped():
+    a = np.zeros(2)
+    dropped_values[1, 1](a, 1)
+    assert_array_equal(a, np.array([0.0, 1.0]))
+    with pytest.raises(IndexError):
+        dropped_values[1, 1](a, 2)
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1520,6 +1539,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (declared_signatures, (np.zeros(2), np.zeros(1), np.zeros(4, np.float32), np.zeros(2))),
                      (slice_stores, (np.zeros((3, 4)), np.zeros((3, 4), np.int32), np.zeros((3, 4)),
                                      np.zeros((3, 2, 3), np.float32), np.zeros((4, 4)), np.zeros(1))),
+                     (dropped_values, (np.zeros(2), 1)),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

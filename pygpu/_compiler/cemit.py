@@ -442,6 +442,8 @@ class Emitter:
             if _half(s.target):   # float16 elements hold the bits of the value rounded to float16
                 return "%s = pg_float_to_half(%s);" % (self.element(s.target), self.expr(s.value))
             return "%s = %s;" % (self.expr(s.target), self.expr(s.value))
+        if not isinstance(s.value, (ir.Call, kir.Intrinsic)):   # a value dropped: `a[0] ** 2` alone
+            return "(void)(%s);" % self.expr(s.value)
         return "%s;" % self.expr(s.value)
 
     def stmt(self, s, ind, loops):

@@ -385,6 +385,12 @@ class KernelCompiler(FunctionCompiler):
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             value = self.call(s.value, statement=True)
             return [kir.ExprStmt(value, line)]
+        if isinstance(s, ast.Expr) and not (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):
+            # `a[0] ** 2` alone: evaluated for its effects (an index's check), as Numba compiles it
+            value = self.expr(s.value)
+            items = value.items if isinstance(value, TupleValue) else [value]
+            return [kir.ExprStmt(v, line) for v in items
+                    if not isinstance(v, (TupleValue, RecordRef, FunctionArg)) and not kir.is_array(v.type)]
         if isinstance(s, ast.AugAssign) and isinstance(s.target, (ast.Subscript, ast.Attribute)):
             target = self.field_target(s.target)
             if target is None and isinstance(s.target, ast.Attribute):
