@@ -1498,6 +1498,21 @@ def test_expression_statements_are_evaluated_and_dropped():
         dropped_values[1, 1](a, 2)
 
 
+# ------------------------------------------------------------------ views of views in one expression
+
+@cuda.jit
+def chained_views(b, start, stop, out):
+    # Numba's test_reinterpret_array_type: the slice and its view are two hidden locals
+    out[0] = b[start:stop].view(np.int32)[0]
+    out[1] = b[stop:].view(np.int32)[1:][0]
+
+
+def test_chained_views_in_one_expression():
+    b, out = np.arange(256, dtype=np.uint8), np.zeros(2, np.int32)
+    chained_views[1, 1](b, 4, 8, out)
+    assert_array_equal(out, np.array([b[4:8].view(np.int32)[0], b[8:].view(np.int32)[1:][0]]))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1540,6 +1555,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (slice_stores, (np.zeros((3, 4)), np.zeros((3, 4), np.int32), np.zeros((3, 4)),
                                      np.zeros((3, 2, 3), np.float32), np.zeros((4, 4)), np.zeros(1))),
                      (dropped_values, (np.zeros(2), 1)),
+                     (chained_views, (np.zeros(8, np.uint8), 0, 4, np.zeros(2, np.int32))),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

@@ -346,9 +346,13 @@ class KernelCompiler(FunctionCompiler):
     def hoist_view(self, node):
         """A view used as a value (cuda.atomic.cas(a[0:], ...), a.real[i]): a hidden local assigned
         just before the statement."""
-        name = f"$view{node.lineno}_{node.col_offset}"
+        # named by where the view starts and ends: a view of a view (b[i:j].view(np.int32)[0])
+        # starts where its base does
+        name = f"$view{node.lineno}_{node.col_offset}_{getattr(node, 'end_lineno', None)}_" \
+               f"{getattr(node, 'end_col_offset', None)}"
         self.assigned.add(name)
-        self._hoisted.append(self.view_assign(name, node, node))
+        view = self.view_assign(name, node, node)
+        self._hoisted.append(view)
         return ir.Load(self.var(name))
 
     def statement(self, s):
