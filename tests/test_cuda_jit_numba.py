@@ -626,6 +626,27 @@ def test_a_literal_argument_sizes_a_device_functions_shared_array():
     assert_array_equal(out8, np.array([data[k::8].sum() for k in range(8)], np.float64))
 
 
+@cuda.jit(device=True)
+def _tile_plus_one(ary, shape):
+    # Numba's atomic_binary_2dim_shared: the shape a literal tuple at the call
+    sm = cuda.shared.array(shape, float32)
+    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+    sm[tx, ty] = ary[tx, ty] + shape[1]
+    cuda.syncthreads()
+    ary[tx, ty] = sm[tx, ty]
+
+
+@cuda.jit
+def literal_tuple_shape(ary):
+    _tile_plus_one(ary, (4, 8))
+
+
+def test_a_literal_tuple_argument_shapes_a_device_functions_shared_array():
+    a = np.arange(32, dtype=np.float32).reshape(4, 8)
+    literal_tuple_shape[1, (4, 8)](a)
+    assert_array_equal(a, np.arange(32, dtype=np.float32).reshape(4, 8) + 8)
+
+
 def test_numba_device_attributes_and_type_names():
     # as Numba's cuda.get_current_device() (xrspatial sizes its grids by MAX_THREADS_PER_BLOCK)
     dev = cuda.get_current_device()
@@ -1556,6 +1577,7 @@ def test_new_constructs_compile_with_nvrtc():
                                      np.zeros((3, 2, 3), np.float32), np.zeros((4, 4)), np.zeros(1))),
                      (dropped_values, (np.zeros(2), 1)),
                      (chained_views, (np.zeros(8, np.uint8), 0, 4, np.zeros(2, np.int32))),
+                     (literal_tuple_shape, (np.zeros((4, 8), np.float32),)),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

@@ -1316,6 +1316,9 @@ class KernelCompiler(FunctionCompiler):
         for k in _shape_parameters(fn):   # a constant for an array's shape: bound as one
             if k < len(args) and isinstance(args[k], ir.Const) and T.is_int(args[k].type):
                 args[k] = FunctionArg(int(args[k].value))
+            elif k < len(args) and isinstance(args[k], kir.Intrinsic) and args[k].name == "make_struct" and args[k].type.names is None and all(
+                    isinstance(i, ir.Const) and T.is_int(i.type) for i in args[k].args):   # f(a, (4, 8))
+                args[k] = FunctionArg(tuple(int(i.value) for i in args[k].args))
         declared_ret = None
         if getattr(f, "declared", None):   # @cuda.jit('float64(int32)', device=True)
             args, declared_ret = self.bind_signature(f, args, node, text)
