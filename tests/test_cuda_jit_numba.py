@@ -9,7 +9,7 @@ import pytest
 
 import pygpu
 from pygpu import cuda
-from pygpu.cuda.types import boolean, f4, float32, float64, int32, int64, uint8, void
+from pygpu.cuda.types import boolean, f4, float32, float64, int32, int64, uint8, uint64, void
 from pygpu._jit import cudajit
 
 from conftest import assert_array_equal
@@ -645,6 +645,40 @@ def test_a_literal_tuple_argument_shapes_a_device_functions_shared_array():
     a = np.arange(32, dtype=np.float32).reshape(4, 8)
     literal_tuple_shape[1, (4, 8)](a)
     assert_array_equal(a, np.arange(32, dtype=np.float32).reshape(4, 8) + 8)
+
+
+@cuda.jit(device=True)
+def _count_at(ary, cast, neg_idx):
+    # Numba's atomic_binary_2dim_global: typed, `i % ary.shape[0]` of a uint64 is a float64 index,
+    # so the branch compiles only where a literal False rules it out
+    i = cast(cuda.threadIdx.x)
+    if neg_idx:
+        i = i % ary.shape[0]
+    if not neg_idx:
+        cuda.atomic.add(ary, i, 1)
+
+
+@cuda.jit(device=True)
+def _to_uint64(n):
+    return uint64(n)
+
+
+@cuda.jit
+def literal_flags(ary):
+    _count_at(ary, _to_uint64, False)
+
+
+def test_a_literal_false_argument_prunes_the_branch_it_rules_out():
+    a = np.zeros(8)
+    literal_flags[1, 8](a)
+    assert_array_equal(a, np.ones(8))
+
+    @cuda.jit
+    def run_time_flag(ary, flag):
+        _count_at(ary, _to_uint64, flag)
+
+    with pytest.raises(pygpu.CompileError, match="array indices must be integers, not float64"):
+        run_time_flag[1, 8](a, False)
 
 
 def test_numba_device_attributes_and_type_names():
@@ -1578,6 +1612,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (dropped_values, (np.zeros(2), 1)),
                      (chained_views, (np.zeros(8, np.uint8), 0, 4, np.zeros(2, np.int32))),
                      (literal_tuple_shape, (np.zeros((4, 8), np.float32),)),
+                     (literal_flags, (np.zeros(8),)),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

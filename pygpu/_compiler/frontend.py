@@ -314,7 +314,16 @@ class FunctionCompiler:
                 raise self.error(f"a return without a value is not supported in {self.context}", s)
             return [self._return(s.value, s)]
         if isinstance(s, ast.If):
+            before = self.unknown
             test = self.test(s.test)
+            known = bool(test.value) if isinstance(test, ir.Const) else None
+            if known is None and isinstance(s.test, ast.UnaryOp) and isinstance(s.test.op, ast.Not):
+                inner = self.test(s.test.operand)
+                known = (not inner.value) if isinstance(inner, ir.Const) else None
+            if known is not None and self.unknown is before:
+                # a constant condition (a global flag, a literal argument bound by the caller): the
+                # branch that cannot run is not typed, as Numba prunes dead branches
+                return self.block(s.body if known else s.orelse)
             return [ir.If(test, self.block(s.body), self.block(s.orelse), line)]
         if isinstance(s, ast.While):
             test = self.test(s.test)

@@ -88,6 +88,32 @@ def _shape_parameters(fn):
 _SHAPE_PARAMETERS = {}
 
 
+def _flag_parameters(fn):
+    """The positions of fn's parameters that are an `if`'s test (`if neg_idx:`, `if not flag:`)
+    and never assigned: a literal True or False passed there is bound as a constant, as Numba
+    types the call with the literal, so that the branch it rules out is pruned (not typed)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ()
+    found = _FLAG_PARAMETERS.get(code)
+    if found is None:
+        src = source_of(fn)
+        tests, assigned = set(), set()
+        for n in ast.walk(src.node) if src is not None else ():
+            if isinstance(n, ast.If):
+                t = n.test.operand if isinstance(n.test, ast.UnaryOp) and isinstance(n.test.op, ast.Not) else n.test
+                if isinstance(t, ast.Name):
+                    tests.add(t.id)
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                assigned.add(n.id)
+        params = code.co_varnames[:code.co_argcount]
+        found = _FLAG_PARAMETERS[code] = tuple(k for k, p in enumerate(params) if p in tests and p not in assigned)
+    return found
+
+
+_FLAG_PARAMETERS = {}
+
+
 class FunctionArg:
     """A function passed to a device function or a kernel: a device function, a cuda.* intrinsic
     (cuda.atomic.add), an operator, math or NumPy function; or a type (np.float32, a dtype,
@@ -1313,6 +1339,9 @@ class KernelCompiler(FunctionCompiler):
     def user_call(self, f, args, node, text):
         fn = getattr(f, "py_func", f)
         args = self.with_defaults(fn, args, node, text)
+        for k in _flag_parameters(fn):   # f(a, False) of `if flag:`: bound, so the dead branch is pruned
+            if k < len(args) and isinstance(args[k], ir.Const) and T.is_bool(args[k].type):
+                args[k] = FunctionArg(bool(args[k].value))
         for k in _shape_parameters(fn):   # a constant for an array's shape: bound as one
             if k < len(args) and isinstance(args[k], ir.Const) and T.is_int(args[k].type):
                 args[k] = FunctionArg(int(args[k].value))
