@@ -1568,6 +1568,30 @@ def test_chained_views_in_one_expression():
     assert_array_equal(out, np.array([b[4:8].view(np.int32)[0], b[8:].view(np.int32)[1:][0]]))
 
 
+# ------------------------------------------------------------------ round(x, n) of a run-time n
+
+@cuda.jit
+def round_to(out, x, n):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = round(x[i], n[i])
+
+
+def test_round_with_ndigits_known_at_run_time():
+    # halfway cases go to even; big ndigits, inf and nan return x (Numba's round_to_impl)
+    x = np.array([3.14159, -1234.5678, 1e30, np.inf, -np.inf, np.nan, 0.5, 1.5, 12345.0, 7.0, 0.125])
+    n = np.array([2, -2, 300, 3, 0, 1, 0, 0, -1, 400, 2])
+    want = np.array([round(float(v), int(m)) for v, m in zip(x, n)])
+    for dt in (np.float64, np.float32):
+        out = np.zeros(x.size, dt)
+        round_to[1, x.size](out, x.astype(dt), n)
+        assert_array_equal(out, want.astype(dt))
+    # Numba's algorithm rounds the scaled float (267.5), where CPython rounds the decimal (2.67)
+    out = np.zeros(1)
+    round_to[1, 1](out, np.array([2.675]), np.array([2]))
+    assert out[0] == 2.68
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1613,6 +1637,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (chained_views, (np.zeros(8, np.uint8), 0, 4, np.zeros(2, np.int32))),
                      (literal_tuple_shape, (np.zeros((4, 8), np.float32),)),
                      (literal_flags, (np.zeros(8),)),
+                     (round_to, (np.zeros(2), np.zeros(2), np.zeros(2, np.int64))),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

@@ -881,9 +881,14 @@ class FunctionCompiler:
         raise self.error(f"{text}() is not supported in {self.context}", node)
 
     def round_digits(self, x, digits, node):
-        if not (isinstance(digits, ir.Const) and isinstance(digits.value, (int, np.integer))):
-            raise self.error("round(x, ndigits) needs a constant integer ndigits", node)
         t = x.type if T.is_float(x.type) else T.FLOAT64
+        if not (isinstance(digits, ir.Const) and isinstance(digits.value, (int, np.integer))):
+            if T.is_complex(x.type) or not T.is_int(digits.type):
+                raise self.error("round(x, ndigits) takes a real x and an integer ndigits", node)
+            from . import composed   # known at run time only: Numba's algorithm, as a function
+            callee = compile_function(composed.round_ndigits, [T.FLOAT64, T.INT64], T.FLOAT64)
+            call = ir.Call(callee, [self.cast(x, T.FLOAT64), self.cast(digits, T.INT64)], T.FLOAT64)
+            return self.cast(call, t)
         scale = ir.Const(10.0 ** int(digits.value), t)
         y = ir.Op("rint", [ir.Op("multiply", [self.cast(x, t), scale], t)], t)
         return ir.Op("divide", [y, scale], t)
