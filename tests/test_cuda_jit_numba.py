@@ -1592,6 +1592,24 @@ def test_round_with_ndigits_known_at_run_time():
     assert out[0] == 2.68
 
 
+# ------------------------------------------------------------------ cuda.selp
+
+@cuda.jit
+def selects(out, ints, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = cuda.selp(x[i] > y[i], x[i], y[i])         # Numba's test_selp
+        ints[i] = cuda.selp(i % 2 == 0, np.int32(i), np.int32(-i))
+
+
+def test_selp_selects_by_the_predicate():
+    x, y = np.array([1.0, -2.0, 3.5, np.nan]), np.array([0.5, 4.0, 3.5, 1.0])
+    out, ints = np.zeros(4), np.zeros(4, np.int32)
+    selects[1, 4](out, ints, x, y)
+    assert_array_equal(out, np.where(x > y, x, y))
+    assert_array_equal(ints, np.where(np.arange(4) % 2 == 0, np.arange(4), -np.arange(4)).astype(np.int32))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1638,6 +1656,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (literal_tuple_shape, (np.zeros((4, 8), np.float32),)),
                      (literal_flags, (np.zeros(8),)),
                      (round_to, (np.zeros(2), np.zeros(2), np.zeros(2, np.int64))),
+                     (selects, (np.zeros(2), np.zeros(2, np.int32), np.zeros(2), np.zeros(2))),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

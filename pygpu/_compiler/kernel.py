@@ -11,7 +11,7 @@ Added to the subset:
     gridDim .x .y .z (int32), grid and gridsize (int64), laneid, warpsize, shared.array (constant
     shape, or 0 for the launch's dynamic shared memory), local.array, const.array_like (of a
     global NumPy array), syncthreads(_count/_and/_or), syncwarp, threadfence(_block/_system),
-    atomic.*, shfl_*_sync, all/any/eq/ballot_sync, match_any/all_sync, activemask, popc, clz, ffs, brev, fma;
+    atomic.*, shfl_*_sync, all/any/eq/ballot_sync, match_any/all_sync, activemask, popc, clz, ffs, brev, fma, selp;
   - statements: `return` without a value, calls for their effect (cuda.syncthreads());
   - device functions (any function of this subset, or @cuda.jit(device=True)), taking arrays and
     numbers, returning a number or nothing.
@@ -1606,6 +1606,10 @@ class KernelCompiler(FunctionCompiler):
             t = x.type if x.type.itemsize >= 4 else T.INT32
             x = self.cast(x, t)
             return kir.Intrinsic(name, [x], x.type if name == "brev" else T.INT32)
+        if name == "selp":   # PTX's selp: both sides evaluated, as numpy.where
+            test, a, b = scalars(args(["predicate", "a", "b"], 3))
+            t = T.unify(a.type, b.type)
+            return ir.Select(self.truth(test), self.cast(a, t), self.cast(b, t), t)
         if name == "fma":
             a, b, c = scalars(args(["a", "b", "c"], 3))
             t = a.type

@@ -68,7 +68,7 @@ fp16 = _Namespace("fp16", list(FP16))
 FUNCTIONS = ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
              "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
              "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
-             "activemask", "lanemask_lt", "popc", "clz", "ffs", "brev", "fma", "cbrt")
+             "activemask", "lanemask_lt", "popc", "clz", "ffs", "brev", "fma", "cbrt", "selp")
 _FUNCTION_DOCS = {
     "grid": "grid(ndim): the thread's absolute index in the grid, an int (ndim=1) or a tuple of 2 or 3 ints.",
     "gridsize": "gridsize(ndim): the number of threads in the grid, an int (ndim=1) or a tuple of 2 or 3 ints.",
@@ -106,6 +106,7 @@ _FUNCTION_DOCS = {
     "brev": "brev(x): the bits of an integer in reverse order.",
     "fma": "fma(a, b, c): a * b + c rounded once.",
     "cbrt": "cbrt(x): the cube root.",
+    "selp": "selp(predicate, a, b): a where the predicate is true, else b (both evaluated).",
 }
 for _name in FUNCTIONS:
     globals()[_name] = Stub(_name, "cuda." + _FUNCTION_DOCS[_name])

@@ -38,7 +38,7 @@ __all__ = [
     "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp",
     "threadfence", "threadfence_block", "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
-    "activemask", "lanemask_lt", "popc", "clz", "ffs", "brev", "fma", "cbrt", "fp16",
+    "activemask", "lanemask_lt", "popc", "clz", "ffs", "brev", "fma", "cbrt", "selp", "fp16",
 ]
 
 
@@ -309,6 +309,6 @@ from .._jit.stubs import (  # noqa: E402,F401
     activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma,
     fp16,
     grid, gridDim, gridsize, lanemask_lt, laneid, local, match_all_sync, match_any_sync, popc, shared,
-    shfl_down_sync, shfl_sync, shfl_up_sync,
+    selp, shfl_down_sync, shfl_sync, shfl_up_sync,
     shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count, syncthreads_or, syncwarp, threadfence,
     threadfence_block, threadfence_system, threadIdx, warpsize)
