@@ -377,8 +377,7 @@ class KernelCompiler(FunctionCompiler):
         name = f"$view{node.lineno}_{node.col_offset}_{getattr(node, 'end_lineno', None)}_" \
                f"{getattr(node, 'end_col_offset', None)}"
         self.assigned.add(name)
-        view = self.view_assign(name, node, node)
-        self._hoisted.append(view)
+        self._hoisted.append(self.view_assign(name, node, node))
         return ir.Load(self.var(name))
 
     def statement(self, s):
@@ -1345,8 +1344,7 @@ class KernelCompiler(FunctionCompiler):
         for k in _shape_parameters(fn):   # a constant for an array's shape: bound as one
             if k < len(args) and isinstance(args[k], ir.Const) and T.is_int(args[k].type):
                 args[k] = FunctionArg(int(args[k].value))
-            elif k < len(args) and isinstance(args[k], kir.Intrinsic) and args[k].name == "make_struct" and args[k].type.names is None and all(
-                    isinstance(i, ir.Const) and T.is_int(i.type) for i in args[k].args):   # f(a, (4, 8))
+            elif k < len(args) and _constant_int_tuple(args[k]):   # f(a, (4, 8))
                 args[k] = FunctionArg(tuple(int(i.value) for i in args[k].args))
         declared_ret = None
         if getattr(f, "declared", None):   # @cuda.jit('float64(int32)', device=True)
@@ -1716,6 +1714,12 @@ def _is_device_function(obj):
     import types as pytypes
     return isinstance(obj, pytypes.FunctionType) or (
         hasattr(obj, "py_func") and isinstance(obj.py_func, pytypes.FunctionType))
+
+
+def _constant_int_tuple(e):
+    """A tuple of integer literals passed to a device function (made into a struct there)."""
+    return isinstance(e, kir.Intrinsic) and e.name == "make_struct" and e.type.names is None and \
+        all(isinstance(i, ir.Const) and T.is_int(i.type) for i in e.args)
 
 
 def _always_returns_value(stmts):
