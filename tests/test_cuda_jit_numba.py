@@ -1610,6 +1610,27 @@ def test_selp_selects_by_the_predicate():
     assert_array_equal(ints, np.where(np.arange(4) % 2 == 0, np.arange(4), -np.arange(4)).astype(np.int32))
 
 
+# ------------------------------------------------------------------ float classification
+
+@cuda.jit
+def classify(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = math.isinf(a[i])
+        out[i, 1] = math.isnan(a[i])
+        out[i, 2] = math.isfinite(a[i])
+
+
+def test_isinf_isnan_isfinite_in_kernels():
+    # their loops' text is ops.def's, not the host <math.h>'s expansion, so NVRTC compiles them too
+    # (test_new_constructs_compile_with_nvrtc)
+    for dt in (np.float32, np.float64):
+        a = np.array([0.0, -np.inf, np.inf, np.nan, 1e38], dt)
+        out = np.zeros((a.size, 3), np.bool_)
+        classify[1, a.size](a, out)
+        assert_array_equal(out, np.stack([np.isinf(a), np.isnan(a), np.isfinite(a)], axis=1))
+
+
 # ------------------------------------------------------------------ the CUDA C stays CUDA C
 
 @needs_nvrtc
@@ -1657,6 +1678,8 @@ def test_new_constructs_compile_with_nvrtc():
                      (literal_flags, (np.zeros(8),)),
                      (round_to, (np.zeros(2), np.zeros(2), np.zeros(2, np.int64))),
                      (selects, (np.zeros(2), np.zeros(2, np.int32), np.zeros(2), np.zeros(2))),
+                     (classify, (np.zeros(2, np.float32), np.zeros((2, 3), np.bool_))),
+                     (classify, (np.zeros(2), np.zeros((2, 3), np.bool_))),
                      (named, (Pair(1.0, 2.0), np.zeros(4))), (starred, (np.zeros(5), (1, 2))),
                      (recursion, (np.zeros(4, np.int64), np.zeros((4, 2)), np.zeros(3, np.int64))),
                      (half_math, (np.zeros(4, np.float16), np.zeros(4, np.float16), np.zeros(4, np.float16),

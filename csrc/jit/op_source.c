@@ -7,6 +7,13 @@
  * stay unexpanded in the text, and expand in the emitted source for the compiler that reads it. */
 #include "jit/kernel.h"
 
+/* <math.h> (through Python.h) defines these as macros: the loops' text must name them as ops.def
+ * writes them, not as the host's expansion (__builtin_isinf_sign, which NVRTC lacks). */
+#undef isnan
+#undef isinf
+#undef isfinite
+#undef signbit
+
 typedef struct {
     const char *name, *in[3], *out, *expr;
 } OpText;

@@ -24,9 +24,7 @@ def lcm_of(a, b):
 def round_ndigits(x, ndigits):
     # round(x, ndigits) with ndigits known at run time only: Numba's CUDA implementation
     # (cudaimpl.round_to_impl, CPython's fallback double_round), in float64
-    # (x != x and fabs() == inf, not math.isnan/isinf: the op table's text of those holds the
-    # host's <math.h> expansion, which NVRTC lacks)
-    if x != x or math.fabs(x) == math.inf:
+    if math.isinf(x) or math.isnan(x):
         return x
     pow2 = 1.0
     if ndigits >= 0:
@@ -36,7 +34,7 @@ def round_ndigits(x, ndigits):
         else:
             pow1 = 10.0 ** ndigits
         y = (x * pow1) * pow2
-        if math.fabs(y) == math.inf:
+        if math.isinf(y):
             return x
     else:
         pow1 = 10.0 ** (-ndigits)
