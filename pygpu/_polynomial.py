@@ -13,13 +13,25 @@ __all__ = ["polyval", "polyadd", "polysub", "polymul", "polyder", "polyint", "po
 
 
 def _coeffs(p):
-    p = _pg.asarray(p)
+    p = p._coeffs if isinstance(p, poly1d) else _pg.asarray(p)
     return p.reshape(1) if p.ndim == 0 else p
 
 
+def _truepoly(*args):
+    """Whether NumPy would answer with a poly1d: some argument is one (pygpu's or NumPy's)."""
+    return any(isinstance(a, (poly1d, _np.poly1d)) for a in args)
+
+
 def polyval(p, x):
-    """p[0] * x**(n-1) + ... + p[n-1], element-wise in x (Horner's rule)."""
+    """p[0] * x**(n-1) + ... + p[n-1], element-wise in x (Horner's rule); a polynomial when x
+    is a poly1d (the composition p(x))."""
     p = _pg.asarray(p)
+    if isinstance(x, (poly1d, _np.poly1d)):
+        # NumPy starts from the Python int 0, so integer coefficients stay integer
+        x, y = poly1d(x), 0
+        for c in p.get():
+            y = y * x + c
+        return y
     x = _pg.asarray(x)
     y = _pg.zeros_like(x)
     for k in range(p.shape[0]):
@@ -39,14 +51,16 @@ def _aligned(a1, a2):
 
 def polyadd(a1, a2):
     """The sum of two polynomials."""
+    truepoly = _truepoly(a1, a2)
     a1, a2 = _aligned(a1, a2)
-    return a1 + a2
+    return poly1d(a1 + a2) if truepoly else a1 + a2
 
 
 def polysub(a1, a2):
     """The difference of two polynomials."""
+    truepoly = _truepoly(a1, a2)
     a1, a2 = _aligned(a1, a2)
-    return a1 - a2
+    return poly1d(a1 - a2) if truepoly else a1 - a2
 
 
 def _trimmed(p):
@@ -61,7 +75,8 @@ def _trimmed(p):
 def polymul(a1, a2):
     """The product of two polynomials (the convolution of their coefficients, leading zeros
     dropped first as numpy.polymul's poly1d does)."""
-    return _pg.convolve(_trimmed(a1), _trimmed(a2))
+    val = _pg.convolve(_trimmed(a1), _trimmed(a2))
+    return poly1d(val) if _truepoly(a1, a2) else val
 
 
 def polyder(p, m=1):
@@ -69,11 +84,12 @@ def polyder(p, m=1):
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
+    truepoly = _truepoly(p)
     p = _coeffs(p)
     for _ in range(m):
         n = p.shape[0] - 1
         p = p[:-1] * _pg.arange(n, 0, -1, device=p.device)
-    return p
+    return poly1d(p) if truepoly else p
 
 
 def polyint(p, m=1, k=None):
@@ -87,17 +103,19 @@ def polyint(p, m=1, k=None):
         k = k * m
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    truepoly = _truepoly(p)
     p = _coeffs(p)
     dtype = _np.result_type(p.dtype, _np.asarray(k).dtype, _np.float64)   # complex coefficients stay complex
     for i in range(m):
         n = p.shape[0]
         p = _pg.concatenate((p.astype(dtype) / _pg.arange(n, 0, -1, device=p.device),
                              _pg.asarray([k[i]], dtype=dtype, device=p.device)))
-    return p
+    return poly1d(p) if truepoly else p
 
 
 def polydiv(u, v):
     """(quotient, remainder) of the polynomial division u / v."""
+    truepoly = _truepoly(u, v)
     u, v = _coeffs(u) + 0.0, _coeffs(v) + 0.0
     dtype = _pg.result_type(u, v)
     m, n = u.shape[0] - 1, v.shape[0] - 1
@@ -110,7 +128,7 @@ def polydiv(u, v):
         r[k:k + n + 1] -= d * v
     while r.shape[0] > 1 and _pg.allclose(r[0], 0, rtol=1e-14):
         r = r[1:]
-    return q, r
+    return (poly1d(q), poly1d(r)) if truepoly else (q, r)
 
 
 def check_fit_points(x, y):
@@ -232,6 +250,8 @@ class poly1d:
             self._variable = c_or_r._variable if variable is None else variable
             self._coeffs = c_or_r._coeffs
             return
+        if isinstance(c_or_r, _np.poly1d) and variable is None:
+            variable = c_or_r.variable
         if r:
             c_or_r = poly(c_or_r)
         c = _pg.asarray(c_or_r)
@@ -280,11 +300,6 @@ class poly1d:
         return self.order
 
     def __call__(self, val):
-        if isinstance(val, poly1d):
-            result = poly1d([0.0])
-            for c in self._coeffs.get():
-                result = result * val + c
-            return result
         return polyval(self._coeffs, val)
 
     def __neg__(self):

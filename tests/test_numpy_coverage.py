@@ -1147,6 +1147,32 @@ def test_poly1d():
         p ** -1
 
 
+@pytest.mark.parametrize("make", [pygpu.poly1d, np.poly1d])
+def test_poly_functions_keep_poly1d(make):
+    """NumPy's poly functions answer with a poly1d when an argument is one (pygpu's or NumPy's)."""
+    p, q = make([1, 1, 1, 1]), np.poly1d([1, 1, 1, 1])
+
+    def check(got, want):
+        if isinstance(want, tuple):
+            assert isinstance(got, tuple) and len(got) == len(want)
+            for g, w in zip(got, want):
+                check(g, w)
+            return
+        assert type(got) is pygpu.poly1d, type(got)
+        same(got.coeffs, want.coeffs)
+
+    for m in (0, 1, 4):
+        check(pygpu.polyder(p, m), np.polyder(q, m))
+        check(pygpu.polyint(p, m), np.polyint(q, m))
+    for name in ("polyadd", "polysub", "polymul", "polydiv"):
+        check(getattr(pygpu, name)(p, [1, 2]), getattr(np, name)(q, [1, 2]))
+        check(getattr(pygpu, name)([1, 2], p), getattr(np, name)([1, 2], q))
+    check(pygpu.polyval([1, 2, 3], p), np.polyval([1, 2, 3], q))
+    check(pygpu.poly1d([1, 2, 3])(p), np.poly1d([1, 2, 3])(q))   # integer coefficients stay integer
+    same(pygpu.polyval(p, 2), np.polyval(q, 2))                  # a poly1d p alone evaluates to numbers
+    assert isinstance(pygpu.polyder(pygpu.asarray([1, 1, 1]), 1), pygpu.ndarray)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint32, np.float32, np.int64, np.float64, np.complex128, None])
 def test_view_as_another_dtype(dtype):
     a = np.arange(48, dtype=np.int32).reshape(3, 16)
