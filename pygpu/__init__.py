@@ -58,6 +58,7 @@ from ._printing import *  # noqa: F401,F403,E402  (array_repr, array2string, set
 from ._polynomial import *  # noqa: F401,F403,E402  (polyval, polyfit, roots, poly, polyadd, ...)
 from . import polynomial  # noqa: F401,E402  (numpy.polynomial: series evaluated and fitted on the device)
 from ._functional import *  # noqa: F401,F403,E402  (apply_along_axis, apply_over_axes, piecewise)
+from ._errstate import *  # noqa: F401,F403,E402  (seterr, geterr, errstate: NumPy's error state)
 from ._nanquantiles import *  # noqa: F401,F403,E402  (nanmedian, nanquantile, nanpercentile)
 from ._histograms import *  # noqa: F401,F403,E402  (histogram_bin_edges, histogram2d, histogramdd)
 from ._numpy_names import *  # noqa: F401,F403,E402  (NumPy's type objects and index helpers: intp, issubdtype, s_)

@@ -1,6 +1,7 @@
 """NumPy functions pygpu adds for issue 19 (pygpu/_numeric.py, pygpu/_index_tricks.py): each
 against NumPy over dtypes, shapes (empty and 0-d among them) and its bad inputs, and through
 NumPy's own name (__array_function__) staying on pygpu arrays."""
+import re
 import warnings
 
 import numpy as np
@@ -868,6 +869,49 @@ def test_printing_and_number_formatting():
     assert pygpu.base_repr(255, base=16, padding=2) == np.base_repr(255, base=16, padding=2)
     with pytest.raises(TypeError, match="scalar"):
         pygpu.binary_repr(pygpu.asarray([1, 2]))
+
+
+def test_floating_point_error_state():
+    """seterr/geterr/errstate keep NumPy's state and API; pygpu never detects the errors, so it
+    refuses the modes that promise an action on one."""
+    default = np.geterr()
+    assert pygpu.geterr() == default
+    with pygpu.errstate(divide="ignore", invalid="ignore"):
+        assert pygpu.geterr() == np.geterr() == {**default, "divide": "ignore", "invalid": "ignore"}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            same(pygpu.asarray([0.0, 1.0]) / 0, np.array([np.nan, np.inf]))
+    assert pygpu.geterr() == default
+    assert isinstance(pygpu.errstate(all="ignore"), np.errstate)
+
+    @pygpu.errstate(over="ignore", under="print")   # a decorator too, as NumPy's
+    def inside():
+        return pygpu.geterr()
+    assert inside() == {**default, "over": "ignore", "under": "print"} and pygpu.geterr() == default
+    old = pygpu.seterr(all="log")
+    try:
+        assert old == default and pygpu.geterr() == dict.fromkeys(default, "log")
+    finally:
+        assert pygpu.seterr(**old) == dict.fromkeys(default, "log")
+    before = pygpu.seterrcall(print)
+    try:
+        assert pygpu.geterrcall() is print is np.geterrcall()
+    finally:
+        pygpu.seterrcall(before)
+    for call in (lambda: pygpu.errstate(divide="raise"), lambda: pygpu.errstate(all="call", under="ignore"),
+                 lambda: pygpu.seterr(invalid="raise")):
+        with pytest.raises(NotImplementedError, match="cannot honour"):
+            call()
+    assert pygpu.geterr() == default
+    # NumPy's own errors for bad names and modes
+    for call, numpy_call in ((lambda: pygpu.seterr(divide="often"), lambda: np.seterr(divide="often")),
+                             (lambda: pygpu.errstate(often="ignore"), lambda: np.errstate(often="ignore")),
+                             (lambda: pygpu.errstate("ignore"), lambda: np.errstate("ignore"))):
+        with pytest.raises(Exception) as want:
+            numpy_call()
+        with pytest.raises(type(want.value), match=re.escape(str(want.value))):
+            call()
+    assert pygpu.geterr() == default
 
 
 def test_host_methods(tmp_path):

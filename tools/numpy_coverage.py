@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 import numpy as np  # noqa: E402
 
 import pygpu  # noqa: E402
-from numpy_names import namespaces  # noqa: E402
+from numpy_names import NOTES, namespaces  # noqa: E402
 
 
 def main(path=os.path.join(HERE, "..", "docs", "numpy_coverage.md")):
@@ -28,7 +28,7 @@ def main(path=os.path.join(HERE, "..", "docs", "numpy_coverage.md")):
         sections += ["", f"## `{title}`", "", "| name | pygpu |", "|---|---|"]
         for name in sorted(theirs):
             if name in ours:
-                status = "yes"
+                status = "yes" + (": " + NOTES[name] if title == "numpy" and name in NOTES else "")
             elif name in excluded:
                 status = "left out: " + excluded[name]
             else:
