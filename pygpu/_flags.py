@@ -1,10 +1,12 @@
 """ndarray.flags: a dict of NumPy's flag names (C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE, OWNDATA)
 that also answers as numpy's flags object does: one-letter and long abbreviations as keys
 (flags['C'], flags['FORTRAN']), the derived flags (ALIGNED, FORC, FNC, BEHAVED, CARRAY, FARRAY)
-and lower-case attributes (a.flags.c_contiguous, a.flags.writeable)."""
+and lower-case attributes (a.flags.c_contiguous, a.flags.writeable); printed as NumPy prints its six."""
 
 _ALIASES = {"C": "C_CONTIGUOUS", "CONTIGUOUS": "C_CONTIGUOUS", "F": "F_CONTIGUOUS", "FORTRAN": "F_CONTIGUOUS",
             "W": "WRITEABLE", "O": "OWNDATA", "A": "ALIGNED", "X": "WRITEBACKIFCOPY"}
+
+_REPR_ORDER = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
 
 
 class Flags(dict):
@@ -60,4 +62,5 @@ class Flags(dict):
             raise AttributeError(f"'pygpu flags' object has no attribute '{name}'") from None
 
     def __repr__(self):
-        return "\n".join(f"  {k} : {v}" for k, v in dict.items(self)) + "\n"
+        # NumPy's six lines, in its order
+        return "".join(f"  {k} : {self[k]}\n" for k in _REPR_ORDER)

@@ -589,6 +589,9 @@ def test_flags_answer_as_numpys():
     for name in ("c_contiguous", "f_contiguous", "writeable", "aligned", "fnc", "forc"):
         assert getattr(a.flags, name) == getattr(n.flags, name), name
     assert a.flags == {"C_CONTIGUOUS": False, "F_CONTIGUOUS": True, "WRITEABLE": True, "OWNDATA": False}
+    for x, y in ((a, n), (pg.arange(3), np.arange(3)), (pg.broadcast_to(pg.arange(3), (2, 3)),
+                                                        np.broadcast_to(np.arange(3), (2, 3)))):
+        assert repr(x.flags) == repr(y.flags) and str(x.flags) == str(y.flags)
     with pytest.raises(KeyError):
         a.flags["NOPE"]
 
