@@ -16,7 +16,8 @@ A NumPy function with no entry runs NumPy's own implementation when every pygpu 
 arguments is on the CPU device: NumPy reads them through the buffer protocol, zero-copy, as
 np.asarray does, and the arrays it returns come back as pygpu arrays. With an array on a GPU it
 raises TypeError naming the function: pygpu never copies device arrays to the host behind the
-user's back. The same holds for NumPy's ufuncs pygpu lacks (np.frexp, np.ldexp, ...), which
+user's back. A function pygpu has takes the same route when an argument is one no pygpu dtype
+holds (None, str, objects); NumPy's results of such dtypes stay NumPy arrays. The same holds for NumPy's ufuncs pygpu lacks (np.frexp, np.ldexp, ...), which
 reach array_ufunc below through ndarray.__array_ufunc__, as do the ones pygpu implements in
 Python (registered with register_gufunc: numpy.matmul, vecdot, gcd, divmod, ...).
 """
@@ -110,9 +111,11 @@ def _all_on_cpu(args, kwargs):
 
 
 def _to_pygpu(result):
-    """NumPy's results as pygpu arrays on the CPU device (numbers and other objects as they are)."""
+    """NumPy's results as pygpu arrays on the CPU device (numbers and other objects as they are,
+    and NumPy arrays of dtypes pygpu lacks, object or str, stay NumPy's)."""
     if isinstance(result, _np.ndarray):
-        return _core.asarray(result)
+        from ._array_api import _SUPPORTED
+        return _core.asarray(result) if result.dtype in _SUPPORTED else result
     if isinstance(result, tuple) and hasattr(result, "_fields"):
         return type(result)(*[_to_pygpu(r) for r in result])
     if isinstance(result, (tuple, list)):
@@ -125,15 +128,26 @@ def _not_implemented(what):
                      "implicitly: call it on pygpu.asnumpy(x) to run NumPy's version")
 
 
+_UNSUPPORTED_DTYPE = "pygpu does not support dtype"   # the start of pygpu's TypeError for such a dtype
+
+
 def array_function(self, func, types, args, kwargs):
     """ndarray.__array_function__: NumPy's func called with pygpu arrays among its arguments."""
     for t in types:
         if not issubclass(t, (_core.ndarray, _np.ndarray)):
             return NotImplemented   # another library's array: let it answer
     impl = implementation(func)
-    if impl is not None:
-        return impl(*args, **kwargs)
     numpy_impl = getattr(func, "_implementation", None)
+    if impl is not None:
+        try:
+            return impl(*args, **kwargs)
+        except TypeError as e:
+            # an argument pygpu cannot hold (None, str, objects: matplotlib's np.broadcast_arrays(x,
+            # height, ..., hatch=None)): NumPy's answer on zero-copy views of CPU memory, as for
+            # the functions pygpu lacks; any other error, and arrays on a GPU, stay pygpu's
+            if not str(e).startswith(_UNSUPPORTED_DTYPE) or numpy_impl is None or not _all_on_cpu(args, kwargs):
+                raise
+            return _to_pygpu(numpy_impl(*args, **kwargs))
     if numpy_impl is None or not _all_on_cpu(args, kwargs):
         raise _not_implemented(_name(func))
     return _to_pygpu(numpy_impl(*args, **kwargs))   # zero-copy views of CPU memory

@@ -89,6 +89,39 @@ def test_missing_function_on_the_cpu_runs_numpys_on_zero_copy_views():
     assert_array_equal(np.ldexp(pygpu.asarray([0.75], device="cpu"), 3), np.ldexp([0.75], 3))
 
 
+def test_arguments_pygpu_cannot_hold_run_numpys_on_the_cpu():
+    """NumPy's function with a pygpu array and an argument pygpu has no dtype for (None, str): NumPy's
+    answer on zero-copy views, as for a function pygpu lacks; pygpu's other errors stay."""
+    p, x = pygpu.arange(3, device="cpu"), np.arange(3)
+    got, want = np.broadcast_arrays(p, None), np.broadcast_arrays(x, None)
+    assert isinstance(got, tuple) and isinstance(got[0], pygpu.ndarray) and got[1].dtype == object
+    assert_array_equal(got[0], want[0])
+    assert (got[1] == want[1]).all()
+    assert_array_equal(np.where(p > 0, p, 7), np.where(x > 0, x, 7))    # numbers still pygpu's
+    out = np.stack([p, ["a", "b", "c"]])
+    assert isinstance(out, np.ndarray) and (out == np.stack([x, ["a", "b", "c"]])).all()
+    with pytest.raises(ValueError, match="dimension"):   # not a dtype problem: pygpu's error, not NumPy's answer
+        np.concatenate([p, pygpu.ones((2, 2), device="cpu")])
+
+
+def test_matplotlib_plots_pygpu_arrays(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    x, y = pygpu.arange(3), pygpu.arange(3.0)
+    fig, ax = plt.subplots()
+    try:
+        ax.bar_label(ax.bar(x, y))   # np.broadcast_arrays(x, height, ..., hatch=None)
+        ax.barh(x, y)
+        ax.plot(x, y)
+        ax.scatter(x, y, c=y)
+        ax.errorbar(x, y, yerr=y)
+        ax.hist(y)
+        fig.savefig(tmp_path / "plot.png")
+    finally:
+        plt.close(fig)
+
+
 def test_other_array_types_get_their_turn(device):
     class Other:
         def __array_function__(self, func, types, args, kwargs):
@@ -141,8 +174,10 @@ def test_missing_function_on_a_fake_gpu_raises_type_error(mock_driver):
     from conftest import run_mock
     out = run_mock(mock_driver, """
         d = pygpu.asarray(np.arange(4.0), device="cuda:0")
-        print(json.dumps({"function": error(lambda: np.lib.stride_tricks.sliding_window_view(d, 2))}))
+        print(json.dumps({"function": error(lambda: np.lib.stride_tricks.sliding_window_view(d, 2)),
+                          "none": error(lambda: np.broadcast_arrays(d, None))}))
     """)
+    assert out["none"]["type"] == "TypeError" and "does not support dtype" in out["none"]["msg"]
     assert out["function"]["type"] == "TypeError"
     assert "sliding_window_view is not implemented for pygpu arrays on a GPU" in out["function"]["msg"]
     # (every NumPy ufunc has a pygpu implementation now, np.frexp and np.ldexp the last ones)
