@@ -19,6 +19,7 @@ distribution, on the host (until pygpu has device sorting and searching; the num
 change when it does)."""
 import operator
 import threading
+import warnings
 from collections.abc import MutableSequence
 
 import numpy as np
@@ -745,16 +746,26 @@ class RandomState:
         self._bit_generator = Philox4x32(seed)
         self._generator = Generator(self._bit_generator)
 
-    def get_state(self):
-        """The stream's state (a dict: the Philox4x32 key and counter), for set_state."""
-        return self._bit_generator.state
+    def get_state(self, legacy=True):
+        """The stream's state, for set_state: NumPy's dict for a RandomState whose bit generator is
+        not MT19937 (the Philox4x32 key and counter; no Gaussian is ever cached). NumPy's legacy
+        tuple holds an MT19937 state, which this stream does not have, so legacy=True warns and
+        gives the dict, as NumPy does for such a RandomState."""
+        if legacy:
+            warnings.warn("get_state and legacy can only be used with the MT19937 BitGenerator. To silence this "
+                          "warning, set `legacy` to False.", RuntimeWarning, stacklevel=2)
+        return {**self._bit_generator.state, "has_gauss": 0, "gauss": 0.0}
 
     def set_state(self, state):
         """Restores the stream to a state get_state returned."""
+        if isinstance(state, tuple) and (not state or state[0] != "MT19937"):
+            raise ValueError("set_state can only be used with legacy MT19937 state instances.")
+        if isinstance(state, tuple):   # an MT19937 state: refused as not this stream's
+            state = {"bit_generator": state[0]}
         self._bit_generator.state = state
 
     def __getstate__(self):
-        return self.get_state()
+        return self.get_state(legacy=False)
 
     def __setstate__(self, state):
         self._bit_generator = Philox4x32(0)
@@ -864,9 +875,13 @@ def seed(seed=None):
     get_random_state().seed(seed)
 
 
-def get_state():
-    """The global stream's state (a dict: the Philox4x32 key and counter), for set_state."""
-    return get_random_state().get_state()
+def get_state(legacy=True):
+    """The global stream's state, for set_state (see RandomState.get_state: a dict, and with
+    legacy=True NumPy's warning that the legacy tuple needs MT19937)."""
+    if legacy:
+        warnings.warn("get_state and legacy can only be used with the MT19937 BitGenerator. To silence this "
+                      "warning, set `legacy` to False.", RuntimeWarning, stacklevel=2)
+    return get_random_state().get_state(legacy=False)
 
 
 def set_state(state):

@@ -410,6 +410,24 @@ def test_choice_legacy_needs_1d():
 
 # ---------------------------------------------------------------------- legacy
 
+def test_legacy_get_state_is_numpys_for_a_stream_that_is_not_mt19937():
+    """NumPy's legacy state tuple holds an MT19937 state; pygpu's stream is Philox4x32, so
+    get_state answers as NumPy's RandomState on another bit generator: the dict, with a warning
+    unless legacy=False."""
+    theirs = np.random.RandomState(np.random.PCG64(1))
+    for get in (pr.get_state, pr.RandomState(1).get_state):
+        with pytest.warns(RuntimeWarning) as got:
+            state = get()
+        with pytest.warns(RuntimeWarning) as want:
+            want_state = theirs.get_state()
+        assert str(got[0].message) == str(want[0].message)
+        assert isinstance(state, dict) and state == get(legacy=False)
+        assert state["bit_generator"] == "Philox4x32" and set(want_state) - set(state) <= {"has_uint32", "uinteger"}
+        assert state["has_gauss"] == want_state["has_gauss"] == 0
+    pr.set_state(pr.get_state(legacy=False))
+    same_error(lambda: theirs.set_state(("Philox", 1, 2)), lambda: pr.set_state(("Philox", 1, 2)))
+
+
 def test_legacy_functions(device):
     with device:
         pr.seed(1)
@@ -434,7 +452,7 @@ def test_legacy_functions(device):
         assert sorted(x.get().tolist()) == list(range(10))
         assert sorted(pr.permutation(6).get().tolist()) == list(range(6))
         assert pr.choice(5, 3, replace=False).shape == (3,)
-        state = pr.get_state()
+        state = pr.get_state(legacy=False)
         b = pr.rand(3).get()
         pr.set_state(state)
         np.testing.assert_array_equal(pr.rand(3).get(), b)
