@@ -47,6 +47,7 @@ from ._fuse import fuse  # noqa: F401,E402
 from ._vreduce import reduce  # noqa: F401,E402
 from ._reductions import *  # noqa: F401,F403,E402  (ptp, diff, average)
 from ._numeric import *  # noqa: F401,F403,E402  (allclose, array_equal, nan_to_num, may_share_memory, ...)
+from ._pyufuncs import *  # noqa: F401,F403,E402  (gcd, divmod, ... with NumPy's ufunc methods)
 from ._index_tricks import *  # noqa: F401,F403,E402  (tril_indices, unravel_index, ix_, block, vander, ...)
 from ._setops import *  # noqa: F401,F403,E402  (union1d, intersect1d, setdiff1d, setxor1d, ediff1d, sort_complex)
 from ._statistics import *  # noqa: F401,F403,E402  (cov, corrcoef, nancumsum, nancumprod)

@@ -718,6 +718,69 @@ def test_gcd_lcm_bitwise_count(dtypes):
     same(pygpu.bitwise_count(pygpu.asarray([True, False])), np.bitwise_count(np.array([True, False])))
 
 
+def _same_or_same_error(call_pygpu, call_numpy):
+    try:
+        want = call_numpy()
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            call_pygpu()
+        return
+    same(call_pygpu(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int16, np.uint8])
+def test_python_ufuncs_have_numpys_methods(dtype):
+    """gcd, lcm, float_power, divmod, ... answer as NumPy's ufuncs: attributes, reduce, accumulate
+    and outer where NumPy has them, NumPy's errors where it refuses them."""
+    a = np.array([[12, 18, 5], [0, 9, 6], [4, 30, 15]], dtype=dtype)
+    if dtype != np.uint8:
+        a[0, 2] = -5
+    f = np.array([[2.0, 3.0, 2.0], [1.5, 2.0, 0.5]])
+    pa, pf = pygpu.asarray(a), pygpu.asarray(f)
+    for name in ("gcd", "lcm"):
+        ours, theirs = getattr(pygpu, name), getattr(np, name)
+        for kw in ({}, {"axis": 1}, {"axis": None}, {"axis": (0, 1)}, {"keepdims": True}, {"initial": 4},
+                   {"dtype": np.int8}, {"axis": 1, "where": np.array([True, False, True]), "initial": 1},
+                   {"where": np.array([True, False, True])}):
+            pkw = {k: pygpu.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+            _same_or_same_error(lambda: ours.reduce(pa, **pkw), lambda: theirs.reduce(a, **kw))
+        for x in (np.array([-3]), np.zeros(0, np.int64), np.array(-5), np.array([True])):
+            _same_or_same_error(lambda: ours.reduce(pygpu.asarray(x)), lambda: theirs.reduce(x))
+        same(ours.accumulate(pa, axis=1), theirs.accumulate(a, axis=1))
+        same(ours.outer(pa[0], pa[1]), theirs.outer(a[0], a[1]))
+    same(pygpu.gcd.reduce(pygpu.asarray([15, 25, 35])), np.gcd.reduce([15, 25, 35]))   # the docstring examples
+    same(pygpu.lcm.reduce(pygpu.asarray([3, 12, 20])), np.lcm.reduce([3, 12, 20]))
+    # float_power is neither associative nor commutative: combined in order, as NumPy's
+    for kw in ({}, {"axis": 1}, {"axis": None}, {"keepdims": True}, {"initial": 2.0}, {"dtype": np.float32},
+               {"axis": 1, "where": np.array([True, False, True]), "initial": 1.5}):
+        pkw = {k: pygpu.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        _same_or_same_error(lambda: pygpu.float_power.reduce(pf, **pkw), lambda: np.float_power.reduce(f, **kw))
+    same(pygpu.float_power.reduce(pa[:2, :2]), np.float_power.reduce(a[:2, :2]))
+    same(pygpu.float_power.accumulate(pf, axis=1), np.float_power.accumulate(f, axis=1))
+    same(pygpu.float_power.outer(pf[0], pf[1]), np.float_power.outer(f[0], f[1]))
+    same(pygpu.divmod.outer(pa[0], pa[1] + 1), np.divmod.outer(a[0], a[1] + 1))
+    for name in ("divmod", "modf", "frexp", "spacing", "matmul", "gcd", "lcm", "float_power"):
+        ours, theirs = getattr(pygpu, name), getattr(np, name)
+        assert repr(ours) == repr(theirs) and ours.__name__ == name
+        for attr in ("nin", "nout", "nargs", "identity", "signature"):
+            assert getattr(ours, attr) == getattr(theirs, attr), (name, attr)
+        assert ours.types and set(ours.types) <= set(theirs.types) and ours.ntypes == len(ours.types)
+        for method, args in (("reduce", (f,)), ("accumulate", (f,)), ("outer", (f[0], f[1])),
+                             ("reduceat", (f, [0]))):
+            if name in ("gcd", "lcm", "float_power") or (name == "divmod" and method == "outer"):
+                continue   # computed above (reduceat: below)
+            with pytest.raises(Exception) as want:
+                getattr(theirs, method)(*args)
+            with pytest.raises(type(want.value), match=re.escape(str(want.value))):
+                getattr(ours, method)(*(pygpu.asarray(x) for x in args))
+    with pytest.raises(TypeError, match="non-trivial signature"):
+        pygpu.matmul.at(pf, 0)
+    with pytest.raises(TypeError, match="gcd.at is not supported"):
+        pygpu.gcd.at(pa, [0], 5)
+    with pytest.raises(TypeError, match="lcm.reduceat is not supported"):
+        pygpu.lcm.reduceat(pa, [0, 2])
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
 def test_bitwise_count_every_bit(dtype):
     """Every bit pattern's count (random bits, the extremes, -1, the minimum's magnitude)."""
