@@ -2,6 +2,8 @@
 to a VM program (pygpu/_compiler) that precompiled interpreter kernels run in one pass."""
 import inspect
 
+import numpy as np
+
 from . import _core
 from ._compiler import compile_program
 from ._compiler import types as T
@@ -44,7 +46,9 @@ def _nin(pyfunc):
 
 
 def _signatures(ftylist):
-    if isinstance(ftylist, str) or (isinstance(ftylist, tuple) and ftylist and not isinstance(ftylist[0], str)
+    """The list of signatures given: one (a string, a Numba signature object, a tuple of types) or
+    a list of them."""
+    if isinstance(ftylist, str) or hasattr(ftylist, "return_type") or (isinstance(ftylist, tuple) and ftylist and not isinstance(ftylist[0], str)
                                     and not hasattr(ftylist[0], "args")):
         return [ftylist]
     return list(ftylist)
@@ -68,8 +72,10 @@ def _build(pyfunc, sigs, target, otypes=None, doc=None, identity=None):
         return args + [ret if out_type is None else out_type], program
 
     name = getattr(pyfunc, "__name__", "vectorized")
-    uf = _core._program_ufunc(name, nin, compiler=None if sigs else compiler, target=_target_device(target),
-                              user_loops=True)
+    device = _target_device(target)
+    uf = _core._program_ufunc(name, nin, compiler=None if sigs else compiler, target=device, user_loops=True)
+    uf._device = device
+    uf._host_call = _host_call   # the C call hands it stream= and NumPy outputs
     for sig in sigs:
         args, ret = T.parse_signature(sig)
         if len(args) != nin:
@@ -84,6 +90,31 @@ def _build(pyfunc, sigs, target, otypes=None, doc=None, identity=None):
     uf._compiler = None if sigs else compiler  # reductions compile the combiner's loop they need
     from ._vreduce import attach
     return attach(uf)  # binary functions: .reduce and .accumulate
+
+
+def _host_call(uf, *args, out=None, stream=0, **kwargs):
+    """Numba's forms of a vectorize call: on `stream` (0: the current one), and with a NumPy
+    array as the output, which gets the result (computed into a device copy of it, so that
+    where=, casting= and broadcasting are the ufunc's own) and is returned, as Numba does."""
+    from .cuda import _on_stream
+    args, outs = args[:uf.nin], args[uf.nin:]
+    if out is not None:
+        if outs:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        outs = out if isinstance(out, tuple) else (out,)
+    if len(outs) > 1:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    host = outs[0] if outs and outs[0] is not None and not isinstance(outs[0], _core.ndarray) else None
+    if host is not None and not isinstance(host, np.ndarray):
+        raise TypeError(f"return arrays must be of type pygpu.ndarray or numpy.ndarray, not {type(host).__name__}")
+    with _on_stream(stream):
+        if host is None:
+            return uf(*args, out=outs[0] if outs else None, **kwargs)
+        device = uf._device or next((a.device for a in args if isinstance(a, _core.ndarray)), None)
+        tmp = _core.asarray(host, device=device) if device is not None else _core.asarray(host)
+        uf(*args, out=tmp, **kwargs)
+        host[...] = tmp.get()
+    return host
 
 
 def vectorize(ftylist_or_function=(), /, *, target=None, identity=None, cache=False, nopython=True,

@@ -149,10 +149,12 @@ def attach(uf):
     if uf.nin != 2:
         return uf
 
-    def reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None):
+    def reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None, stream=0):
         """The reduction of array along axis with this function (NumPy's ufunc.reduce), the
-        elements combined in C order."""
-        return vreduce(uf, array, axis, dtype, out, keepdims, initial)
+        elements combined in C order; on `stream` (Numba's form; 0: the current stream)."""
+        from .cuda import _on_stream
+        with _on_stream(stream):
+            return vreduce(uf, array, axis, dtype, out, keepdims, initial)
 
     def accumulate(array, axis=0, dtype=None, out=None):
         """The running reduction of array along axis (NumPy's ufunc.accumulate)."""

@@ -424,6 +424,75 @@ def test_warp_shuffles_and_votes(device):
     assert_array_equal(votes.get(), np.array([[0x55555555, 1, 0], [0x55555555, 1, 1]], np.int64))
 
 
+@cuda.jit
+def split_votes(x, out):
+    """Each quarter of the lanes (by i % 4) votes in its own branch with its own mask, as in
+    Numba's test_warp_ops.test_independent_scheduling: only the mask's lanes take part."""
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    v = x[i]
+    if lane % 4 == 0:
+        m = 0x11111111
+        out[i, 0] = cuda.ballot_sync(m, True)
+    elif lane % 4 == 1:
+        m = 0x22222222
+        out[i, 0] = cuda.ballot_sync(m, True)
+    elif lane % 4 == 2:
+        m = 0x44444444
+        out[i, 0] = cuda.ballot_sync(m, True)
+    else:
+        m = 0x88888888
+        out[i, 0] = cuda.ballot_sync(m, True)
+    if lane < 16:
+        out[i, 1] = cuda.ballot_sync(0x0000FFFF, v > 40)
+        out[i, 2] = cuda.any_sync(0x0000FFFF, v > 40)
+        out[i, 3] = cuda.all_sync(0x0000FFFF, v < 40)
+        out[i, 4] = cuda.eq_sync(0x0000FFFF, v > 40)
+    else:
+        out[i, 1] = cuda.ballot_sync(0xFFFF0000, v > 40)
+        out[i, 2] = cuda.any_sync(0xFFFF0000, v > 40)
+        out[i, 3] = cuda.all_sync(0xFFFF0000, v < 40)
+        out[i, 4] = cuda.eq_sync(0xFFFF0000, v > 40)
+
+
+@cuda.jit
+def branch_activemask(out):
+    """Numba's test_warp_ops.test_activemask: each branch of a divergent warp sees its lanes."""
+    i = cuda.grid(1)
+    out[i, 0] = cuda.activemask()
+    if i % 2 == 0:
+        out[i, 1] = cuda.activemask()
+    else:
+        out[i, 1] = cuda.activemask()
+
+
+def test_activemask_in_divergent_branches(device):
+    out = pygpu.zeros((48, 2), np.int64, device=device)    # a full warp and a half one
+    branch_activemask[1, 48](out)
+    o = out.get()
+    assert_array_equal(o[:, 0], np.repeat([0xFFFFFFFF, 0xFFFF], [32, 16]))
+    assert_array_equal(o[:, 1], np.concatenate([np.tile([0x55555555, 0xAAAAAAAA], 16), np.tile([0x5555, 0xAAAA], 8)]))
+
+
+def test_votes_count_only_the_lanes_of_their_mask(device):
+    x = np.concatenate([np.arange(32), np.arange(32)[::-1] * 2]).astype(np.int32)
+    out = pygpu.zeros((64, 5), np.int64, device=device)
+    split_votes[1, 64](on(device, x), out)
+    o = out.get()
+    lane = np.arange(64) % 32
+    assert_array_equal(o[:, 0], 0x11111111 << (lane % 4))
+    for half in (0, 1):
+        for w in (0, 1):
+            rows = (np.arange(64) // 32 == w) & ((lane >= 16) == half)
+            mask = 0xFFFF0000 if half else 0x0000FFFF
+            pred = x[rows] > 40
+            ballot = sum(int(p) << int(l) for p, l in zip(pred, lane[rows]))
+            assert (o[rows, 1] == ballot & mask).all()
+            assert (o[rows, 2] == pred.any()).all()
+            assert (o[rows, 3] == (x[rows] < 40).all()).all()
+            assert (o[rows, 4] == (pred.all() or not pred.any())).all()
+
+
 # ------------------------------------------------------------------ math, control flow, device functions
 
 @cuda.jit
@@ -746,6 +815,38 @@ def test_guvectorize_errors_and_targets():
     r = pygpu.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda")(running_sum.py_func)(
         np.arange(3.0))
     assert_array_equal(r.get(), np.array([0.0, 1.0, 3.0]))
+
+
+@pygpu.guvectorize(["void(int32, int32[:], int32[:])"], "(),(t)->(t)", target="cuda")
+def scale_int32(a, b, out):
+    for i in range(b.size):
+        out[i] = a * b[i]
+
+
+def test_guvectorize_numba_forms(device):
+    """Numba's test_gufunc / test_gufunc_scalar forms: NumPy output arrays get the results and are
+    returned; an argument is cast to the first signature whose types cast safely to its dtype
+    (np.int64(2) to int32, Numba's search); stream= queues on that stream."""
+    x = np.arange(10, dtype=np.float32) + 1
+    out = np.zeros_like(x)
+    assert running_sum(x, out=out) is out
+    assert_array_equal(out, np.cumsum(x))
+    out = np.zeros_like(x)
+    assert running_sum(on(device, x), out) is out and (out == np.cumsum(x)).all()
+    b = np.arange(10, dtype=np.int32)
+    for a in (2, np.int64(2), np.int32(2)):
+        assert_array_equal(scale_int32(a, b).get(), 2 * b)
+    assert_array_equal(scale_int32(np.int64(3), b.astype(np.int64)).get(), 3 * b)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        scale_int32(np.int64(3), b.astype(np.complex64))
+    s = pygpu.Stream(device=device)
+    r = running_sum(on(device, x), stream=s)
+    s.synchronize()
+    assert_array_equal(r.get(), np.cumsum(x))
+    with pytest.raises(TypeError, match="stream must be 0 or a pygpu.Stream"):
+        running_sum(x, stream="default")
+    with pytest.raises(TypeError, match="outputs must be pygpu or NumPy arrays"):
+        running_sum(x, out=[0.0] * 10)
 
 
 @cuda.jit(debug=True)

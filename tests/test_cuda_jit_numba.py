@@ -1,6 +1,7 @@
 """Numba's CUDA kernel language as Numba users write it (issue 18): kernels from Numba's documentation
 and habits, run unchanged with `from pygpu import cuda`, checked against Python's math and NumPy,
 and their CUDA C compiled by NVRTC where it is installed."""
+import cmath
 import math
 import operator
 
@@ -439,6 +440,39 @@ def test_complex_scalar_arguments():
     assert_array_equal(c, np.full(3, (1 + 1j) * np.complex64(0.5j) + np.complex64(-0.5j), np.complex64))
     scale[1, 4](c, 2.0)   # a real number for a complex parameter of another specialisation
     assert c.dtype == np.complex64
+
+
+def test_eager_integer_parameters_wrap_as_numba_ctypes():
+    """Numba's dispatcher passes ctypes.c_int32(value) & co. (test_intrinsics.test_clz_i4_1s):
+    an int out of the parameter's range wraps to its width, where a RawKernel raises."""
+    @cuda.jit("void(int32[:], int32, uint8, int64)")
+    def k(a, c, u, w):
+        a[0] = cuda.clz(c)
+        a[1] = c
+        a[2] = u
+        a[3] = w
+
+    a = np.ones(4, np.int32)
+    k[1, 1](a, 0xFFFFFFFF, -1, 7)
+    assert a.tolist() == [0, -1, 255, 7]
+    k[1, 1](a, np.int64(2**32 + 5), np.uint64(256 + 3), True)
+    assert a.tolist() == [29, 5, 3, 1]
+
+
+def test_cmath_rect_special_values():
+    """Numba's test_complex.TestCMath.test_rect: cmath.rect(0.0, inf) is 0j, and every special
+    value is Python's (where Python raises ValueError, the value of CPython's table)."""
+    from test_vectorize import RECT_PHI, RECT_R, assert_same_complex, rect_expected
+
+    @cuda.jit
+    def rect(r, phi, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = cmath.rect(r[i], phi[i])
+
+    out = np.zeros(RECT_R.size, np.complex128)
+    rect[1, 64](RECT_R, RECT_PHI, out)
+    assert_same_complex(out, rect_expected(RECT_R, RECT_PHI))
 
 
 # ------------------------------------------------------------------ raise and assert

@@ -122,6 +122,26 @@ extern "C" __global__ void collectives(const int* p, int* out) {
 }
 '''
 
+# the halves of a warp vote in different branches, each with its own mask: only its lanes count
+SPLIT_VOTES = r'''
+extern "C" __global__ void split_votes(const int* p, int* out) {
+    int t = threadIdx.x, lane = t % 32;
+    int* r = out + 4 * t;
+    unsigned int m = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+    if (lane < 16) {
+        r[0] = (int)__ballot_sync(m, p[t]);
+        r[1] = __any_sync(m, p[t]);
+        r[2] = __all_sync(m, p[t]);
+        r[3] = __uni_sync(m, p[t]);
+    } else {
+        r[0] = (int)__ballot_sync(m, p[t]);
+        r[1] = __any_sync(m, p[t]);
+        r[2] = __all_sync(m, p[t]);
+        r[3] = __uni_sync(m, p[t]);
+    }
+}
+'''
+
 ATOMICS = r'''
 extern "C" __global__ void histogram(const int* x, int n, int* bins, unsigned int* counters,
                                      unsigned long long* total, float* fsum, int* extremes) {
@@ -284,6 +304,20 @@ def test_block_and_warp_collectives(device):
     np.testing.assert_array_equal(got[:, 9], np.where(lane + 5 < seg16 + 16, t + 5, t) * 10)
     np.testing.assert_array_equal(got[:, 10], (t ^ 1) * 10)
     np.testing.assert_array_equal(got[:, 11], lane)
+
+
+def test_votes_count_only_the_lanes_of_their_mask(device):
+    p = np.zeros(64, np.int32)
+    p[16:32] = 1          # warp 0: the low half all 0, the high half all 1
+    p[32:48:3] = 1        # warp 1: the low half mixed, the high half all 0
+    out = pygpu.zeros((64, 4), dtype=np.int32, device=device)
+    pygpu.RawKernel(SPLIT_VOTES, "split_votes")(1, 64, (pygpu.asarray(p, device=device), out))
+    got = out.get()
+    for start in range(0, 64, 16):
+        half = p[start:start + 16]
+        ballot = sum(int(v) << (start % 32 + i) for i, v in enumerate(half))
+        want = [np.uint32(ballot).view(np.int32), int(half.any()), int(half.all()), int(half.all() or not half.any())]
+        np.testing.assert_array_equal(got[start:start + 16], np.tile(want, (16, 1)))
 
 
 def test_atomics(device):

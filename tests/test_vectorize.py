@@ -321,6 +321,37 @@ CASES = [
 ]
 
 
+_SPECIAL = [0.0, -0.0, 1.5, -2.0, math.inf, -math.inf, math.nan]
+RECT_R, RECT_PHI = (np.array(v) for v in zip(*[(r, p) for r in _SPECIAL for p in _SPECIAL + [0.7, -2.5]]))
+
+
+def rect_expected(r, phi):
+    """Python's cmath.rect at every special value; where it raises ValueError (a nonzero r, an
+    infinite phi) a kernel gives the value of CPython's table: inf+nanj for an infinite r, else
+    nan+nanj (as cos(inf) is nan)."""
+    out = []
+    for a, b in zip(r, phi):
+        try:
+            out.append(cmath.rect(a, b))
+        except ValueError:
+            out.append(complex(math.inf if math.isinf(a) else math.nan, math.nan))
+    return np.array(out)
+
+
+def assert_same_complex(got, want):
+    """Parts equal to an ulp of sin/cos, nan and inf where they are, zeros of the same sign."""
+    for part in (np.real, np.imag):
+        g, w = part(np.asarray(got)), part(want)
+        np.testing.assert_allclose(g, w, rtol=1e-15, atol=0, equal_nan=True)
+        assert (np.signbit(g) == np.signbit(w))[w == 0].all(), (got, want)
+
+
+def test_cmath_rect_special_values(device):
+    uf = vectorize(["complex128(float64, float64)"])(lambda r, phi: cmath.rect(r, phi))
+    got = uf(pygpu.asarray(RECT_R, device=device), pygpu.asarray(RECT_PHI, device=device))
+    assert_same_complex(got.get(), rect_expected(RECT_R, RECT_PHI))
+
+
 def sample(dt, lo, hi, n=37):
     dt = np.dtype(dt)
     if dt.kind in "iu":
@@ -524,6 +555,24 @@ def test_signature_forms(sig, types):
     assert uf.types == types and uf.ntypes == len(types) and uf.nin == 2 and uf.nout == 1 and uf.nargs == 3
 
 
+def test_signature_objects():
+    """Numba's usual form, signature objects of pygpu.cuda.types (or Numba's): in a list or alone
+    (float64 too: a dtype('float64') compares equal to None)."""
+    from pygpu.cuda.types import float32, float64, int32
+    uf = vectorize([int32(int32, int32), float32(float32, float32), float64(float64, float64)],
+                   target="cuda")(add2)
+    assert uf.types == ["ii->i", "ff->f", "dd->d"]
+    assert_array_equal(uf(np.ones(3), np.ones(3)), np.full(3, 2.0))
+    assert vectorize(float64(float64, float64))(add2).types == ["dd->d"]
+
+
+def test_numba_signature_objects():
+    nb = pytest.importorskip("numba")
+    uf = vectorize([nb.int32(nb.int32, nb.int32), nb.float64(nb.float64, nb.float64)])(add2)
+    assert uf.types == ["ii->i", "dd->d"]
+    assert vectorize(nb.float64(nb.float64, nb.float64))(add2).types == ["dd->d"]
+
+
 def test_signature_errors():
     with pytest.raises(TypeError, match="unknown type 'float33'"):
         vectorize("float33(float32)")(lambda x: x)
@@ -600,6 +649,47 @@ def test_broadcasting_out_dtype_casting(device):
         uf(a, pygpu.ones(4, device=device))
     r = uf(a, b, dtype=np.float64)
     assert r.dtype == np.float64
+
+
+def test_numpy_output_array(device):
+    """Numba's out= may be a NumPy array: it gets the result (cast, broadcast, where= kept as a
+    ufunc's) and is returned."""
+    uf = vectorize(["f8(f8, f8)"], target="cuda")(add2)
+    a = pygpu.asarray(np.arange(6.0).reshape(2, 3), device=device)
+    b = np.arange(3.0)
+    want = np.arange(6.0).reshape(2, 3) + b
+    out = np.zeros((2, 3))
+    assert uf(a, b, out=out) is out
+    assert_array_equal(out, want)
+    out = np.zeros((2, 3))
+    assert uf(a, b, out) is out and (out == want).all()
+    out32 = np.zeros((2, 3), np.float32)
+    uf(a, b, out=(out32,), casting="unsafe")
+    assert_array_equal(out32, want.astype(np.float32))
+    kept = np.full((2, 3), -1.0)
+    uf(a, b, out=kept, where=np.array([True, False, True]))
+    assert_array_equal(kept, np.where([True, False, True], want, -1.0))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add2' output"):
+        uf(a, b, out=np.zeros((2, 3), np.int32))
+    with pytest.raises(TypeError, match="return arrays must be of type"):
+        uf(a, b, out=[0.0] * 3)
+
+
+def test_stream_keyword(device):
+    """Numba's async form: f(a, b, stream=s) and f.reduce(a, stream=s) queue on s."""
+    uf = vectorize(["f8(f8, f8)"])(add2)
+    a = pygpu.asarray(np.arange(5.0), device=device)
+    s = pygpu.Stream(device=device)
+    r = uf(a, a, stream=s)
+    s.synchronize()
+    assert_array_equal(r, 2 * np.arange(5.0))
+    assert uf.reduce(a, stream=s) == 10.0
+    out = np.zeros(5)
+    assert uf(a, a, out=out, stream=0) is out and (out == 2 * np.arange(5.0)).all()
+    with pytest.raises(TypeError, match="stream must be 0 or a pygpu.Stream"):
+        uf(a, a, stream="default")
+    with pytest.raises(TypeError, match="stream must be 0 or a pygpu.Stream"):
+        uf.reduce(a, stream="default")
 
 
 def test_out_aliases_input(device):

@@ -213,6 +213,7 @@ function_from_module(PgModule *m, PyObject *name, PyObject *signature, PyObject 
     fn->params = NULL;
     fn->nparams = -1;
     fn->cooperative = 0;
+    fn->wrap_ints = 0;
     memset(&fn->info, 0, sizeof fn->info);
     int r = m->device->backend->kernel_get(m->device, m->handle, s, &fn->info);
     if (r == 1)
@@ -367,7 +368,28 @@ function_set_cooperative(PyObject *op, PyObject *value, void *closure)
     return 0;
 }
 
+static PyObject *
+function_get_wrap_ints(PyObject *op, void *closure)
+{
+    PG_UNUSED(closure);
+    return PyBool_FromLong(((PgFunction *)op)->wrap_ints);
+}
+
+static int
+function_set_wrap_ints(PyObject *op, PyObject *value, void *closure)
+{
+    PG_UNUSED(closure);
+    int v = value ? PyObject_IsTrue(value) : 0;
+    if (v < 0)
+        return -1;
+    ((PgFunction *)op)->wrap_ints = v;
+    return 0;
+}
+
 static PyGetSetDef function_getset[] = {
+    {"wrap_ints", function_get_wrap_ints, function_set_wrap_ints,
+     "An integer argument wraps to its integer parameter's width (0xFFFFFFFF is -1 for an int32), "
+     "as Numba's ctypes conversion does; else it must fit.", NULL},
     {"cooperative", function_get_cooperative, function_set_cooperative,
      "Launched with every block resident at once (cuLaunchCooperativeKernel), for grid-wide sync.", NULL},
     {"name", function_get_name, NULL, "The kernel's name.", NULL},

@@ -31,6 +31,7 @@ typedef struct {
     int nparams;         /* -1: unknown, arguments are packed by their own sizes */
     PgParamInfo *params; /* merged: sizes from the backend, kinds from the signature */
     int cooperative;     /* launched cooperatively (CuPy's enable_cooperative_groups) */
+    int wrap_ints;       /* integer arguments wrap to their parameter's width (cuda.jit: Numba's ctypes) */
 } PgFunction;
 
 /* The per-device functions a _Kernel caches: the CPU, then cuda:0 .. cuda:N-1. */

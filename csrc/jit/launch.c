@@ -401,7 +401,21 @@ pack_number(Pack *pk, Py_ssize_t i, const PgParamInfo *p, PyObject *arg)
     if ((cat == 'c' && !PG_IS_COMPLEX(t)) || (cat == 'f' && (PG_IS_INTEGER(t) || PG_IS_BOOL(t))))
         return arg_error(pk, i, p, arg, "pass a value of the parameter's kind");
     char *slot = pack_slot(pk, i, (size_t)pg_type_info[t].itemsize);
-    return slot == NULL ? -1 : pg_scalar_to_bytes(arg, (PgType)t, slot);
+    if (slot == NULL)
+        return -1;
+    if (pk->fn->wrap_ints && (cat == 'i' || cat == 'b') && PG_IS_INTEGER(t)) {
+        /* Numba passes ctypes.c_int32(value) & co.: the low bits, whatever the value */
+        PyObject *index = PyNumber_Index(arg);
+        if (index == NULL)
+            return -1;
+        unsigned long long bits = PyLong_AsUnsignedLongLongMask(index);
+        Py_DECREF(index);
+        if (bits == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
+        memcpy(slot, &bits, (size_t)pg_type_info[t].itemsize);   /* little-endian: the low bytes */
+        return 0;
+    }
+    return pg_scalar_to_bytes(arg, (PgType)t, slot);
 }
 
 /* The raw bytes of a NumPy scalar, a 0-d array or a bytes-like object, for a parameter of `size`

@@ -149,10 +149,20 @@ template <class T> static inline T __shfl_sync(unsigned int, T v, int src, int w
 template <class T> static inline T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_UP, v, (int)d, width); }
 template <class T> static inline T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_DOWN, v, (int)d, width); }
 template <class T> static inline T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) { return __pg_warp_value(PG_WARP_SHFL_XOR, v, m, width); }
-static inline unsigned int __ballot_sync(unsigned int, int p) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, p != 0, 0, 32); }
-static inline int __all_sync(unsigned int, int p) { return (int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_ALL, p != 0, 0, 32); }
-static inline int __any_sync(unsigned int, int p) { return (int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_ANY, p != 0, 0, 32); }
-static inline unsigned int __activemask(void) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
+/* The votes count only the lanes in mask: divergent branches of a warp meet at one fiber barrier
+ * (each with its own mask), so the ballot holds every waiting lane and is cut to mask here. A lane
+ * named by mask that has returned counts for nothing (its ballot bit is 0). */
+static inline unsigned int __ballot_sync(unsigned int mask, int p) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, p != 0, 0, 32) & mask; }
+static inline int __any_sync(unsigned int mask, int p) { return __ballot_sync(mask, p) != 0; }
+static inline int __all_sync(unsigned int mask, int p) { return __ballot_sync(mask, !p) == 0; }
+static inline int __uni_sync(unsigned int mask, int p) { return __all_sync(mask, p) || !__any_sync(mask, p); }
+/* The warp's live lanes (those that have not returned). */
+static inline unsigned int __pg_live_lanes(void) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, 1, 0, 32); }
+/* __activemask(): the lanes that reach this call site together (a ballot the runtime cuts to the
+ * lanes waiting at the same site, __COUNTER__ + 1), so the branches of a divergent warp see
+ * their own lanes; one site in a device function called from two branches counts both. */
+static inline unsigned int __pg_activemask(int site) { return (unsigned int)__pg_runtime->warp(__pg_idx.scheduler, PG_WARP_BALLOT, 1, site, 32); }
+#define __activemask() __pg_activemask(__COUNTER__ + 1)
 /* __match_any_sync and __match_all_sync by shuffles: every lane reads each lane's value (its bits,
  * as the GPU compares them) */
 template <class T> static inline unsigned int __match_any_sync(unsigned int mask, T v)
@@ -165,11 +175,11 @@ template <class T> static inline unsigned int __match_any_sync(unsigned int mask
         theirs = __pg_warp_value(PG_WARP_SHFL_IDX, mine, lane, 32);
         r |= (unsigned int)(theirs == mine) << lane;
     }
-    return r & mask & __activemask();
+    return r & mask & __pg_live_lanes();
 }
 template <class T> static inline unsigned int __match_all_sync(unsigned int mask, T v, int *pred)
 {
-    const unsigned int same = __match_any_sync(mask, v), named = mask & __activemask();
+    const unsigned int same = __match_any_sync(mask, v), named = mask & __pg_live_lanes();
     *pred = same == named;
     return *pred ? named : 0u;
 }

@@ -904,11 +904,59 @@ done:
     return res;
 }
 
+/* Numba's forms of a vectorize ufunc's call: stream=, or a NumPy array as the output. */
+static int
+wants_host_call(PgUfunc *uf, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (!(uf->flags & PG_UF_USER_LOOPS))
+        return 0;
+    for (Py_ssize_t i = uf->nin; i < nargs; i++)
+        if (args[i] != Py_None && !PgArray_Check(args[i]))
+            return 1;
+    for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i), *v = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "stream") == 0)
+            return 1;
+        if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+            if (PyTuple_Check(v) && PyTuple_GET_SIZE(v) == 1)
+                v = PyTuple_GET_ITEM(v, 0);
+            if (v != Py_None && !PgArray_Check(v))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Those calls go to the ufunc's _host_call(ufunc, *args, **kwargs) (pygpu/_vectorize.py), which
+ * enters the stream and copies the result into the NumPy array. */
+static PyObject *
+host_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *hook = PyObject_GetAttrString(self, "_host_call"), *r = NULL;
+    if (hook == NULL)
+        return NULL;
+    PyObject **call = PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
+    if (call == NULL) {
+        Py_DECREF(hook);
+        return PyErr_NoMemory();
+    }
+    call[0] = self;
+    for (Py_ssize_t i = 0; i < n; i++)
+        call[i + 1] = args[i];
+    r = PyObject_Vectorcall(hook, call, (size_t)(nargs + 1), kwnames);
+    PyMem_Free(call);
+    Py_DECREF(hook);
+    return r;
+}
+
 static PyObject *
 ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     PgUfunc *uf = (PgUfunc *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (wants_host_call(uf, args, nargs, kwnames))
+        return host_call(self, args, nargs, kwnames);
     PyObject *out = NULL, *dtype_obj = NULL, *casting_obj = NULL, *where = NULL, *order_obj = NULL;
     if (nargs < uf->nin || nargs > uf->nin + uf->nout) {
         PyErr_Format(PyExc_TypeError, "%U() takes from %d to %d positional arguments but %zd were given", uf->name,

@@ -384,7 +384,15 @@ release_warp(Block *b, int lo, int hi)
         default:
             break;
         }
-        if (f->op == PG_WARP_BALLOT)
+        if (f->op == PG_WARP_BALLOT && f->arg != 0) {
+            /* __activemask at call site arg: the lanes waiting at that same site, the branch a
+             * divergent warp took there (lanes at another collective are in another branch) */
+            uint64_t site = 0;
+            for (int k = lo; k < hi; k++)
+                if (fs[k].state == F_WAIT_WARP && fs[k].op == PG_WARP_BALLOT && fs[k].arg == f->arg)
+                    site |= (uint64_t)1 << (k - lo);
+            f->result = site;
+        } else if (f->op == PG_WARP_BALLOT)
             f->result = ballot;
         else if (f->op == PG_WARP_ALL)
             f->result = (uint64_t)all;

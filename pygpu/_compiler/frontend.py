@@ -842,9 +842,24 @@ class FunctionCompiler:
         if name == "rect":
             want(2)
             r, phi = (self.cast(a, T.FLOAT64) for a in args)
-            re = ir.Op("multiply", [r, ir.Op("cos", [phi], T.FLOAT64)], T.FLOAT64)
-            im = ir.Op("multiply", [r, ir.Op("sin", [phi], T.FLOAT64)], T.FLOAT64)
-            return ir.MakeComplex(re, im, T.COMPLEX128)
+            f64 = T.FLOAT64
+
+            def op(name, *xs, t=f64):
+                return ir.Op(name, list(xs), t)
+
+            zero, inf = ir.Const(0.0, f64), ir.Const(float("inf"), f64)
+            re = op("multiply", r, op("cos", phi))
+            im = op("multiply", r, op("sin", phi))
+            # CPython's special values (cmath_rect): a phi of 0 keeps the product of the signs of r
+            # and phi (inf * 0 would be nan; +0 for a nan r); an infinite or nan phi gives 0j for
+            # r == 0 and inf+nanj for an infinite r (finite nonzero r gives nan+nanj, where CPython
+            # raises ValueError)
+            signed_zero = ir.Select(op("isnan", r, t=T.BOOL), zero, op("multiply", op("copysign", zero, r), phi), f64)
+            im = ir.Select(op("equal", phi, zero, t=T.BOOL), signed_zero, im, f64)
+            odd_phi = op("logical_not", op("isfinite", phi, t=T.BOOL), t=T.BOOL)
+            re = ir.Select(op("logical_and", odd_phi, op("isinf", r, t=T.BOOL), t=T.BOOL), inf, re, f64)
+            zero_r = op("logical_and", odd_phi, op("equal", r, zero, t=T.BOOL), t=T.BOOL)
+            return ir.MakeComplex(ir.Select(zero_r, zero, re, f64), ir.Select(zero_r, zero, im, f64), T.COMPLEX128)
         raise self.error(f"{text}() is not supported in {self.context}", node)
 
     def numpy_function(self, name, args, node, text, want):

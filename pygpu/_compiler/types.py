@@ -201,12 +201,12 @@ def parse_signature(sig):
     if hasattr(sig, "args") and hasattr(sig, "return_type"):  # a numba Signature
         args = [parse_type(a) for a in sig.args]
         ret = parse_type(sig.return_type) if sig.return_type is not None else None
-        if None in args:
+        if any(a is None for a in args):   # not `None in args`: dtype('float64') == None is True
             raise TypeError(f"unsupported type in signature {sig}")
         return args, ret
     if isinstance(sig, tuple) and sig and not isinstance(sig[0], (tuple, list)):
         args = [parse_type(a) for a in sig]
-        if None in args:
+        if any(a is None for a in args):
             raise TypeError(f"unsupported type in signature {sig!r}")
         return args, None
     if not isinstance(sig, str):

@@ -221,7 +221,9 @@ class Specialization:
         check = device.type == "cpu" or self.dispatcher.debug
         mod = self.module(check)
         loaded, symbols = mod.load(device)
-        return loaded.get_function(symbols.get(self.cname, self.cname), self.params, self.dispatcher.__name__)
+        fn = loaded.get_function(symbols.get(self.cname, self.cname), self.params, self.dispatcher.__name__)
+        fn.wrap_ints = True   # an int argument wraps to an eager int32 parameter (Numba: ctypes.c_int32(v))
+        return fn
 
 
 def _basename(path):

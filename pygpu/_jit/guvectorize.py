@@ -190,6 +190,14 @@ class GUFunc:
                     break
             if ok:
                 return sig
+        # then Numba's search (deviceufunc._search_matching_signature): the first signature whose
+        # types cast safely to the inputs' dtypes (np.int64(2) takes an int32 argument), the
+        # inputs then cast to it
+        dtypes = [np.asarray(x).dtype if _weak(x) else x.dtype for x in inputs]
+        if all(d.kind in "biufc" for d in dtypes):
+            for sig in self._sigs:
+                if all(np.can_cast(t.dtype if kir.is_array(t) else t, d) for t, d in zip(sig, dtypes)):
+                    return sig
         have = ", ".join(type(x).__name__ if _weak(x) else str(x.dtype)
                          for x in inputs)
         raise TypeError("ufunc '%s' not supported for the input types (%s); its loops are %s"
@@ -200,7 +208,14 @@ class GUFunc:
             return _gpu_for(args)
         return next((a.device for a in args if isinstance(a, _core.ndarray)), None) or _core.get_device()
 
-    def __call__(self, *args, out=None):
+    def __call__(self, *args, out=None, stream=0):
+        """The gufunc on the arguments, queued on `stream` (Numba's form; 0: the current stream).
+        NumPy arrays given as outputs get the results and are returned, as Numba does."""
+        from ..cuda import _on_stream
+        with _on_stream(stream):
+            return self._call(args, out)
+
+    def _call(self, args, out):
         if out is not None:
             args = args + (tuple(out) if isinstance(out, tuple) else (out,))
         if len(args) not in (self.nin, self.nargs):
@@ -233,9 +248,14 @@ class GUFunc:
                                      % (self.__name__, k, name, self.signature, n, sizes[name]))
             loops.append(a.shape[:a.ndim - len(core)])
         outs = list(args[self.nin:])
-        for k, (o, core) in enumerate(zip(outs, self.out_cores)):
-            if not isinstance(o, _core.ndarray):
-                raise TypeError("%s(): outputs must be pygpu arrays" % self.__name__)
+        host = [None] * len(outs)   # NumPy outputs: computed on the device, then copied in
+        for k, (o, core, t) in enumerate(zip(outs, self.out_cores, sig[self.nin:])):
+            if isinstance(o, np.ndarray):
+                host[k] = o
+                outs[k] = o = _core.empty(o.shape, t.dtype if kir.is_array(t) else t, device=device)
+            elif not isinstance(o, _core.ndarray):
+                raise TypeError("%s(): outputs must be pygpu or NumPy arrays, not %s" % (self.__name__,
+                                                                                        type(o).__name__))
             for name, n in zip(core, o.shape[o.ndim - len(core):]):
                 if sizes.setdefault(name, n) != n:
                     raise ValueError("%s: Output operand %d has a mismatch in its core dimension %s" %
@@ -266,6 +286,10 @@ class GUFunc:
             fn = self._kernel(sig, len(loop_shape)).function(device)
             blocks = max(1, min((n + _BLOCK - 1) // _BLOCK, 65535))
             fn((blocks,), (_BLOCK,), [n] + views)
+        for k, h in enumerate(host):
+            if h is not None:
+                h[...] = outs[k].get()
+                outs[k] = h
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def __repr__(self):

@@ -27,7 +27,7 @@ FLAGS = ("-std=c++17", "-O3", "-fPIC", "-shared", "-fno-exceptions", "-fno-rtti"
          "-fvisibility=hidden", "-march=native")
 
 # the source uses a barrier or warp collective: its blocks run as fibers
-_BARRIERS = re.compile(r"\b(?:__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__all_sync|__any_sync|"
+_BARRIERS = re.compile(r"\b(?:__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__all_sync|__any_sync|__uni_sync|"
                        r"__activemask|__match_\w+)\b")
 _EXTERN_SHARED = re.compile(r"\bextern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s*\)\s*)?)([^;\[\]{}()]*?)\s*"
                             r"\b(\w+)\s*\[\s*\]\s*;")
