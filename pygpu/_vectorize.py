@@ -48,8 +48,9 @@ def _nin(pyfunc):
 def _signatures(ftylist):
     """The list of signatures given: one (a string, a Numba signature object, a tuple of types) or
     a list of them."""
-    if isinstance(ftylist, str) or hasattr(ftylist, "return_type") or (isinstance(ftylist, tuple) and ftylist and not isinstance(ftylist[0], str)
-                                    and not hasattr(ftylist[0], "args")):
+    if isinstance(ftylist, str) or hasattr(ftylist, "return_type"):
+        return [ftylist]
+    if isinstance(ftylist, tuple) and ftylist and not isinstance(ftylist[0], str) and not hasattr(ftylist[0], "args"):
         return [ftylist]
     return list(ftylist)
 
