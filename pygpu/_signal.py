@@ -91,6 +91,8 @@ def _full_correlation(a, v):
     v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
     if a.dtype in _NATIVE and _fft_pays(a, m):
         return _fft_correlation(a, v)
+    if a.dtype.kind in "fc" and m > 1 and not bool(_pg.isfinite(v).all()):
+        return _overlap_correlation(a, v)
     zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)
     padded = _pg.concatenate((zeros, a, zeros))
     if a.dtype in _NATIVE:
@@ -105,6 +107,17 @@ def _full_correlation(a, v):
         taps = range(start, min(start + _TAPS_PER_PASS, m))
         args = [padded[j:j + n + m - 1] for j in taps] + [v[j] for j in taps]
         out = _taps_pass(len(taps), False)(*args) if out is None else _taps_pass(len(taps), True)(out, *args)
+    return out
+
+
+def _overlap_correlation(a, v):
+    """The full correlation summed over the overlapping products only, as NumPy sums it: with
+    an inf or NaN tap the zero padding would give 0 * inf = nan where that tap never overlaps a
+    (one tap at a time; the finite case keeps the padded kernels)."""
+    n, m = a.shape[0], v.shape[0]
+    out = _pg.zeros(n + m - 1, dtype=a.dtype, device=a.device)
+    for j in range(m):
+        out[m - 1 - j:m - 1 - j + n] += a * v[j]
     return out
 
 

@@ -550,6 +550,21 @@ def test_correlate_and_convolve_errors():
     same(pygpu.convolve(3.0, [1.0, 2.0]), np.convolve(3.0, [1.0, 2.0]))
 
 
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8"])
+def test_correlate_and_convolve_non_finite_taps(dtype):
+    """An inf or NaN tap reaches only the outputs it overlaps (NumPy sums overlapping products;
+    zero padding times inf would be NaN at the ends)."""
+    x = np.arange(1.0, 6.0, dtype=dtype)
+    for taps in ([np.inf, 1.0], [1.0, np.nan], [2.0, -np.inf, 3.0], [1.0, 2.0, 3.0, 4.0, 5.0, np.inf, 1.0]):
+        w = np.asarray(taps, dtype=dtype)
+        for mode in ("full", "same", "valid"):
+            with np.errstate(all="ignore"):
+                same(pygpu.convolve(pygpu.asarray(x), pygpu.asarray(w), mode), np.convolve(x, w, mode))
+                same(pygpu.correlate(pygpu.asarray(x), pygpu.asarray(w), mode), np.correlate(x, w, mode))
+    with np.errstate(all="ignore"):
+        same(pygpu.polymul([1.0, np.inf], [1.0, 1.0, 1.0]), np.polymul([1.0, np.inf], [1.0, 1.0, 1.0]))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_interp_random_against_numpy(seed):
     """Random tables with repeated samples, points on the samples, outside them and in between,
