@@ -136,15 +136,15 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves."""
+    """numpy.isclose: |a - b| <= atol + rtol * |b| where b is finite, or a == b."""
     a = a if isinstance(a, _core.ndarray) else _core.asarray(a)
     b = b if isinstance(b, _core.ndarray) else _core.asarray(b, device=a.device)
     dt = result_type(a, b, 1.0)
     a = a.astype(dt, copy=False)
     b = b.astype(dt, copy=False)
+    # NumPy's formula to the letter: equal values are close whatever atol and rtol are (nan, < 0)
     with_finite = _core.less_equal(_core.absolute(a - b), atol + rtol * _core.absolute(b))
-    finite = _core.logical_and(_core.isfinite(a), _core.isfinite(b))
-    res = _core.where(finite, with_finite, _core.equal(a, b))
+    res = _core.logical_or(_core.logical_and(with_finite, _core.isfinite(b)), _core.equal(a, b))
     if equal_nan:
         res = _core.logical_or(res, _core.logical_and(_core.isnan(a), _core.isnan(b)))
     return res

@@ -479,6 +479,13 @@ def test_isclose(device):
     assert_array_equal(pygpu.isclose(pa, pb, rtol=0, atol=1e-8), np.isclose(a, b, rtol=0, atol=1e-8))
     f = np.array([1, 2], np.float32)
     assert_array_equal(pygpu.isclose(pygpu.asarray(f, device=device), 1.0000001), np.isclose(f, 1.0000001))
+    # NumPy ORs in a == b: equal values are close with atol=nan or rtol < 0, infinities included
+    for kw in ({"atol": np.nan}, {"rtol": -1}, {"rtol": np.nan, "atol": 0}):
+        assert_array_equal(pygpu.isclose(pa, pb, **kw), np.isclose(a, b, **kw))
+        assert pygpu.allclose(pa[:1], pb[:1], **kw) == np.allclose(a[:1], b[:1], **kw)
+    i = np.array([1, 0, -3], np.int8)
+    assert_array_equal(pygpu.isclose(pygpu.asarray(i, device=device), pygpu.asarray(i, device=device), rtol=-1),
+                       np.isclose(i, i, rtol=-1))
 
 
 @pytest.mark.parametrize("dt", ["f2", "f4", "f8", "i4", "u1", "c16"])
