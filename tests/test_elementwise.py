@@ -510,6 +510,11 @@ def test_angle_real_imag(device):
     np.testing.assert_allclose(pygpu.angle(pz).get(), np.angle(z), rtol=1e-6)
     np.testing.assert_allclose(pygpu.angle(pz, deg=True).get(), np.angle(z, deg=True), rtol=1e-6)
     assert_array_equal(pygpu.angle(pygpu.asarray(np.array([-1, 0, 2]), device=device)), np.angle(np.array([-1, 0, 2])))
+    for b in (np.array([True, False]), np.True_):   # bool gives float64 (NumPy's arctan2 of a weak 0 and bool)
+        got = pygpu.angle(pygpu.asarray(b, device=device))
+        assert got.dtype == np.angle(b).dtype
+        assert_array_equal(got, np.angle(b))
+    assert pygpu.angle(True).dtype == np.angle(True).dtype
     assert_array_equal(pygpu.real(pz), z.real)
     assert_array_equal(pygpu.imag(pz), z.imag)
     assert_array_equal(pz.real, z.real)
