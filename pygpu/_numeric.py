@@ -218,11 +218,13 @@ def fix(x, out=None):
 
 
 def sinc(x):
-    """sin(pi x) / (pi x), 1 at 0 (NumPy's formula: the 0 replaced by 1e-20)."""
+    """sin(pi x) / (pi x), 1 at 0 (NumPy's formula: pi x's 0 replaced by the dtype's eps, which
+    float16 holds where 1e-20 would underflow back to 0; 1e-20 for complex)."""
     x = _asarray(x)
     if not _np.issubdtype(x.dtype, _np.inexact):
         x = x.astype(_numpy_result_dtype(_np.sinc, x.dtype))
-    y = _pg.pi * _pg.where(x == 0, 1.0e-20, x)
+    x = _pg.pi * x
+    y = _pg.where(x != 0, x, _np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1.0e-20)
     return _pg.sin(y) / y
 
 

@@ -171,6 +171,16 @@ def test_fix_and_sinc(dtype):
         assert pygpu.sinc(pa).dtype == np.sinc(a).dtype
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.complex64, np.complex128])
+def test_sinc_at_zero(dtype):
+    """sinc(0) is 1 in every dtype: float16 too, where a 1e-20 stand-in for 0 underflows."""
+    a = np.array([0.0, -0.0, 0.5, 1.0, 2.5], dtype=dtype)
+    got = host(pygpu.sinc(pygpu.asarray(a)))
+    assert got.dtype == np.sinc(a).dtype
+    np.testing.assert_allclose(got, np.sinc(a), rtol=2e-3, atol=1e-3)
+    assert got[0] == 1 and got[1] == 1
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float16, np.float32, np.float64, np.complex64, np.complex128])
 def test_nan_to_num(dtype):
     a = special(dtype, (4, 5))
