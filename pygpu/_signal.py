@@ -319,17 +319,22 @@ def _i0_of(x):
     for k in range(1, 30):
         term = term * ((2 * k - 1) * (2 * k - 1)) * t / k
         total += term
-    return math.exp(x) / math.sqrt(2.0 * math.pi * x) * total
+    # sqrt(x) apart from 2 pi: sqrt(2 pi x) overflows first, and inf / inf would give NaN for I0 = inf
+    return math.exp(x) / math.sqrt(x) * (total / math.sqrt(2.0 * math.pi))
 
 
 def i0(x):
     """The modified Bessel function of the first kind, order 0, element-wise (one compiled
-    elementwise loop; float32 stays float32, other real types give float64)."""
+    elementwise loop in float64; a float type stays itself, the others give float64)."""
     x = _pg.asarray(x)
     if _np.issubdtype(x.dtype, _np.complexfloating):
         raise TypeError("i0 not supported for complex values")
     result = _compiled(_i0_of)(x.astype(_np.float64))
-    return result.astype(_np.float32) if x.dtype == _np.float32 else result
+    if x.dtype.kind != "f" or x.dtype == _np.float64:
+        return result
+    # NumPy computes exp(|x|) in x's own dtype: inf once that overflows (result * inf: NaN stays NaN)
+    big = abs(x) > math.log(float(_np.finfo(x.dtype).max))
+    return _pg.where(big, result * _np.inf, result).astype(x.dtype)
 
 
 def kaiser(M, beta):

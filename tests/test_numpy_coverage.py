@@ -1231,6 +1231,16 @@ def test_i0_and_kaiser():
     np.testing.assert_allclose(host(pygpu.i0(pygpu.asarray([0, 1, 2]))), np.i0(np.array([0, 1, 2])), rtol=5e-15)
     with pytest.raises(TypeError, match="complex"):
         pygpu.i0(pygpu.asarray([1j]))
+    # overflow is inf (NaN only for inf and NaN), at the point where NumPy's exp overflows in the
+    # input's own dtype; float16 stays float16
+    for x, rtol in ((np.array([700.0, 709.0, 710.0, 1e308, np.inf, -np.inf, np.nan]), 5e-15),
+                    (np.array([88.0, 88.7, 88.8, 89.0, 1e30, np.inf, np.nan], np.float32), 2e-6),
+                    (np.array([0.0, 1.0, 8.5, 11.0, 11.2, 12.0, -20.0, np.inf, np.nan], np.float16), 2e-3)):
+        with np.errstate(all="ignore"):
+            want = np.i0(x)
+        got = host(pygpu.i0(pygpu.asarray(x)))
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
     for M, beta in ((1, 5.0), (0, 3.0), (12, 14.0), (51, 0.0), (8, 8.6)):
         got, want = pygpu.kaiser(M, beta), np.kaiser(M, beta)
         assert got.shape == want.shape
