@@ -18,7 +18,7 @@ from ._out import check_cast, values_as
 __all__ = [
     "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     "isin", "histogram", "digitize", "median", "percentile", "quantile",
-    "select", "place", "extract",
+    "select", "place", "extract", "bincount",
 ]
 
 UniqueAllResult = _collections.namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
@@ -29,6 +29,24 @@ UniqueInverseResult = _collections.namedtuple("UniqueInverseResult", ["values", 
 def _as(x, device=None):
     return x if isinstance(x, _core.ndarray) and (device is None or x.device == device) \
         else _core.asarray(x, device=device)
+
+
+# ---------------------------------------------------------------- bincount
+
+def bincount(x, weights=None, minlength=0):
+    """The count (or summed weight) of each value of the non-negative integers x (the C count,
+    with NumPy's answers where x is empty or holds uint64 values past int64's range)."""
+    if isinstance(x, (list, tuple)) and len(x) == 0:
+        x = _core.empty(0, dtype=_np.int64)   # NumPy converts the sequence as intp: [] is no float64
+    x = _as(x)
+    if x.ndim == 1 and x.dtype.kind in "biu" and x.shape[0] == 0:
+        minlength = _operator.index(minlength) if minlength is not None else 0
+        if minlength < 0:
+            raise ValueError("'minlength' must not be negative")
+        return _core.zeros(minlength, dtype=_np.int64, device=x.device)   # NumPy: intp zeros, weights unread
+    if x.dtype == _np.uint64 and x.ndim == 1 and int(_core.max(x)) > _np.iinfo(_np.int64).max:
+        raise ValueError("'list' argument must have no negative elements")   # NumPy's cast to intp wraps these
+    return _core.bincount(x, weights=weights, minlength=minlength)
 
 
 # ---------------------------------------------------------------- unique

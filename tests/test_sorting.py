@@ -321,11 +321,24 @@ def test_bincount(device):
     assert_array_equal(pygpu.bincount(pygpu.asarray(np.array([], int), device=device)),
                        np.bincount(np.array([], int)))
     assert_array_equal(pygpu.bincount(px[::-2]), np.bincount(x[::-2]))
+    # empty x: NumPy's int64 zeros of minlength, weights or not; an empty list is intp, not float64
+    empty = pygpu.asarray(np.array([], np.uint8), device=device)
+    for got, want in ((pygpu.bincount([]), np.bincount([])),
+                      (pygpu.bincount(empty, weights=pygpu.asarray([], device=device)), np.bincount(np.array([], np.uint8), weights=[])),
+                      (pygpu.bincount(empty, weights=[], minlength=3), np.bincount(np.array([], np.uint8), weights=[], minlength=3))):
+        assert got.dtype == want.dtype
+        assert_array_equal(got, want)
     for np_call, pg_call in [
         (lambda: np.bincount([-1, 2]), lambda: pygpu.bincount(pygpu.asarray([-1, 2], device=device))),
         (lambda: np.bincount(x, minlength=-1), lambda: pygpu.bincount(px, minlength=-1)),
         (lambda: np.bincount(x, weights=[1, 2]), lambda: pygpu.bincount(px, weights=[1, 2])),
         (lambda: np.bincount(np.zeros((2, 2), int)), lambda: pygpu.bincount(pygpu.zeros((2, 2), "int64"))),
+        # uint64 past int64's range: NumPy's cast to intp makes them negative
+        (lambda: np.bincount(np.array([2**64 - 1, 0, 2], "u8")),
+         lambda: pygpu.bincount(pygpu.asarray(np.array([2**64 - 1, 0, 2], "u8"), device=device))),
+        (lambda: np.bincount(np.array([2**63, 3], "u8"), minlength=5),
+         lambda: pygpu.bincount(pygpu.asarray(np.array([2**63, 3], "u8"), device=device), minlength=5)),
+        (lambda: np.bincount([], minlength=-1), lambda: pygpu.bincount([], minlength=-1)),
     ]:
         same_error(np_call, pg_call)
     if np.lib.NumpyVersion(np.__version__) >= "2.5.0":  # floats are refused since NumPy 2.5
