@@ -305,7 +305,9 @@ def vecmat(x1, x2, /, out=None, **kwargs):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """numpy.trace: the sum along diagonals."""
     d = _core.diagonal(a, offset, axis1, axis2)
-    return _into(out, _sum_last(d, _sum_dtype(d.dtype) if dtype is None else _np.dtype(dtype)))
+    dt = _sum_dtype(d.dtype) if dtype is None else _np.dtype(dtype)
+    # a sum, not _sum_last's product with ones: (inf + 0j) * (1 + 0j) has a NaN imaginary part
+    return _into(out, _core.sum(d.astype(dt, copy=False), axis=-1, dtype=dt))
 
 
 # the NumPy installed decides, as for every other behaviour pygpu mirrors

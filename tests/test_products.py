@@ -152,6 +152,15 @@ def test_trace_and_diagonal(device, dt):
         check(pygpu.linalg.trace(pa, offset=-1), np.linalg.trace(a, offset=-1))
         if np.dtype(dt).kind in "iub":
             check(pygpu.trace(pa, dtype=np.int8), np.trace(a, dtype=np.int8))
+    if np.dtype(dt).kind == "c":   # inf and NaN on the diagonal leave the other part alone, as NumPy's sum does
+        for v in (complex(np.inf, 0), complex(np.nan, 1), complex(-np.inf, np.inf)):
+            b = a.copy()
+            b[1, 1, 1] = v
+            with np.errstate(all="ignore"):
+                for ax1, ax2 in ((0, 1), (1, 2)):
+                    got, want = pygpu.trace(P(b, device), 0, ax1, ax2), np.trace(b, 0, ax1, ax2)
+                    np.testing.assert_array_equal(got.get().real, want.real)
+                    np.testing.assert_array_equal(got.get().imag, want.imag)
     same_error(lambda: np.diagonal(np.ones(3)), lambda: pygpu.diagonal(pygpu.ones(3, device=device)))
     same_error(lambda: np.diagonal(np.ones((2, 2)), 0, 1, 1), lambda: pygpu.diagonal(pygpu.ones((2, 2), device=device),
                                                                                      0, 1, 1))
