@@ -234,7 +234,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     spec, arrays = _split_operands(operands)
     arrays = list(_arrays(*arrays))
     labels, out_labels = _parse(spec, arrays)
-    dt = _np.result_type(*[a.dtype for a in arrays]) if dtype is None else _np.dtype(dtype)
+    # NumPy's iterator takes the common dtype of every operand, out= among them (COMMON_DTYPE):
+    # bool counted into a float out, int8 summed in an int16 out
+    dt = _np.result_type(*[a.dtype for a in arrays], *([] if out is None else [out.dtype])) \
+        if dtype is None else _np.dtype(dtype)
     for i, a in enumerate(arrays):
         if not _np.can_cast(a.dtype, dt, casting=casting):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {a.dtype!r} to {dt!r} according "
