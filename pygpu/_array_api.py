@@ -155,6 +155,17 @@ def round(x, decimals=0, out=None):  # noqa: A001
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
     decimals = _operator.index(decimals)   # NumPy's TypeError for a float
     kind = x.dtype.kind
+    if kind in "bf" and decimals != 0 and isinstance(out, _core.ndarray):
+        # NumPy's sequence of ufuncs into out: the scaling in x's dtype, the rounding and the
+        # unscaling in out's (a float32 x rounded into float64 is 1.1, not float32's 1.10000002)
+        if out.size != x.size:
+            raise ValueError("invalid output shape")
+        with _np.errstate(over="ignore"):
+            f = float(_np.power(_np.float64(10.0), abs(decimals)))
+        scale, unscale = (_core.multiply, _core.true_divide) if decimals > 0 else (_core.true_divide, _core.multiply)
+        scale(x, f, out=out)
+        _core.rint(out, out=out)
+        return unscale(out, f, out=out)
     if kind == "b" and decimals != 0:
         raise TypeError(f"Cannot cast ufunc '{'multiply' if decimals > 0 else 'divide'}' output from dtype('float64') "
                         "to dtype('bool') with casting rule 'same_kind'")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import pygpu
-from conftest import DEVICES, assert_array_equal
+from conftest import DEVICES, assert_array_equal, same_error
 
 CHAR_DTYPES = {c: np.dtype(c) for c in "?bBhHiIlLefdFD"}
 
@@ -502,6 +502,26 @@ def test_round(device, dt):
         expected = np.round(x, d)
         assert got.dtype == expected.dtype
         np.testing.assert_allclose(got.get(), expected, rtol=1e-6 if dt != "f2" else 1e-3)
+
+
+def test_round_into_wider_out(device):
+    """around(x, decimals, out=) runs NumPy's ufuncs into out: the rounding and unscaling in out's
+    dtype (float32 x into float64 is 1.1, not 1.10000002), bool into a float out, out's errors."""
+    x = np.array([1.1, 2.2, 2.25, -3.35, 1e30], np.float32)
+    for src in (x, np.array([True, False, True, True, False])):
+        for dec in (1, 2, -1):
+            for out_dt in ("f8", "f4", "c16"):
+                want = np.zeros(5, out_dt)
+                np.around(src, dec, out=want)
+                out = pygpu.zeros(5, dtype=out_dt, device=device)
+                assert pygpu.around(pygpu.asarray(src, device=device), dec, out=out) is out
+                assert_array_equal(out, want)
+    px = pygpu.asarray(x, device=device)
+    for out_dt, shape in (("i4", 5), ("f8", 3)):
+        same_error(lambda: np.around(x, 1, out=np.zeros(shape, out_dt)),
+                   lambda: pygpu.around(px, 1, out=pygpu.zeros(shape, dtype=out_dt, device=device)))
+    same_error(lambda: np.around(np.array([True]), 1, out=np.zeros(1, bool)),
+               lambda: pygpu.around(pygpu.asarray([True], device=device), 1, out=pygpu.zeros(1, dtype=bool, device=device)))
 
 
 def test_angle_real_imag(device):
