@@ -133,8 +133,7 @@ def dot(a, b, out=None):
     """numpy.dot: the product of 1-d and 2-d arrays; for N-d, a sum product over the last axis of
     a and the second-to-last of b."""
     if _is_0d(a) or _is_0d(b):
-        if not isinstance(a, _ndarray) and not isinstance(b, _ndarray):
-            a = _core.asarray(a)
+        a, b = _arrays(a, b)   # NumPy converts Python scalars to arrays: int64/float64, not weak
         return _check_out(out, _core.multiply(a, b), "dot")
     a, b = _arrays(a, b)
     kb = b.shape[-2] if b.ndim >= 2 else b.shape[0]
@@ -164,8 +163,7 @@ def vdot(a, b, /):
 def inner(a, b, /):
     """numpy.inner: sum products over the last axes."""
     if _is_0d(a) or _is_0d(b):
-        if not isinstance(a, _ndarray) and not isinstance(b, _ndarray):
-            a = _core.asarray(a)
+        a, b = _arrays(a, b)   # NumPy converts Python scalars to arrays: int64/float64, not weak
         return _core.multiply(a, b)
     a, b = _arrays(a, b)
     if a.shape[-1] != b.shape[-1]:

@@ -64,6 +64,12 @@ def test_dot_scalars_and_out(device):
     check(pygpu.dot(P(a, device), 2), np.dot(a, 2))
     check(pygpu.dot(3, P(a, device)), np.dot(3, a))
     check(pygpu.dot(P(np.float32(2), device), P(a.astype(np.float32), device)), np.dot(np.float32(2), a.astype(np.float32)))
+    # a Python scalar is an array to dot and inner (int64, float64, complex128), not a weak scalar
+    for dt, scalar in (("i1", 1), ("i1", 1000), ("f4", 1.5), ("f2", 2), ("u1", True), ("f4", 1j)):
+        x = np.array([1, 2], dt)
+        for f in (np.dot, np.inner):
+            check(getattr(pygpu, f.__name__)(P(x, device), scalar), f(x, scalar))
+            check(getattr(pygpu, f.__name__)(scalar, P(x, device)), f(scalar, x))
     out = pygpu.empty((2, 2), device=device)
     assert pygpu.dot(P(a, device), P(a.T, device), out=out) is out
     check(out, a @ a.T)
