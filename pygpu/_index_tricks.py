@@ -235,8 +235,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     num = _index(num, "num")
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    # Python-scalar ends stay weak in the dtype, as NumPy's array converter keeps them: a float32
+    # start and a stop of 1 give float32
+    ends = [v if type(v) in (int, float, complex) else _pg.asarray(v, device=device) for v in (start, stop)]
     start, stop = _pg.asarray(start, device=device), _pg.asarray(stop, device=device)
-    dt = _pg.result_type(start, stop, float(num))
+    dt = _pg.result_type(*ends, float(num))
     start, stop = start.astype(dt), stop.astype(dt)
     div = num - 1 if endpoint else num
     delta = stop - start

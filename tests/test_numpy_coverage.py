@@ -368,6 +368,19 @@ def test_linspace_of_arrays(num, endpoint):
         pygpu.linspace([0.0], [1.0], -1)
 
 
+@pytest.mark.parametrize("fn", ["linspace", "logspace"])
+def test_linspace_array_end_and_python_scalar_end(fn):
+    """A Python-scalar end is weak in the dtype (NumPy's array converter): float16/float32 array
+    ends keep their dtype, integer ones give float64, a complex scalar gives complex64."""
+    for start, stop in ((np.array([0.0, 0.5], np.float16), 1), (np.array([0.0], np.float32), 1.0),
+                        (0, np.array([1.0, 2.0], np.float32)), (np.array([0.0], np.float32), 1j),
+                        (np.array([0, 1], np.int8), 3)):
+        want = getattr(np, fn)(start, stop, 5)
+        got = host(getattr(pygpu, fn)(*[pygpu.asarray(v) if isinstance(v, np.ndarray) else v for v in (start, stop)], 5))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=2e-3 if want.dtype == np.float16 else 1e-6)
+
+
 def test_block():
     A, B = np.eye(2) * 2, np.eye(3) * 3
     cases = [
