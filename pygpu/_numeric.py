@@ -233,15 +233,26 @@ def _nan_or_clipped(p, nan, small, big):
     return _pg.where(_pg.isnan(p), nan, _pg.clip(p, small, big))
 
 
+def _cast_like_copyto(v, dtype, device):
+    """v as an array of dtype (0-d for a scalar), cast as NumPy's copyto casts it (same_kind)."""
+    v = v.get() if isinstance(v, _pg.ndarray) else v
+    dst = _np.empty(_np.shape(v), dtype)
+    _np.copyto(dst, v, casting="same_kind")
+    return _pg.asarray(dst, device=device)
+
+
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +inf -> posinf (default the dtype's largest), -inf -> neginf (its most
     negative); complex values part by part. Integers and bools are returned as they are."""
     x = _asarray(x)
     if not _np.issubdtype(x.dtype, _np.inexact):
         return _pg.array(x, copy=True) if copy else x
-    info = _np.finfo(x.real.dtype if iscomplexobj(x) else x.dtype)
-    big = info.max if posinf is None else posinf
-    small = info.min if neginf is None else neginf
+    part = x.real.dtype if iscomplexobj(x) else x.dtype
+    info = _np.finfo(part)
+    # NumPy copies each replacement in with copyto's same_kind cast: x keeps its dtype whatever
+    # the values' types (np.float64(3) into float16 is float16; 1j into float32 is its TypeError)
+    nan, big, small = (_cast_like_copyto(v, part, x.device) for v in
+                       (nan, info.max if posinf is None else posinf, info.min if neginf is None else neginf))
 
     def fixed(p):
         if posinf is None and neginf is None:   # the dtype's extremes: clipping moves the infinities only

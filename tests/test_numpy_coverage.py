@@ -196,6 +196,18 @@ def test_nan_to_num(dtype):
         same(pa, expected)     # in place, through the view
         assert pygpu.may_share_memory(out, pa)
     same(pygpu.nan_to_num(pygpu.asarray(1.0 * np.inf)), np.nan_to_num(np.inf))
+    # replacements are copied in as NumPy's copyto casts them (same_kind): x keeps its dtype
+    for kw in ({"nan": np.float64(3)}, {"nan": np.int16(3)}, {"posinf": np.float64(1e300), "neginf": np.int8(-3)},
+               {"nan": 2**63}, {"nan": 1j}, {"posinf": np.complex64(1j)}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # 1e300 overflows float32/float16
+            try:
+                want = np.nan_to_num(a, **kw)
+            except TypeError as e:
+                with pytest.raises(TypeError, match=str(e).replace("(", r"\(").replace(")", r"\)")):
+                    pygpu.nan_to_num(pygpu.asarray(a), **kw)
+                continue
+            same(pygpu.nan_to_num(pygpu.asarray(a), **kw), want)
 
 
 @pytest.mark.parametrize("dtypes", [(np.int64, np.int64), (np.float32, np.int8), (np.complex64, np.float32)])
