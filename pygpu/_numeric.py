@@ -395,8 +395,8 @@ def packbits(a, axis=None, bitorder="big"):
     a = _asarray(a)
     if not (_np.issubdtype(a.dtype, _np.integer) or a.dtype == bool):
         raise TypeError("Expected an input array of integer or boolean data type")
-    if axis is None:
-        a, axis = a.reshape(-1), 0
+    if axis is None or a.ndim == 0:   # NumPy's: a 0-d array is a 1-d one, whatever the axis
+        a, axis = a.reshape(-1), 0 if axis is None else axis
     axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     bits = _pg.moveaxis(a != 0, axis, -1).astype(_np.uint8)
     n = bits.shape[-1]
@@ -414,8 +414,8 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
     a = _asarray(a)
     if a.dtype != _np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    if axis is None:
-        a, axis = a.reshape(-1), 0
+    if axis is None or a.ndim == 0:   # NumPy's: a 0-d array is a 1-d one, whatever the axis
+        a, axis = a.reshape(-1), 0 if axis is None else axis
     axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     moved = _pg.moveaxis(a, axis, -1)
     bits = (moved[..., None] >> _bit_weights(bitorder, a.device)) & 1

@@ -1149,6 +1149,18 @@ def test_packbits_unpackbits(axis, bitorder):
         pygpu.unpackbits(pygpu.asarray(a))
     with pytest.raises(ValueError, match="'little' or 'big'"):
         pygpu.packbits(pygpu.asarray(a), bitorder="middle")
+    # a 0-d array packs as a 1-d one: axis 0 and -1 work, 1 is NumPy's AxisError for 1 dimension
+    for x in (np.array(5), np.array(5, np.uint8)):
+        for ax in (0, -1, 1):
+            if ax == 1:
+                with pytest.raises(np.exceptions.AxisError, match="dimension 1"):
+                    pygpu.packbits(pygpu.asarray(x), axis=ax)
+                with pytest.raises(np.exceptions.AxisError, match="dimension 1"):
+                    pygpu.unpackbits(pygpu.asarray(x.astype(np.uint8)), axis=ax)
+                continue
+            same(pygpu.packbits(pygpu.asarray(x), axis=ax, bitorder=bitorder), np.packbits(x, axis=ax, bitorder=bitorder))
+            same(pygpu.unpackbits(pygpu.asarray(x.astype(np.uint8)), axis=ax, count=3, bitorder=bitorder),
+                 np.unpackbits(x.astype(np.uint8), axis=ax, count=3, bitorder=bitorder))
 
 
 # ------------------------------------------------------------------ polynomials
