@@ -628,6 +628,17 @@ def select(condlist, choicelist, default=0):
         dtype = result_type(*choices, dflt)
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    # then NumPy makes int64/float64/complex128 arrays of the Python scalars: the default fills
+    # the result unchecked (-1 with uint8 choices is 255), the choices are copied in same_kind
+    if type(dflt) in (int, float, complex):
+        dflt = _np.asarray(dflt).astype(dtype)
+    for i, c in enumerate(choices):
+        if type(c) in (int, float, complex):
+            c = _np.asarray(c)
+            if not _np.can_cast(c.dtype, dtype, "same_kind"):
+                raise TypeError(f"Cannot cast array data from {c.dtype!r} to {_np.dtype(dtype)!r} according to the "
+                                "rule 'same_kind'")
+            choices[i] = c.astype(dtype)
     conds = [_as(c, device) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype != _np.bool_:

@@ -386,6 +386,18 @@ def test_choose_compress_extract_place_select(device):
     same_error(lambda: np.select([], []), lambda: pygpu.select([], []))
     same_error(lambda: np.select([x > 1], [x, x]), lambda: pygpu.select([p > 1], [p, p]))
     same_error(lambda: np.select([x], [x]), lambda: pygpu.select([p], [p]))
+    # Python-scalar defaults and choices are int64/float64 arrays to NumPy: the default is cast
+    # into the result unchecked (-1 into uint8 is 255), the choices same_kind
+    c = np.array([True, False, False])
+    pc = pygpu.asarray(c, device=device)
+    u8, i8 = np.array([1, 2, 3], np.uint8), np.array([1, 2, 3], np.int8)
+    for choices, default in (([u8], -1), ([-1, i8], 300), ([u8], 256)):
+        got = pygpu.select([pc] * len(choices), [pygpu.asarray(v, device=device) if isinstance(v, np.ndarray) else v
+                                                 for v in choices], default=default)
+        want = np.select([c] * len(choices), choices, default=default)
+        assert got.dtype == want.dtype
+        assert_array_equal(got, want)
+    same_error(lambda: np.select([c, c], [-1, u8]), lambda: pygpu.select([pc, pc], [-1, pygpu.asarray(u8, device=device)]))
 
 
 # ---------------------------------------------------------------- found by a differential hunt
