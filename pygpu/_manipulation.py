@@ -640,11 +640,12 @@ def copyto(dst, src, casting="same_kind", where=True):
             raise TypeError(f"Cannot cast array data from {src.dtype!r} to {dst.dtype!r} according to the rule "
                             f"{casting!r}")
     else:
-        # NumPy's own check of a host value (NEP 50 rules for Python scalars) on a dummy element
+        # NumPy's own check of a host value (NEP 50 rules for Python scalars) on a dummy element;
+        # a scalar is copied as that element holds it (np.uint8(200) into int8 is -56, unchecked)
         host = src if isinstance(src, (bool, int, float, complex, _np.generic)) else _np.asarray(src)
-        _np.copyto(_np.empty((), dst.dtype), host if _np.ndim(host) == 0 else _np.empty((), host.dtype),
-                   casting=casting)
-        src = _core.asarray(host, device=dst.device) if _np.ndim(host) else host
+        cell = _np.empty((), dst.dtype)
+        _np.copyto(cell, host if _np.ndim(host) == 0 else _np.empty((), host.dtype), casting=casting)
+        src = _core.asarray(host, device=dst.device) if _np.ndim(host) else cell
     if where is True:
         dst[...] = src
         return

@@ -656,6 +656,18 @@ def test_copyto_errors(device):
     with pytest.raises(TypeError, match="pygpu.ndarray"):
         pygpu.copyto([1, 2, 3], pf)
 
+def test_copyto_numpy_scalar_values_cast_not_range_checked(device):
+    """Only a Python int gets NEP 50's range check; a NumPy scalar or 0-d array is cast as
+    NumPy's copyto casts it (np.uint8(200) into int8 is -56)."""
+    for dt, value, kw in (("i1", np.uint8(200), {}), ("i1", np.asarray(np.uint8(200)), {}),
+                          ("i4", np.float64(2.5), {"casting": "unsafe"}), ("i1", np.int64(300), {"where": [False, True]}),
+                          ("u1", np.uint16(300), {"casting": "unsafe"})):
+        want = np.zeros(2, dt)
+        np.copyto(want, value, **kw)
+        got = pygpu.zeros(2, dtype=dt, device=device)
+        pygpu.copyto(got, value, **kw)
+        assert_array_equal(got, want)
+
 
 # ------------------------------------------------------------------ rows of strided operands
 
