@@ -7,7 +7,7 @@ import operator
 import numpy as _np
 
 import pygpu as _pg
-from ._sorting import _bin_edges, _histogram_data, _outer_edges
+from ._sorting import _bin_edges, _histogram_data, _numpy_histogram, _outer_edges
 
 __all__ = ["histogram_bin_edges", "histogramdd", "histogram2d"]
 
@@ -16,6 +16,8 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 (Nu
     """The edges numpy.histogram would use: for a number of bins, given edges, or an estimator
     of the width ('auto', 'fd', 'doane', 'scott', 'rice', 'sturges', 'sqrt')."""
     a = _histogram_data(a)
+    if a.dtype.kind == "c":
+        return _numpy_histogram("histogram_bin_edges", a.device, a, bins, range=range, weights=weights)
     edges, _ = _bin_edges(a, bins, range, weights)
     return _pg.asarray(edges, device=a.device)
 
@@ -32,6 +34,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     """The D-dimensional histogram of N samples ((N, D), or D arrays of N): (hist, [edges per
     dimension]); counts are float64, as NumPy's; samples on the last edge count in the last bin."""
     s = _samples(sample)
+    if s.dtype.kind == "c":
+        return _numpy_histogram("histogramdd", s.device, s, bins, range=range, density=density, weights=weights)
     n, d = s.shape
     try:
         if len(bins) != d:

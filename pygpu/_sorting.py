@@ -355,10 +355,28 @@ def _histogram_data(a):
     return a
 
 
+def _numpy_histogram(name, device, *args, **kwargs):
+    """NumPy's histogram function `name` on host copies of the arguments, its arrays back on
+    device: for complex samples, which NumPy bins by its complex order (edges from its complex
+    linspace, the counts with its ComplexWarning); the device kernels bin real numbers."""
+    def host(v):
+        if isinstance(v, _core.ndarray):
+            return v.get()
+        return [host(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+    def back(v):
+        if isinstance(v, (list, tuple)):
+            return type(v)(back(x) for x in v)
+        return _core.asarray(v, device=device) if isinstance(v, _np.ndarray) else v
+    return back(getattr(_np, name)(*[host(v) for v in args], **{k: host(v) for k, v in kwargs.items()}))
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """numpy.histogram with an int number of bins or an array of edges: (hist, bin_edges), both on
     a's device. Counts are int64; with weights, sums of the weights' dtype."""
     a = _histogram_data(a)
+    if a.dtype.kind == "c":
+        return _numpy_histogram("histogram", a.device, a, bins, range=range, density=density, weights=weights)
     if weights is not None:
         weights = _as(weights, a.device)
         if weights.shape != a.shape:
