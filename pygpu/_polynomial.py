@@ -26,6 +26,8 @@ def polyval(p, x):
     """p[0] * x**(n-1) + ... + p[n-1], element-wise in x (Horner's rule); a polynomial when x
     is a poly1d (the composition p(x))."""
     p = _pg.asarray(p)
+    if p.ndim == 0:
+        raise TypeError("iteration over a 0-d array")   # NumPy's loop over p's coefficients
     if isinstance(x, (poly1d, _np.poly1d)):
         # NumPy starts from the Python int 0, so integer coefficients stay integer
         x, y = poly1d(x), 0
@@ -85,10 +87,14 @@ def polyder(p, m=1):
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     truepoly = _truepoly(p)
-    p = _coeffs(p)
-    for _ in range(m):
+    p = p._coeffs if isinstance(p, poly1d) else _pg.asarray(p)
+    if p.ndim == 0:
+        raise TypeError("len() of unsized object")   # NumPy's len(p)
+    # NumPy's recursion takes one product more than it returns: an N-d p (N > 1) raises there
+    for step in range(m + (p.ndim > 1)):
         n = p.shape[0] - 1
-        p = p[:-1] * _pg.arange(n, 0, -1, device=p.device)
+        y = p[:-1] * _pg.arange(n, 0, -1, device=p.device)
+        p = y if step < m else p
     return poly1d(p) if truepoly else p
 
 
@@ -104,7 +110,11 @@ def polyint(p, m=1, k=None):
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     truepoly = _truepoly(p)
-    p = _coeffs(p)
+    p = p._coeffs if isinstance(p, poly1d) else _pg.asarray(p)
+    if m == 0:
+        return poly1d(p) if truepoly else p   # as it is, 0-d too (NumPy's)
+    if p.ndim == 0:
+        raise TypeError("len() of unsized object")
     dtype = _np.result_type(p.dtype, _np.asarray(k).dtype, _np.float64)   # complex coefficients stay complex
     for i in range(m):
         n = p.shape[0]
@@ -190,6 +200,8 @@ def roots(p):
     """The roots of the polynomial with coefficients p (highest power first): the eigenvalues of
     its companion matrix, and zeros for trailing zero coefficients."""
     p = _pg.asarray(p)
+    if p.ndim == 0:   # NumPy's __array_function__ dispatcher cannot iterate a scalar
+        raise TypeError("dispatcher for __array_function__ did not return an iterable")
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     nonzero = _pg.nonzero(p)[0].get()
@@ -208,7 +220,7 @@ def roots(p):
                 and not bool(_pg.any(_pg.imag(found) != 0)):
             found = _pg.real(found).copy()   # real roots of a real polynomial stay real, as NumPy's
     else:
-        found = _pg.asarray([], dtype=p.dtype, device=p.device)
+        found = _pg.asarray([], dtype=_np.float64, device=p.device)   # NumPy's array([]), whatever p's dtype
     return _pg.concatenate((found, _pg.zeros(trailing, dtype=found.dtype, device=p.device)))
 
 
@@ -216,6 +228,8 @@ def poly(seq_of_zeros):
     """The coefficients of the monic polynomial with these roots (or of a square matrix's
     characteristic polynomial); real when the roots come in conjugate pairs."""
     z = _pg.asarray(seq_of_zeros)
+    if z.ndim == 0:   # NumPy's __array_function__ dispatcher cannot iterate a scalar
+        raise TypeError("dispatcher for __array_function__ did not return an iterable")
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
         z = _pg.linalg.eigvals(z)
     elif z.ndim == 1:
@@ -223,8 +237,9 @@ def poly(seq_of_zeros):
     else:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if z.shape[0] == 0:
-        return _pg.asarray(1.0)
-    dtype = _np.result_type(z.dtype, _np.float64) if not _np.issubdtype(z.dtype, _np.inexact) else z.dtype
+        return 1.0   # NumPy's Python float
+    # NumPy's mintypecode: float32, float64 and the complex types stay, the rest (float16 too) float64
+    dtype = z.dtype if z.dtype.char in "FDfd" else _np.dtype(_np.float64)
     a = _pg.ones(1, dtype=dtype, device=z.device)
     for k in range(z.shape[0]):
         a = _pg.convolve(a, _pg.concatenate((_pg.ones(1, dtype=dtype, device=z.device), -z[k:k + 1].astype(dtype))),

@@ -1183,6 +1183,24 @@ def test_polynomial_arithmetic_and_evaluation():
         np.testing.assert_allclose(host(g), w, rtol=1e-13, atol=1e-13)
 
 
+def test_polynomial_dtypes_types_and_errors_as_numpy():
+    """poly and roots of float16 give float64 (NumPy's mintypecode, its array([])); poly([]) is a
+    Python float; 0-d and N-d coefficients raise as NumPy's code raises (len(), iteration)."""
+    for f in (lambda m: m.poly(m.asarray([2.0], dtype="f2")), lambda m: m.roots(m.asarray([2.0], dtype="f2")),
+              lambda m: m.roots(m.asarray([2j])), lambda m: m.roots(m.asarray([2j, 0])),
+              lambda m: m.polyder(m.asarray([[1.0, 2], [3, 4], [5, 6]])), lambda m: m.polyint(m.asarray(3.0), 0)):
+        same(f(pygpu), f(np))
+    assert type(pygpu.poly([])) is type(np.poly([])) and pygpu.poly([]) == np.poly([])
+    for f in (lambda m: m.polyder(m.asarray(3.0)), lambda m: m.polyder(m.asarray(3.0), 0),
+              lambda m: m.polyint(m.asarray(3.0)), lambda m: m.polyval(m.asarray(3), m.asarray(3)),
+              lambda m: m.roots(m.asarray(3.0)), lambda m: m.poly(m.asarray(3.0)),
+              lambda m: m.polyder(m.asarray([[1.0, 2, 3], [3, 4, 5]]))):
+        with pytest.raises(Exception) as want:
+            f(np)
+        with pytest.raises(type(want.value)):
+            f(pygpu)
+
+
 def test_polyfit_roots_and_poly():
     rng = np.random.default_rng(14)
     x = np.linspace(0, 4, 30)
