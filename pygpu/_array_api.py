@@ -223,12 +223,16 @@ def angle(z, deg=False):
 
 def real(x):
     """The real part (a view for complex arrays)."""
+    if type(x) in (type(True), int, float, complex):   # (bool here is the dtype)
+        return x.real   # NumPy's val.real: a Python number's own
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
     return x.real
 
 
 def imag(x):
     """The imaginary part (a view for complex arrays; zeros otherwise)."""
+    if type(x) in (type(True), int, float, complex):   # (bool here is the dtype)
+        return x.imag   # NumPy's val.imag: a Python number's own
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
     return x.imag
 

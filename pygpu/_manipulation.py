@@ -621,10 +621,13 @@ def trim_zeros(filt, trim="fb", axis=None):
         others = tuple(d for d in range(a.ndim) if d != ax)
         line = any_(nonzero, axis=others) if others else nonzero
         if not bool(any_(line)):   # all zeros: the trimmed axes empty, the others kept (NumPy's)
-            return a[tuple(slice(0, 0) if d in axes else slice(None) for d in range(a.ndim))]
+            index = [slice(0, 0) if d in axes else slice(None) for d in range(a.ndim)]
+            break
         start = int(argmax(line)) if "f" in trim else None
         stop = line.shape[0] - int(argmax(line[::-1])) if "b" in trim else None
         index[ax] = slice(start, stop)
+    if isinstance(filt, (list, tuple)):   # NumPy slices the input itself: a list stays a list
+        return filt[index[0]] if a.ndim == 1 else filt[tuple(index)]
     return a[tuple(index)]
 
 

@@ -149,6 +149,8 @@ def iscomplex(x):
 
 def isreal(x):
     """Element-wise: a zero imaginary part (True everywhere for real dtypes)."""
+    if type(x) in (bool, int, float, complex):
+        return x.imag == 0   # NumPy's imag(x) == 0: a Python bool for a Python number
     x = _asarray(x)
     if iscomplexobj(x):
         return _pg.imag(x) == 0

@@ -609,6 +609,11 @@ def test_trim_zeros(device):
         if x.ndim == 2:
             assert_array_equal(pygpu.trim_zeros(p, axis=1), np.trim_zeros(x, axis=1))
     same_error(lambda: np.trim_zeros(np.ones(2), "x"), lambda: pygpu.trim_zeros(pygpu.ones(2, device=device), "x"))
+    # NumPy slices the input itself: a list or tuple comes back as one (a nested list is its TypeError)
+    for a, trim in (([0, 1, 2, 0], "fb"), ((0, 1, 0), "fb"), ([0, 0], "fb"), ([0, 1, 2, 0], "f")):
+        r, e = pygpu.trim_zeros(a, trim), np.trim_zeros(a, trim)
+        assert type(r) is type(e) and r == e
+    same_error(lambda: np.trim_zeros([[0, 0], [0, 1]]), lambda: pygpu.trim_zeros([[0, 0], [0, 1]]))
 
 
 # ------------------------------------------------------------------ copyto

@@ -122,6 +122,14 @@ def test_asarray_chkfinite_and_require():
 
 # ------------------------------------------------------------------ type predicates
 
+def test_real_imag_isreal_of_python_numbers():
+    """NumPy's val.real / val.imag: a Python number gives a Python number, isreal a Python bool."""
+    for f in (lambda m: m.real(1.5), lambda m: m.imag(2), lambda m: m.real(1 + 2j), lambda m: m.imag(True),
+              lambda m: m.isreal(2), lambda m: m.isreal(1j)):
+        got, want = f(pygpu), f(np)
+        assert type(got) is type(want) and got == want
+
+
 @pytest.mark.parametrize("dtype", NUMBERS)
 def test_type_predicates(dtype):
     a = special(dtype, (5,))
