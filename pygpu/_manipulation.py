@@ -3,6 +3,7 @@
 assignment into slices, reshape of a broadcast view). No loop runs over elements in Python; the
 loops here run over axes or pieces. concatenate, stack and diagonal are C (pygpu._core)."""
 import itertools as _itertools
+import math as _math
 import operator as _operator
 
 import numpy as _np
@@ -78,7 +79,8 @@ def size(a, axis=None):
         return _np.size(a, axis)
     if axis is None:
         return a.size
-    return a.shape[axis]
+    # NumPy's: the product over one axis or a tuple of them
+    return _math.prod(a.shape[ax] for ax in _normalize_axis_tuple(axis, a.ndim, allow_duplicate=False))
 
 
 def _atleast(arys, nd, device=None):
@@ -403,6 +405,8 @@ def tri(N, M=None, k=0, dtype=float, *, device=None):
 
 
 def _tri_mask(m, k):
+    if m.ndim == 0:   # NumPy's tri(*m.shape[-2:]) with no shape
+        raise TypeError("tri() missing 1 required positional argument: 'N'")
     rows, cols = m.shape[-2:] if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
     return tri(rows, cols, k=k, dtype=bool, device=m.device)
 

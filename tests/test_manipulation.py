@@ -473,6 +473,8 @@ def test_tril_triu(device, dtype):
         for k in (-2, -1, 0, 1, 3, 10):
             assert_array_equal(pygpu.tril(p, k), np.tril(x, k))
             assert_array_equal(pygpu.triu(p, k=k), np.triu(x, k=k))
+    for f in ("tril", "triu"):   # 0-d: NumPy's tri() of no shape
+        same_error(lambda: getattr(np, f)(np.array(3)), lambda: getattr(pygpu, f)(pygpu.asarray(3, device=device)))
 
 
 def test_tri(device):
@@ -559,6 +561,12 @@ def test_shape_ndim_size(device):
     p = pygpu.zeros((2, 3), device=device)
     assert pygpu.shape(p) == (2, 3) and pygpu.ndim(p) == 2 and pygpu.size(p) == 6 and pygpu.size(p, 1) == 3
     assert pygpu.shape([[1, 2]]) == (1, 2) and pygpu.ndim(5) == 0
+    # NumPy's axis: a tuple of axes too (their lengths' product), negative, with its errors
+    n = np.zeros((2, 3))
+    for axis in ((0, 1), (-1,), (), -2):
+        assert pygpu.size(p, axis) == np.size(n, axis)
+    for axis in (2, (0, 0)):
+        same_error(lambda: np.size(n, axis), lambda: pygpu.size(p, axis))
 
 
 # ------------------------------------------------------------------ insert, delete
