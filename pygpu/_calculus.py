@@ -56,7 +56,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     otype = f.dtype
-    if not _np.issubdtype(otype, _np.inexact):
+    if _np.issubdtype(otype, _np.integer):   # NumPy widens integers only: bool reaches its subtraction
         f = f.astype(_np.float64)
         otype = _np.dtype(_np.float64)
     results = []
@@ -64,6 +64,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         if f.shape[ax] < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, at least (edge_order + 1) "
                              "elements are required.")
+        if f.dtype == _np.bool_:
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                            "operator, or the logical_xor function instead.")
         out = _pg.empty(f.shape, dtype=otype, device=f.device)
         at = lambda i: f[_along(nd, ax, i)]   # noqa: E731
         uniform = _np.ndim(dx) == 0

@@ -690,6 +690,13 @@ def test_gradient():
         pygpu.gradient(pf, 1.0, 2.0)
     with pytest.raises(ValueError, match="match the length"):
         pygpu.gradient(pf, axis=1, *(pygpu.arange(6.0),))
+    b = np.array([[True, False, True], [False, False, True]])
+    for kw in ({}, {"axis": 1}):   # bool is not widened as integers are: NumPy's subtraction refuses it
+        with pytest.raises(TypeError, match="boolean subtract"):
+            np.gradient(b, **kw)
+        with pytest.raises(TypeError, match="boolean subtract"):
+            pygpu.gradient(pygpu.asarray(b), **kw)
+    same(pygpu.gradient(pygpu.asarray(b[0].astype(np.int8))), np.gradient(b[0].astype(np.int8)))
 
 
 def test_trapezoid():
