@@ -6,6 +6,7 @@ and hanning windows (numpy/_core/numeric.py, numpy/lib/_function_base_impl.py an
 compiled interp are the reference for results and errors)."""
 import functools
 import math
+import warnings as _warnings
 
 import numpy as _np
 
@@ -204,10 +205,19 @@ def _interp_real(x, xp, fp, left, right):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """The piecewise-linear interpolant of (xp, fp) at x (xp increasing; left and right outside
     it, fp's ends by default; period for angles), in float64 or complex128 as NumPy's."""
+    given = (x, xp)
     x, xp, fp = _pg.asarray(x), _pg.asarray(xp), _pg.asarray(fp)
-    for points in (x, xp):
-        if points.dtype.kind == "c":   # NumPy's TypeError (its float() of the points)
-            raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    if x.dtype.kind == "c" or xp.dtype.kind == "c":
+        if period is None:   # NumPy's compiled interp: float() of a list's items, a safe cast of an array's
+            if not all(isinstance(v, (_pg.ndarray, _np.ndarray)) for v, a in zip(given, (x, xp)) if a.dtype.kind == "c"):
+                raise TypeError("float() argument must be a string or a real number, not 'complex'")
+            dt = x.dtype if x.dtype.kind == "c" else xp.dtype
+            raise TypeError(f"Cannot cast array data from {dt!r} to dtype('float64') according to the rule 'safe'")
+        # with a period NumPy makes float64 arrays of them first: the real parts, with its warning each
+        for _ in range((x.dtype.kind == "c") + (xp.dtype.kind == "c")):
+            _warnings.warn("Casting complex values to real discards the imaginary part", _np.exceptions.ComplexWarning,
+                           stacklevel=2)
+        x, xp = _pg.real(x), _pg.real(xp)
     x = x.astype(_np.float64)
     complex_fp = _np.issubdtype(fp.dtype, _np.complexfloating)
     fp = fp.astype(_np.complex128 if complex_fp else _np.float64)

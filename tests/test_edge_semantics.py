@@ -6,6 +6,7 @@ empty axes, irfft sizes, hypot and |z| bits, ldexp at the exponent limits, round
 ufunc where= and the methods beyond the kernels (at, reduce of subtract), 0-d arrays in reductions
 and format(), NumPy's ufuncs with a NumPy out=, other byte orders, flags, legacy random seeds.
 Each was a wrong answer or a wrong error once (found by differential hunts against NumPy)."""
+import re
 import warnings
 
 import numpy as np
@@ -702,6 +703,19 @@ def test_diff_prepend_shapes_and_interp_of_complex_points():
         same(pg.diff(pg.asarray(a), **kw), want)
     with pytest.raises(TypeError):
         pg.interp(pg.asarray([1 + 1j]), pg.asarray([0.0, 2.0]), pg.asarray([0.0, 10.0]))
+    # with a period NumPy makes float64 arrays of complex points: their real parts, with a ComplexWarning
+    z, zp = np.array([0.5 + 1j, 2 - 1j]), np.array([0, 1j, 2])
+    for x, xp in ((z, [0, 1]), ([0.5, 2.5], zp), (z, zp)):
+        with pytest.warns(np.exceptions.ComplexWarning):
+            want = np.interp(x, xp, [1, 2, 5][:len(xp)], period=3)
+        with pytest.warns(np.exceptions.ComplexWarning):
+            got = pg.interp(*[pg.asarray(v) for v in (x, xp)], [1, 2, 5][:len(xp)], period=3)
+        same(got, want)
+    for x, xp in ((z, [0, 1]), ([0.5], zp), ([0.5], [0, 1j])):   # without: NumPy's TypeErrors and their words
+        with pytest.raises(TypeError) as e:
+            np.interp(x, xp, [1, 2, 5][:len(xp)])
+        with pytest.raises(TypeError, match=re.escape(str(e.value))):
+            pg.interp(*[pg.asarray(v) if isinstance(v, np.ndarray) else v for v in (x, xp)], [1, 2, 5][:len(xp)])
 
 
 def test_sums_start_from_positive_zero_as_numpys():
