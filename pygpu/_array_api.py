@@ -154,6 +154,11 @@ def round(x, decimals=0, out=None):  # noqa: A001
     """numpy.round: half to even; decimals != 0 scales by 10**decimals as NumPy does."""
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
     decimals = _operator.index(decimals)   # NumPy's TypeError for a float
+    # NumPy reads decimals as a C long, then a C int
+    if not -2**63 <= decimals < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    if not -2**31 <= decimals < 2**31:
+        raise OverflowError(f"signed integer is {'greater than maximum' if decimals > 0 else 'less than minimum'}")
     kind = x.dtype.kind
     if kind in "bf" and decimals != 0 and isinstance(out, _core.ndarray):
         # NumPy's sequence of ufuncs into out: the scaling in x's dtype, the rounding and the

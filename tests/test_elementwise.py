@@ -504,6 +504,14 @@ def test_round(device, dt):
         np.testing.assert_allclose(got.get(), expected, rtol=1e-6 if dt != "f2" else 1e-3)
 
 
+def test_round_decimals_past_a_c_int(device):
+    """NumPy reads decimals as a C long, then a C int: past either its OverflowError, any dtype."""
+    for x in (np.array([1]), np.array([1.5])):
+        px = pygpu.asarray(x, device=device)
+        for d in (2**31, -2**31 - 1, 2**63):
+            same_error(lambda: np.around(x, d), lambda: pygpu.around(px, d))
+
+
 def test_round_into_wider_out(device):
     """around(x, decimals, out=) runs NumPy's ufuncs into out: the rounding and unscaling in out's
     dtype (float32 x into float64 is 1.1, not 1.10000002), bool into a float out, out's errors."""
