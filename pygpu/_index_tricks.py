@@ -79,6 +79,8 @@ def fill_diagonal(a, val, wrap=False):
     diagonal restarts below the square part with wrap=True, as NumPy's flat stepping does."""
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and len(set(a.shape)) != 1:   # checked before val is read, as NumPy checks it
+        raise ValueError("All dimensions of input must be of equal length")
     val = values_as(val, a.dtype, a.device, casting="unsafe")   # NumPy's a.flat[...] = val
     if a.ndim == 2:
         rows, cols = a.shape
@@ -86,8 +88,6 @@ def fill_diagonal(a, val, wrap=False):
         flat = _pg.arange(0, end, cols + 1, dtype=_np.int64, device=a.device)
         index = (flat // cols, flat % cols)
     else:
-        if len(set(a.shape)) != 1:
-            raise ValueError("All dimensions of input must be of equal length")
         index = (_pg.arange(a.shape[0], dtype=_np.int64, device=a.device),) * a.ndim
     count = index[0].shape[0]
     if count == 0 or val.size == 0:

@@ -457,6 +457,7 @@ def test_numpy_scalars_cast_into_fancy_and_mask_assignment(key, value):
 def test_fill_diagonal_and_ravel_multi_index_errors():
     for call in (lambda m: m.fill_diagonal(m.zeros((2, 2), "i1"), 300),
                  lambda m: m.fill_diagonal(m.zeros((2, 2), "f4"), 1j),
+                 lambda m: m.fill_diagonal(m.zeros((2, 3, 2), "u1"), -1, wrap=True),   # the shape first
                  lambda m: m.ravel_multi_index((m.asarray([0]),) * 3, (2, 0, 3), mode="wrap"),
                  lambda m: m.ravel_multi_index((m.asarray([1]), m.asarray([1])), (2**40, 2**40))):
         np_r, pg_r = numpy_and_pygpu(call)
