@@ -237,6 +237,8 @@ def _nan_or_clipped(p, nan, small, big):
 
 def _cast_like_copyto(v, dtype, device):
     """v as an array of dtype (0-d for a scalar), cast as NumPy's copyto casts it (same_kind)."""
+    if type(v) in (int, float) and (type(v) is float or abs(v) <= 2**53) and abs(v) <= float(_np.finfo(dtype).max):
+        return v   # a Python number dtype holds (the defaults among them): weak, exact, no host round trip
     v = v.get() if isinstance(v, _pg.ndarray) else v
     dst = _np.empty(_np.shape(v), dtype)
     _np.copyto(dst, v, casting="same_kind")
@@ -253,8 +255,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     info = _np.finfo(part)
     # NumPy copies each replacement in with copyto's same_kind cast: x keeps its dtype whatever
     # the values' types (np.float64(3) into float16 is float16; 1j into float32 is its TypeError)
-    nan, big, small = (_cast_like_copyto(v, part, x.device) for v in
-                       (nan, info.max if posinf is None else posinf, info.min if neginf is None else neginf))
+    big = float(info.max) if posinf is None else posinf
+    small = float(info.min) if neginf is None else neginf
+    nan, big, small = (_cast_like_copyto(v, part, x.device) for v in (nan, big, small))
 
     def fixed(p):
         if posinf is None and neginf is None:   # the dtype's extremes: clipping moves the infinities only

@@ -209,7 +209,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     x, xp, fp = _pg.asarray(x), _pg.asarray(xp), _pg.asarray(fp)
     if x.dtype.kind == "c" or xp.dtype.kind == "c":
         if period is None:   # NumPy's compiled interp: float() of a list's items, a safe cast of an array's
-            if not all(isinstance(v, (_pg.ndarray, _np.ndarray)) for v, a in zip(given, (x, xp)) if a.dtype.kind == "c"):
+            listed = [not isinstance(v, (_pg.ndarray, _np.ndarray)) for v, a in zip(given, (x, xp)) if a.dtype.kind == "c"]
+            if any(listed):
                 raise TypeError("float() argument must be a string or a real number, not 'complex'")
             dt = x.dtype if x.dtype.kind == "c" else xp.dtype
             raise TypeError(f"Cannot cast array data from {dt!r} to dtype('float64') according to the rule 'safe'")

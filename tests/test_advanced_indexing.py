@@ -397,7 +397,8 @@ def test_choose_compress_extract_place_select(device):
         want = np.select([c] * len(choices), choices, default=default)
         assert got.dtype == want.dtype
         assert_array_equal(got, want)
-    same_error(lambda: np.select([c, c], [-1, u8]), lambda: pygpu.select([pc, pc], [-1, pygpu.asarray(u8, device=device)]))
+    same_error(lambda: np.select([c, c], [-1, u8]),
+               lambda: pygpu.select([pc, pc], [-1, pygpu.asarray(u8, device=device)]))
 
 
 # ---------------------------------------------------------------- found by a differential hunt

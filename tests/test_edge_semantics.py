@@ -665,9 +665,12 @@ def test_histograms_of_complex_samples():
     """NumPy bins complex samples by its complex order (edges from its complex linspace); the
     'auto' estimator's percentile refuses them."""
     z, x = np.array([1 + 1j, 2, 3 - 1j, 2.5 + 0.5j]), np.array([1.0, 2.0, 3.0, 4.0])
-    for f in (lambda m: m.histogram_bin_edges(m.asarray(z), 3), lambda m: m.histogram_bin_edges(m.asarray(z), 3, range=(0, 4)),
-              lambda m: m.histogram(m.asarray(z), 2), lambda m: m.histogram(m.asarray(z), [0, 1, 2, 5], weights=m.asarray(x)),
-              lambda m: m.histogram2d(m.asarray(z), m.asarray(x), 2), lambda m: m.histogramdd(m.asarray(z.reshape(2, 2)), 2)):
+    for f in (lambda m: m.histogram_bin_edges(m.asarray(z), 3),
+              lambda m: m.histogram_bin_edges(m.asarray(z), 3, range=(0, 4)),
+              lambda m: m.histogram(m.asarray(z), 2),
+              lambda m: m.histogram(m.asarray(z), [0, 1, 2, 5], weights=m.asarray(x)),
+              lambda m: m.histogram2d(m.asarray(z), m.asarray(x), 2),
+              lambda m: m.histogramdd(m.asarray(z.reshape(2, 2)), 2)):
         got, want = quiet(f, pg), quiet(f, np)
         got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
         for g, w in zip(got, want):

@@ -133,8 +133,10 @@ def test_einsum_dtype_out_casting_optimize(device):
     small = np.array([100, 100, 100], np.int8)
     point6 = np.array([0.6, 0.6, 0.6])
     for spec, ops, out_dt, kw in (("ij->j", (bools,), "f8", {}), ("ij->j", (bools,), "i1", {}),
-                                  ("i->", (small,), "i2", {}), ("i,i->", (point6, point6), "i8", {"casting": "unsafe"}),
-                                  ("i->", (point6,), "i8", {"casting": "unsafe"}), ("ij,jk", (a, b), "f4", {"casting": "same_kind"})):
+                                  ("i->", (small,), "i2", {}),
+                                  ("i,i->", (point6, point6), "i8", {"casting": "unsafe"}),
+                                  ("i->", (point6,), "i8", {"casting": "unsafe"}),
+                                  ("ij,jk", (a, b), "f4", {"casting": "same_kind"})):
         want = np.einsum(spec, *ops, out=np.zeros(np.einsum(spec, *ops).shape, out_dt), **kw)
         out = pygpu.zeros(want.shape, dtype=out_dt, device=device)
         got = pygpu.einsum(spec, *[pygpu.asarray(o, device=device) for o in ops], out=out, **kw)

@@ -528,8 +528,8 @@ def test_round_into_wider_out(device):
     for out_dt, shape in (("i4", 5), ("f8", 3)):
         same_error(lambda: np.around(x, 1, out=np.zeros(shape, out_dt)),
                    lambda: pygpu.around(px, 1, out=pygpu.zeros(shape, dtype=out_dt, device=device)))
-    same_error(lambda: np.around(np.array([True]), 1, out=np.zeros(1, bool)),
-               lambda: pygpu.around(pygpu.asarray([True], device=device), 1, out=pygpu.zeros(1, dtype=bool, device=device)))
+    pb, pout = pygpu.asarray([True], device=device), pygpu.zeros(1, dtype=bool, device=device)
+    same_error(lambda: np.around(np.array([True]), 1, out=np.zeros(1, bool)), lambda: pygpu.around(pb, 1, out=pout))
 
 
 def test_angle_real_imag(device):

@@ -673,7 +673,8 @@ def test_copyto_numpy_scalar_values_cast_not_range_checked(device):
     """Only a Python int gets NEP 50's range check; a NumPy scalar or 0-d array is cast as
     NumPy's copyto casts it (np.uint8(200) into int8 is -56)."""
     for dt, value, kw in (("i1", np.uint8(200), {}), ("i1", np.asarray(np.uint8(200)), {}),
-                          ("i4", np.float64(2.5), {"casting": "unsafe"}), ("i1", np.int64(300), {"where": [False, True]}),
+                          ("i4", np.float64(2.5), {"casting": "unsafe"}),
+                          ("i1", np.int64(300), {"where": [False, True]}),
                           ("u1", np.uint16(300), {"casting": "unsafe"})):
         want = np.zeros(2, dt)
         np.copyto(want, value, **kw)

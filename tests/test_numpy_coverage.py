@@ -396,7 +396,8 @@ def test_linspace_array_end_and_python_scalar_end(fn):
                         (0, np.array([1.0, 2.0], np.float32)), (np.array([0.0], np.float32), 1j),
                         (np.array([0, 1], np.int8), 3)):
         want = getattr(np, fn)(start, stop, 5)
-        got = host(getattr(pygpu, fn)(*[pygpu.asarray(v) if isinstance(v, np.ndarray) else v for v in (start, stop)], 5))
+        ends = [pygpu.asarray(v) if isinstance(v, np.ndarray) else v for v in (start, stop)]
+        got = host(getattr(pygpu, fn)(*ends, 5))
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=2e-3 if want.dtype == np.float16 else 1e-6)
 
@@ -1173,7 +1174,8 @@ def test_packbits_unpackbits(axis, bitorder):
                 with pytest.raises(np.exceptions.AxisError, match="dimension 1"):
                     pygpu.unpackbits(pygpu.asarray(x.astype(np.uint8)), axis=ax)
                 continue
-            same(pygpu.packbits(pygpu.asarray(x), axis=ax, bitorder=bitorder), np.packbits(x, axis=ax, bitorder=bitorder))
+            same(pygpu.packbits(pygpu.asarray(x), axis=ax, bitorder=bitorder),
+                 np.packbits(x, axis=ax, bitorder=bitorder))
             same(pygpu.unpackbits(pygpu.asarray(x.astype(np.uint8)), axis=ax, count=3, bitorder=bitorder),
                  np.unpackbits(x.astype(np.uint8), axis=ax, count=3, bitorder=bitorder))
 

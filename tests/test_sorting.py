@@ -323,9 +323,10 @@ def test_bincount(device):
     assert_array_equal(pygpu.bincount(px[::-2]), np.bincount(x[::-2]))
     # empty x: NumPy's int64 zeros of minlength, weights or not; an empty list is intp, not float64
     empty = pygpu.asarray(np.array([], np.uint8), device=device)
+    nempty = np.array([], np.uint8)
     for got, want in ((pygpu.bincount([]), np.bincount([])),
-                      (pygpu.bincount(empty, weights=pygpu.asarray([], device=device)), np.bincount(np.array([], np.uint8), weights=[])),
-                      (pygpu.bincount(empty, weights=[], minlength=3), np.bincount(np.array([], np.uint8), weights=[], minlength=3))):
+                      (pygpu.bincount(empty, weights=pygpu.zeros(0, device=device)), np.bincount(nempty, weights=[])),
+                      (pygpu.bincount(empty, weights=[], minlength=3), np.bincount(nempty, weights=[], minlength=3))):
         assert got.dtype == want.dtype
         assert_array_equal(got, want)
     for np_call, pg_call in [
