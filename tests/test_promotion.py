@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import pygpu
+from conftest import assert_array_equal
 
 DTYPES = ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"]
 
@@ -96,6 +97,55 @@ def test_promotion_functions():
     assert pygpu.finfo(pygpu.float32).eps == np.finfo(np.float32).eps
     assert pygpu.finfo(pygpu.asarray(np.ones(2, np.float16))).bits == 16
     assert pygpu.iinfo(pygpu.int16).max == 32767
+
+
+# Python ints past int64 with no array operand (NumPy 2.4 and 2.5 agree on every case)
+BIG_INTS = [2**63, 2**64 - 1, -2**63 - 1, 2**64]
+UFUNCS = sorted(n for n in dir(pygpu) if isinstance(getattr(pygpu, n), pygpu.ufunc) and hasattr(np, n)
+                and getattr(pygpu, n).nin in (1, 2))
+
+
+def _big_int_calls(name):
+    if name == "clip":
+        return [c for v in BIG_INTS for c in ((v, 0, 1), (1, 0, v), (v, 0.5, 2.5), (v, None, 1))]
+    if name == "angle" or getattr(pygpu, name).nin == 1:
+        return [(v,) for v in BIG_INTS]
+    small = (1, 1.5, True, 1j)
+    return [c for v in BIG_INTS
+            for c in [(v, s) for s in small] + [(s, v) for s in small] + [(v, w) for w in BIG_INTS]]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's overflow in power, square, ...
+@pytest.mark.parametrize("name", UFUNCS + ["angle", "clip"])
+def test_python_ints_past_int64_with_no_array(name):
+    """NumPy's answers: a lone int is np.asarray's uint64 (sin(2**63), negative(2**63)), one next to
+    a Python float or complex is a value of that loop, next to other ints (an int64 loop) an
+    OverflowError; comparisons are exact. Where NumPy makes an object array (past uint64) pygpu,
+    which has none, raises OverflowError or gives the value (comparisons, true division)."""
+    for args in _big_int_calls(name):
+        try:
+            want = getattr(np, name)(*args)
+        except Exception as e:  # noqa: BLE001 (NumPy's object loops raise TypeError, AttributeError)
+            want = e
+        past = any(isinstance(a, int) and not -2**63 <= a < 2**64 for a in args)
+        objects = past and not isinstance(want, np.generic)
+        if isinstance(want, Exception) and not objects:
+            with pytest.raises(type(want)):
+                getattr(pygpu, name)(*args)
+            continue
+        try:
+            got = getattr(pygpu, name)(*args)
+        except Exception as e:  # noqa: BLE001
+            assert objects and isinstance(e, (OverflowError, type(want))), (name, args, want, e)
+            continue
+        assert not isinstance(want, Exception), (name, args, want)
+        if objects:
+            assert got.get().item() == want, (name, args)
+        elif want.dtype.kind in "fc":  # cbrt of a scalar operand is 1 ulp from NumPy's (its array's is not)
+            assert got.dtype == want.dtype and got.shape == ()
+            np.testing.assert_allclose(got.get(), want, rtol=4e-16, atol=0)
+        else:
+            assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])

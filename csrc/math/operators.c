@@ -211,6 +211,49 @@ int_bound_beyond(PyObject *x, PyObject *bound, int upper)
     return r;
 }
 
+/* clip(x, lo, hi, out=out), x no Python scalar (py_clip makes one an array); lo, hi NULL or None
+ * for no bound */
+static PyObject *
+clip_bounds(PyObject *x, PyObject *lo, PyObject *hi, PyObject *out)
+{
+    int has_lo = lo && lo != Py_None, has_hi = hi && hi != Py_None;
+    int beyond_lo = has_lo ? int_bound_beyond(x, lo, 0) : 0, beyond_hi = has_hi ? int_bound_beyond(x, hi, 1) : 0;
+    if (beyond_lo < 0 || beyond_hi < 0)
+        return NULL;
+    has_lo &= !beyond_lo;
+    has_hi &= !beyond_hi;
+    if (!has_lo && !has_hi) {
+        if (out && out != Py_None) {
+            PyObject *in[2] = {x, x};
+            return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
+        }
+        PgArray *a = pg_asarray(x, -1, NULL, 1);
+        return (PyObject *)a;
+    }
+    if (!has_hi) {
+        PyObject *in[2] = {x, lo};
+        return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
+    }
+    if (!has_lo) {
+        PyObject *in[2] = {x, hi};
+        return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
+    }
+    if (PgArray_Check(x) && PG_IS_COMPLEX(((PgArray *)x)->type)) {
+        /* complex (the clip loops have none): NumPy's order by real part, then imaginary, as its
+         * maximum and minimum; the upper bound applied last wins when the bounds cross */
+        PyObject *in[2] = {x, lo};
+        PyObject *above = pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, NULL, -1, PG_CAST_SAME_KIND, 0);
+        if (above == NULL)
+            return NULL;
+        PyObject *in2[2] = {above, hi};
+        PyObject *r = pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in2, out, -1, PG_CAST_SAME_KIND, 0);
+        Py_DECREF(above);
+        return r;
+    }
+    PyObject *in[3] = {x, lo, hi};
+    return pg_ufunc_apply(pg_op_ufuncs[PG_OP_CLIP], in, out, -1, PG_CAST_SAME_KIND, 0);
+}
+
 static PyObject *
 py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -224,43 +267,17 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
         PyErr_SetString(PyExc_TypeError, "clip() got both min and a_min (or max and a_max)");
         return NULL;
     }
-    int has_lo = lo && lo != Py_None, has_hi = hi && hi != Py_None;
-    int beyond_lo = has_lo ? int_bound_beyond(s[0], lo, 0) : 0, beyond_hi = has_hi ? int_bound_beyond(s[0], hi, 1) : 0;
-    if (beyond_lo < 0 || beyond_hi < 0)
-        return NULL;
-    has_lo &= !beyond_lo;
-    has_hi &= !beyond_hi;
-    if (!has_lo && !has_hi) {
-        PyObject *x = s[0];
-        if (out && out != Py_None) {
-            PyObject *in[2] = {x, x};
-            return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
-        }
-        PgArray *a = pg_asarray(x, -1, NULL, 1);
-        return (PyObject *)a;
-    }
-    if (!has_hi) {
-        PyObject *in[2] = {s[0], lo};
-        return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
-    }
-    if (!has_lo) {
-        PyObject *in[2] = {s[0], hi};
-        return pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in, out, -1, PG_CAST_SAME_KIND, 0);
-    }
-    if (PgArray_Check(s[0]) && PG_IS_COMPLEX(((PgArray *)s[0])->type)) {
-        /* complex (the clip loops have none): NumPy's order by real part, then imaginary, as its
-         * maximum and minimum; the upper bound applied last wins when the bounds cross */
-        PyObject *in[2] = {s[0], lo};
-        PyObject *above = pg_ufunc_apply(pg_op_ufuncs[PG_OP_MAXIMUM], in, NULL, -1, PG_CAST_SAME_KIND, 0);
-        if (above == NULL)
+    /* a Python scalar x is an array first, as NumPy's clip makes it (clip(2**63, 0, 1) is uint64) */
+    PgArray *xarr = NULL;
+    if (PyLong_Check(s[0]) || PyFloat_Check(s[0]) || PyComplex_Check(s[0])) {
+        int t = PyLong_Check(s[0]) && !PyBool_Check(s[0]) ? pg_python_int_type(s[0]) : -1;
+        if ((t < 0 && PyErr_Occurred()) || (xarr = pg_asarray(s[0], t, NULL, -1)) == NULL)
             return NULL;
-        PyObject *in2[2] = {above, hi};
-        PyObject *r = pg_ufunc_apply(pg_op_ufuncs[PG_OP_MINIMUM], in2, out, -1, PG_CAST_SAME_KIND, 0);
-        Py_DECREF(above);
-        return r;
+        s[0] = (PyObject *)xarr;
     }
-    PyObject *in[3] = {s[0], lo, hi};
-    return pg_ufunc_apply(pg_op_ufuncs[PG_OP_CLIP], in, out, -1, PG_CAST_SAME_KIND, 0);
+    PyObject *r = clip_bounds(s[0], lo, hi, out);
+    Py_XDECREF(xarr);
+    return r;
 }
 
 PyMethodDef pg_math_module_methods[] = {

@@ -147,6 +147,26 @@ pg_weak_scalar_type(int weak, PyObject *value, int p, int compare)
     }
 }
 
+int
+pg_python_int_type(PyObject *value)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (!overflow)
+        return PG_INT64;
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(value);
+        if (!(u == (unsigned long long)-1 && PyErr_Occurred()))
+            return PG_UINT64;
+        PyErr_Clear();
+    }
+    PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", value,
+                 overflow > 0 ? "uint64" : "int64");
+    return -1;
+}
+
 /* The type a Python int outside the integer operand's range is compared in, exactly as NumPy:
  * int64 or uint64 (the op table compares int64 with uint64 exactly), or past 64 bits a float64
  * +-2**65, which every 64-bit integer is below or above as the int itself is (*value replaced). */
@@ -181,7 +201,7 @@ static int
 computes_inexact(PgUfunc *uf, int p)
 {
     int types[PG_UFUNC_MAXARGS];
-    if (uf->programs || uf->nin > PG_UFUNC_MAXARGS)
+    if (p < 0 || uf->programs || uf->nin > PG_UFUNC_MAXARGS)
         return 0;
     for (int i = 0; i < uf->nin; i++)
         types[i] = p;
@@ -221,6 +241,55 @@ weak_operand_type(PgUfunc *uf, Operand *op, int p)
         return -1;
     }
     return t;
+}
+
+/* The type of a Python scalar operand of a call with no strong operand (only Python scalars, and
+ * where's condition), as NumPy's: each its default dtype (int64, float64, complex128), the
+ * comparisons widening an int beyond int64 as next to an integer array. An int beyond int64 is a
+ * value of the loop next to a Python float or complex (kind: the widest Python scalar's; taken as
+ * a float64 here) or when the int64 loop computes inexact (arctan2); a lone one (n: the operands
+ * promoted) is np.asarray's uint64 where it fits; else OverflowError (an int64 loop cannot take
+ * it), always in the logical ufuncs. */
+static int
+python_scalar_type(PgUfunc *uf, const Operand *op, int kind, int n)
+{
+    int widen = (uf->flags & PG_UF_LOGICAL) ? 0 : uf->flags & (PG_UF_COMPARE | PG_UF_TRUEDIV);
+    int t = pg_weak_scalar_type(op->weak, op->scalar, -1, widen);
+    if (t >= 0 || op->weak != PG_WEAK_INT || (uf->flags & PG_UF_LOGICAL) ||
+        !PyErr_ExceptionMatches(PyExc_OverflowError))
+        return t;
+    if (kind > PG_WEAK_INT) {
+        PyErr_Clear();
+        return PG_FLOAT64;
+    }
+    if (n == 1) {
+        PyErr_Clear();
+        return pg_python_int_type(op->scalar);
+    }
+    if (!computes_inexact(uf, PG_INT64))
+        return -1;
+    PyErr_Clear();
+    return PG_INT64;
+}
+
+/* A comparison of two Python ints, exact as NumPy's (past 64 bits too): the two are replaced by
+ * stand-ins in the same order (0, and -1, 0 or 1). 0, or -1 with an exception. */
+static int
+compare_python_ints(Operand *ops)
+{
+    int lt = PyObject_RichCompareBool(ops[0].scalar, ops[1].scalar, Py_LT);
+    int gt = lt ? 0 : PyObject_RichCompareBool(ops[0].scalar, ops[1].scalar, Py_GT);
+    if (lt < 0 || gt < 0)
+        return -1;
+    PyObject *zero = PyLong_FromLong(0);
+    PyObject *other = zero ? PyLong_FromLong(lt ? 1 : gt ? -1 : 0) : NULL;
+    if (other == NULL) {
+        Py_XDECREF(zero);
+        return -1;
+    }
+    Py_SETREF(ops[0].scalar, zero);
+    Py_SETREF(ops[1].scalar, other);
+    return 0;
 }
 
 /* 1 when the operand (an integer exponent) has a value below 0, 0 when not, -1 on error: its min,
@@ -650,12 +719,18 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         }
     }
 
+    if ((uf->flags & (PG_UF_COMPARE | PG_UF_LOGICAL)) == PG_UF_COMPARE && nin == 2 && ops[0].weak == PG_WEAK_INT &&
+        ops[1].weak == PG_WEAK_INT && compare_python_ints(ops) < 0)
+        goto done;
     /* dtypes: strong ones promote together, weak scalars follow (NEP 50) */
     int first = (uf->flags & PG_UF_WHERE) ? 1 : 0;
-    int p = -1;
-    for (int i = first; i < nin; i++)
+    int p = -1, kind = PG_WEAK_NONE;
+    for (int i = first; i < nin; i++) {
         if (!ops[i].weak)
             p = p < 0 ? ops[i].type : (int)pg_promote_types(p, ops[i].type);
+        else if (ops[i].weak > kind)
+            kind = ops[i].weak;
+    }
     for (int i = 0; i < nin; i++) {
         if (i < first)
             types[i] = PG_BOOL;
@@ -669,7 +744,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
                     types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, PG_UINT64, 0);
                 }
             } else {
-                types[i] = weak_operand_type(uf, &ops[i], p);
+                types[i] = p < 0 ? python_scalar_type(uf, &ops[i], kind, nin - first)
+                                 : weak_operand_type(uf, &ops[i], p);
             }
             if (types[i] < 0)
                 goto done;
@@ -702,21 +778,27 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
     if (k < 0 && !uf->programs && dtype < 0) {
         /* a loop of mixed types (ldexp's float and int64): Python scalars at their default
-         * dtypes, as NumPy's ldexp(x, 3) finds its float64, int64 loop */
-        int any_weak = 0, fits = 1;
-        for (int i = first; i < nin && fits; i++) {
+         * dtypes, as NumPy's ldexp(x, 3) finds its float64, int64 loop; an int past int64 is
+         * searched as an int64 too, and the loop found cannot take it (NumPy's OverflowError) */
+        int any_weak = 0, beyond = -1;
+        for (int i = first; i < nin; i++) {
             if (ops[i].weak) {
                 any_weak = 1;
                 if ((types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, -1, 0)) < 0) {
                     if (!PyErr_ExceptionMatches(PyExc_OverflowError))
                         goto done;
-                    PyErr_Clear(); /* past int64 there is no such loop either: NumPy's TypeError */
-                    fits = 0;
+                    PyErr_Clear();
+                    types[i] = PG_INT64;
+                    beyond = beyond < 0 ? i : beyond;
                 }
             }
         }
-        if (any_weak && fits)
+        if (any_weak)
             k = find_loop(uf, types);
+        if (k >= 0 && beyond >= 0) {
+            pg_weak_scalar_type(ops[beyond].weak, ops[beyond].scalar, -1, 0); /* its OverflowError */
+            goto done;
+        }
     }
     if (k < 0 && uf->compiler) {
         /* A lazy program ufunc compiles for the operands' own dtypes: Python scalars take their
@@ -1447,7 +1529,7 @@ pg_math_init(PyObject *module)
                 uf->flags |= PG_UF_COMPARE;
         /* NumPy's logical ufuncs take any Python int as a truth value (logical_and(int8, 128)) */
         if (strcmp(name, "logical_and") == 0 || strcmp(name, "logical_or") == 0 || strcmp(name, "logical_xor") == 0)
-            uf->flags |= PG_UF_COMPARE;
+            uf->flags |= PG_UF_COMPARE | PG_UF_LOGICAL;
         int rc = uf->name ? PyDict_SetItemString(ufunc_registry, name, (PyObject *)uf) : -1;
         if (rc == 0) /* internal ones (_where, _clip, _angle) stay under their '_' names */
             rc = PyModule_AddObjectRef(module, name, (PyObject *)uf);

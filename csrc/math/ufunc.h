@@ -28,6 +28,7 @@ enum {
     PG_UF_NOBOOL = 0x8,   /* all-bool inputs are refused (NumPy's boolean subtract/negative; sign, positive) */
     PG_UF_POWER = 0x10,   /* a negative integer exponent of an integer loop is refused (NumPy's ValueError) */
     PG_UF_USER_LOOPS = 0x20, /* Python scalars meet the loops as NumPy's search of a user ufunc's (vectorize) */
+    PG_UF_LOGICAL = 0x40, /* logical_and/or/xor: with no other operand but Python scalars, an int must be an int64 */
 };
 
 /* Runs uf on inputs (Python objects: arrays, scalars, array-likes). out may be NULL; dtype -1
@@ -60,6 +61,10 @@ enum { PG_WEAK_NONE = 0, PG_WEAK_INT, PG_WEAK_FLOAT, PG_WEAK_COMPLEX };
  * For a weak int, `value` is checked against p's range: OverflowError like NumPy, unless
  * `compare` is set, where a wider dtype is chosen instead. Returns the dtype or -1. */
 int pg_weak_scalar_type(int weak, PyObject *value, int p, int compare);
+
+/* np.asarray's dtype for a Python int: int64, else uint64, else OverflowError (NumPy makes an
+ * object array, which pygpu has not) and -1. */
+int pg_python_int_type(PyObject *value);
 
 /* The ufuncs C code calls by index: ndarray's operators (PgNumberOp of array/number.h, in its
  * order), then these. Set by pg_math_init. */
