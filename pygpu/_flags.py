@@ -11,17 +11,22 @@ _REPR_ORDER = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED"
 
 class Flags(dict):
     """The flags of a pygpu array (a snapshot: a dict of the four flags, plus NumPy's spellings);
-    setting WRITEABLE (flags['W'] = False, flags.writeable = False) sets the array's, as
-    setflags(write=...) does."""
+    setting WRITEABLE or ALIGNED (flags['W'] = False, flags.aligned = False) sets the array's, as
+    setflags(write=..., align=...) does."""
 
-    __slots__ = ("_array",)
+    __slots__ = ("_array", "_aligned")
 
-    def __init__(self, values, array=None):
+    def __init__(self, values, array=None, aligned=True):
         super().__init__(values)
         self._array = array
+        self._aligned = aligned   # pygpu's elements are aligned: False after setflags(align=False) only
 
     def __setitem__(self, key, value):
         key = _ALIASES.get(key, key)
+        if key == "ALIGNED" and self._array is not None:
+            self._array.setflags(align=value)
+            self._aligned = bool(value)
+            return
         if key != "WRITEABLE" or self._array is None:
             raise KeyError(f"cannot set the {key} flag of a pygpu array" if key in self else key)
         self._array.setflags(write=value)
@@ -37,8 +42,8 @@ class Flags(dict):
 
     def __getitem__(self, key):
         key = _ALIASES.get(key, key)
-        if key in ("ALIGNED",):
-            return True   # pygpu's elements are always aligned
+        if key == "ALIGNED":
+            return self._aligned
         if key == "WRITEBACKIFCOPY":
             return False
         if key == "FORC":
@@ -46,11 +51,11 @@ class Flags(dict):
         if key == "FNC":
             return self["F_CONTIGUOUS"] and not self["C_CONTIGUOUS"]
         if key == "BEHAVED":
-            return self["WRITEABLE"]
+            return self["WRITEABLE"] and self._aligned
         if key == "CARRAY":
-            return self["C_CONTIGUOUS"] and self["WRITEABLE"]
+            return self["C_CONTIGUOUS"] and self["BEHAVED"]
         if key == "FARRAY":
-            return self["F_CONTIGUOUS"] and self["WRITEABLE"] and not self["C_CONTIGUOUS"]
+            return self["F_CONTIGUOUS"] and self["BEHAVED"] and not self["C_CONTIGUOUS"]
         return dict.__getitem__(self, key)
 
     def __getattr__(self, name):

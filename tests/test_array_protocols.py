@@ -309,6 +309,28 @@ def test_writeable_flag_can_be_cleared_and_set_back():
         a.flags["C_CONTIGUOUS"] = False
 
 
+@pytest.mark.parametrize("steps", [
+    [dict(align=False)], [dict(align=False), dict(align=True)], [dict(align=True)],
+    [dict(write=False, align=False)], [dict(uic=False)], [dict(uic=True)],
+])
+def test_setflags_as_numpy(steps):
+    x, p = np.arange(4.0), pygpu.arange(4.0)
+    for kw in steps:
+        try:
+            x.setflags(**kw)
+        except ValueError:
+            same_error(lambda: x.setflags(**kw), lambda: p.setflags(**kw))
+        else:
+            p.setflags(**kw)
+    for key in ("ALIGNED", "BEHAVED", "CARRAY", "WRITEABLE"):
+        assert p.flags[key] == x.flags[key], key
+    q = pygpu.arange(4.0)
+    q.flags.aligned = False
+    assert not q.flags["A"] and not q.flags.behaved
+    q.flags["ALIGNED"] = True
+    assert q.flags.aligned
+
+
 def test_numpy_ufuncs_store_into_numpy_outputs():
     rng = np.random.default_rng(0)
     m, v = rng.standard_normal((3, 3)), rng.standard_normal(3)

@@ -612,7 +612,9 @@ get_flags(PyObject *self, void *c)
                                 "F_CONTIGUOUS", (a->flags & PG_F_CONTIGUOUS) ? Py_True : Py_False, "WRITEABLE",
                                 (a->flags & PG_WRITEABLE) ? Py_True : Py_False, "OWNDATA",
                                 (a->flags & PG_OWNDATA) ? Py_True : Py_False);
-    PyObject *r = d ? PyObject_CallFunctionObjArgs(flags_type, d, self, NULL) : NULL;
+    PyObject *r = d ? PyObject_CallFunctionObjArgs(flags_type, d, self, (a->flags & PG_ALIGNED_CLEARED) ? Py_False : Py_True,
+                                                   NULL)
+                    : NULL;
     Py_XDECREF(d);
     return r;
 }
@@ -797,14 +799,19 @@ array_setflags(PyObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOO:setflags", kwlist, &write, &align, &uic))
         return NULL;
     PgArray *a = (PgArray *)self;
-    if (align != Py_None && !PyObject_IsTrue(align)) {
-        PyErr_SetString(PyExc_ValueError, "cannot set aligned flag of mis-aligned array to True");
+    int aligned = align == Py_None ? -1 : PyObject_IsTrue(align);
+    int writeback = uic == Py_None ? 0 : PyObject_IsTrue(uic);
+    if ((align != Py_None && aligned < 0) || writeback < 0)
         return NULL;
-    }
-    if (uic != Py_None && PyObject_IsTrue(uic)) {
+    if (writeback) {
         PyErr_SetString(PyExc_ValueError, "cannot set WRITEBACKIFCOPY flag to True");
         return NULL;
     }
+    /* pygpu's elements are aligned, so True always holds; False only clears the flag, as NumPy's */
+    if (aligned == 1)
+        a->flags &= ~PG_ALIGNED_CLEARED;
+    else if (aligned == 0)
+        a->flags |= PG_ALIGNED_CLEARED;
     if (write == Py_None)
         Py_RETURN_NONE;
     int w = PyObject_IsTrue(write);

@@ -22,6 +22,7 @@ enum {
     PG_F_CONTIGUOUS = 0x2,
     PG_WRITEABLE = 0x4,
     PG_OWNDATA = 0x8,
+    PG_ALIGNED_CLEARED = 0x10, /* setflags(align=False): the ALIGNED flag reads False (the elements are aligned) */
 };
 
 typedef struct PgArray {

@@ -123,11 +123,32 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
     return res;
 }
 
-/* 1 when x is a 0-d pygpu array and axis the int 0 or -1, 0 when not, -1 on error */
+/* 1 when x is 0-d: a 0-d pygpu or NumPy array, a Python or NumPy scalar */
+static int
+is_zero_d(PyObject *x)
+{
+    if (PgArray_Check(x))
+        return ((PgArray *)x)->ndim == 0;
+    if (PyLong_Check(x) || PyFloat_Check(x) || PyComplex_Check(x))
+        return 1;
+    if (PySequence_Check(x) && !PyObject_HasAttrString(x, "ndim"))
+        return 0; /* a list or tuple */
+    PyObject *nd = PyObject_GetAttrString(x, "ndim");
+    if (nd == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int zero = PyLong_Check(nd) && PyLong_AsLong(nd) == 0;
+    Py_DECREF(nd);
+    PyErr_Clear();
+    return zero;
+}
+
+/* 1 when x is 0-d and axis the int 0 or -1, 0 when not, -1 on error */
 static int
 zero_d_with_axis_0(PyObject *x, PyObject *axis)
 {
-    if (!PgArray_Check(x) || ((PgArray *)x)->ndim != 0 || axis == NULL || !PyLong_Check(axis) || PyBool_Check(axis))
+    if (axis == NULL || !PyLong_Check(axis) || PyBool_Check(axis) || !is_zero_d(x))
         return 0;
     long v = PyLong_AsLong(axis);
     if (v == -1 && PyErr_Occurred()) {
