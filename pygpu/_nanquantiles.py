@@ -82,7 +82,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     a = _pg.asarray(a)
     if a.size == 0:   # NumPy's answer, as nanquantile's
         return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
-    if a.dtype.kind not in "f":
+    if a.dtype.kind not in "fc":   # complex NaNs (either part) sort last too, as NumPy's
         return _pg.median(a, axis=axis, out=out, keepdims=keepdims)
     arr, ax, kept = _reduce_axes(a, axis)
     ordered = _pg.sort(_pg.moveaxis(arr, ax, -1), axis=-1)   # NaNs last

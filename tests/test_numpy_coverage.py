@@ -9,7 +9,7 @@ import pytest
 
 import pygpu
 
-from conftest import assert_array_equal
+from conftest import assert_array_equal, numpy_and_pygpu
 
 FLOATS = [np.float32, np.float64]
 NUMBERS = [np.bool_, np.int8, np.uint16, np.int64, np.float32, np.float64, np.complex64, np.complex128]
@@ -1290,6 +1290,14 @@ def test_nanmedian_nanpercentile():
     same(pygpu.nanpercentile(pygpu.asarray(ints), 30), np.nanpercentile(ints, 30))
     with pytest.raises(ValueError, match="range"):
         pygpu.nanpercentile(pa, 101)
+
+
+def test_nanmedian_of_complex_skips_either_part_nan():
+    # NumPy's complex NaN is a NaN in either part; those are skipped as real NaNs are
+    a = np.array([[np.nan + 1j, 2 + 3j, 4 + 5j, 1j], [3, complex(1, np.nan), 2, 0]])
+    for axis in (None, 0, 1):
+        want, got = numpy_and_pygpu(lambda m: m.nanmedian(m.asarray(a), axis=axis))
+        assert got == want
 
 
 def test_i0_and_kaiser():
