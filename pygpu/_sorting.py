@@ -401,17 +401,23 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
 
 
 def _monotonicity(bins):
-    """1 when bins increase, -1 when they decrease, 0 otherwise (NumPy's _monotonicity)."""
+    """1 when bins increase, -1 when they decrease, 0 otherwise: NumPy's check_array_monotonic,
+    whose direction is set by the first element unequal to bins[0], a NaN one counting as
+    decreasing (so [0, nan] decreases)."""
     if bins.ndim != 1:
         raise ValueError("object too deep for desired array" if bins.ndim > 1
                          else "object of too small depth for desired array")
+    if bins.dtype.kind == "c":   # NumPy reads bins as float64
+        raise TypeError(f"Cannot cast array data from {bins.dtype!r} to dtype('float64') according to the rule 'safe'")
     if bins.size <= 1:
         return 1
-    if _core._count_true(_core.less(bins[1:], bins[:-1])) == 0:
-        return 1
-    if _core._count_true(_core.greater(bins[1:], bins[:-1])) == 0:
-        return -1
-    return 0
+    unequal = _core.not_equal(bins[1:], bins[0])
+    first = int(_core.argmax(unequal)) + 1
+    if not bool(unequal[first - 1]):
+        return 1   # all equal
+    if bool(_core.less(bins[0], bins[first])):
+        return 1 if _core._count_true(_core.greater(bins[:-1], bins[1:])) == 0 else 0
+    return -1 if _core._count_true(_core.less(bins[:-1], bins[1:])) == 0 else 0
 
 
 def digitize(x, bins, right=False):

@@ -385,7 +385,9 @@ def test_histogram_errors(device):
     same_error(lambda: np.histogram([1.0, np.nan]), lambda: pygpu.histogram(pygpu.asarray([1.0, np.nan])))
 
 
-@pytest.mark.parametrize("bins", [[0, 1.5, 3], [3, 1.5, 0], [1.0], [-1, -1, 2]])
+# NaN bins: NumPy takes a NaN after the leading equal run as the decreasing direction
+@pytest.mark.parametrize("bins", [[0, 1.5, 3], [3, 1.5, 0], [1.0], [-1, -1, 2], [0.0, np.nan], [np.nan, 0.0],
+                                  [1, 1, np.nan, 0], [0, 2, np.nan]])
 @pytest.mark.parametrize("right", [False, True])
 def test_digitize(device, bins, right):
     x = np.array([[-1, 0, 1.5, 2], [3, 4, np.nan, 1.5]])
@@ -398,6 +400,7 @@ def test_digitize_errors(device):
     same_error(lambda: np.digitize([1.0], [1, 3, 2]), lambda: pygpu.digitize(p, [1, 3, 2]))
     same_error(lambda: np.digitize([1.0], [[1, 2]]), lambda: pygpu.digitize(p, [[1, 2]]))
     same_error(lambda: np.digitize([1j], [1, 2]), lambda: pygpu.digitize(pygpu.asarray([1j]), [1, 2]))
+    same_error(lambda: np.digitize([1.0], [1j, 2]), lambda: pygpu.digitize(p, [1j, 2]))
 
 
 # ---------------------------------------------------------------- median, quantile
