@@ -47,8 +47,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     X = _rows(m, dtype)
     if not rowvar and m.ndim != 1:
         X = X.T
-    if X.shape[0] == 0:
-        return _pg.empty((0, 0), dtype=dtype, device=X.device)
+    if X.shape[0] == 0:   # NumPy's early np.array([]).reshape(0, 0): float64 whatever the dtypes
+        return _pg.empty((0, 0), dtype=_np.float64, device=X.device)
     if y is not None:
         Y = _rows(y, dtype)
         if not rowvar and Y.shape[0] != 1:

@@ -495,6 +495,11 @@ def test_cov_edge_cases():
     same(pygpu.cov(pygpu.asarray([1.0, 2.0, 4.0])), np.cov([1.0, 2.0, 4.0]))          # one variable: 0-d
     same(pygpu.corrcoef(pygpu.asarray([1.0, 2.0, 4.0])), np.corrcoef([1.0, 2.0, 4.0]))
     assert pygpu.cov(pygpu.zeros((0, 3))).shape == (0, 0)
+    # no variables: NumPy's early return is float64 whatever the input or requested dtype
+    for f in (lambda m: m.cov(m.zeros((0, 3), complex)), lambda m: m.cov(m.zeros((0, 3)), dtype="float32"),
+              lambda m: m.corrcoef(m.zeros((0, 3), "float32"), dtype="float32")):
+        want, got = numpy_and_pygpu(f)
+        assert got == want
     with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
         pygpu.cov(pygpu.asarray([[1.0], [2.0]]))
     with pytest.raises(ValueError, match="more than 2 dimensions"):
