@@ -449,7 +449,10 @@ def _reduce_axes(a, axis):
         return a, norm[0], kept
     rest = [d for d in range(nd) if d not in norm]
     moved = _core.transpose(a, rest + list(norm))
-    shape = tuple(a.shape[d] for d in rest) + (-1,)
+    n = 1
+    for d in norm:
+        n *= a.shape[d]
+    shape = tuple(a.shape[d] for d in rest) + (n,)   # not -1: unresolvable when a kept axis is empty
     return _core.reshape(moved, shape), len(rest), kept
 
 

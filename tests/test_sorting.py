@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pygpu
-from conftest import DEVICES, DTYPES, assert_array_equal, same_error
+from conftest import DEVICES, DTYPES, assert_array_equal, numpy_and_pygpu, same_error
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -426,6 +426,15 @@ def test_median_nan(sdevice):
     p = pygpu.asarray(x, device=sdevice)
     assert_array_equal(pygpu.median(p, axis=1), np.median(x, axis=1))
     assert_array_equal(pygpu.median(p), np.median(x))
+
+
+@pytest.mark.parametrize("f,args", [("median", ()), ("percentile", (50,)), ("quantile", ([0.5, 0.2],)),
+                                    ("nanmedian", ()), ("nanquantile", (0.5,))])
+@pytest.mark.parametrize("shape,axis", [((2, 0, 3), (0, 2)), ((0, 2, 3), (1, 2)), ((5, 0, 0), (0, -1))])
+def test_quantiles_over_axis_tuples_with_an_empty_kept_axis(f, args, shape, axis):
+    # the merged axis is sized by the product of the reduced ones (-1 cannot be resolved when a kept one is 0)
+    want, got = numpy_and_pygpu(lambda m: getattr(m, f)(m.zeros(shape), *args, axis=axis))
+    assert got == want
 
 
 @pytest.mark.parametrize("method", METHODS)
