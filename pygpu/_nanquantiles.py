@@ -16,10 +16,10 @@ __all__ = ["nanquantile", "nanpercentile", "nanmedian"]
 def _nan_quantile(a, q, axis, out, method, keepdims, weak_q):
     if method not in _QUANTILE_METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
-    if q.ndim > 1:
-        raise ValueError("q must be a scalar or 1d")
     if a.size == 0:   # NumPy's answer: the nanmean (NaN, with its warning) whatever q is
         return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
+    if q.ndim > 2:   # NumPy's limit, as quantile's (its message says 1d)
+        raise ValueError("q must be a scalar or 1d")
     if a.dtype.kind != "f":
         return _quantile(a, q, axis, out, method, keepdims, weak_q, "Quantiles")
     # NumPy's result dtype: a Python float q keeps float32, an array of q's is float64

@@ -9,7 +9,7 @@ import pytest
 
 import pygpu
 
-from conftest import assert_array_equal, numpy_and_pygpu
+from conftest import assert_array_equal, numpy_and_pygpu, same_error
 
 FLOATS = [np.float32, np.float64]
 NUMBERS = [np.bool_, np.int8, np.uint16, np.int64, np.float32, np.float64, np.complex64, np.complex128]
@@ -1295,6 +1295,18 @@ def test_nanmedian_nanpercentile():
     same(pygpu.nanpercentile(pygpu.asarray(ints), 30), np.nanpercentile(ints, 30))
     with pytest.raises(ValueError, match="range"):
         pygpu.nanpercentile(pa, 101)
+
+
+@pytest.mark.parametrize("axis", [None, 1])
+def test_nanquantile_of_2d_q(axis):
+    # NumPy takes q of up to 2 dimensions (its error, for 3, still says 1d)
+    a = np.array([[0.0, 1, np.nan, 3], [4, 5, 6, np.nan]])
+    for f, q in (("nanquantile", np.array([[0.2], [0.8]])), ("nanpercentile", np.array([[10.0, 50, 90]]))):
+        got, want = getattr(pygpu, f)(pygpu.asarray(a), q, axis=axis), getattr(np, f)(a, q, axis=axis)
+        assert host(got).shape == want.shape
+        np.testing.assert_allclose(host(got), want, rtol=1e-12)
+    same_error(lambda: np.nanquantile(a, np.full((2, 1, 2), 0.5)),
+               lambda: pygpu.nanquantile(pygpu.asarray(a), np.full((2, 1, 2), 0.5)))
 
 
 def test_nanmedian_of_complex_skips_either_part_nan():
