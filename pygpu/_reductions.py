@@ -1,6 +1,7 @@
 """The reductions NumPy itself composes in Python from others: ptp, diff, average. The reductions
 and scans proper (sum, mean, argmin, cumsum, ufunc.reduce, ...) are C (pygpu._core)."""
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
 from . import _core
 
@@ -76,12 +77,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NO_VALUE):
     """numpy.average: the mean, or the weighted mean sum(a * w) / sum(w) along the axes; with
     returned=True also the sum of the weights. Integer inputs average in float64."""
     a = _as_array(a)
-    if axis is not None and not isinstance(axis, tuple):
-        axis = (axis,)
-    if axis is not None:
-        axis = tuple(_normalize_axis(ax, a.ndim) for ax in axis)
-        if len(set(axis)) != len(axis):
-            raise ValueError("repeated axis")
+    if axis is not None:   # NumPy's normalize_axis_tuple: lists too, and its errors
+        axis = _normalize_axis_tuple(axis, a.ndim, argname="axis")
     kw = {} if keepdims is _NO_VALUE else {"keepdims": keepdims}
     if weights is None:
         avg = _core.mean(a, axis=axis, **kw)

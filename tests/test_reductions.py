@@ -442,6 +442,11 @@ def test_average(device):
     same_error(lambda: np.average(x, axis=1, weights=w[0, :3]), lambda: pygpu.average(d, axis=1, weights=w[0, :3]))
     same_error(lambda: np.average(x, axis=0, weights=np.zeros(3)),
                lambda: pygpu.average(d, axis=0, weights=np.zeros(3)))
+    # axis as NumPy's normalize_axis_tuple takes it: a list too, with its errors
+    compare(pygpu.average(d, axis=[0, 1]), np.average(x, axis=[0, 1]))
+    compare(pygpu.average(d, axis=[1, 0], weights=dw), np.average(x, axis=[1, 0], weights=w))
+    for axis in ([0, -2], [0, 5], 1.5):
+        same_error(lambda: np.average(x, axis=axis), lambda: pygpu.average(d, axis=axis))
 
 
 # ------------------------------------------------------------------ accuracy and the parallel paths
