@@ -1065,8 +1065,10 @@ def test_host_methods(tmp_path):
 
 # ------------------------------------------------------------------ histograms
 
-@pytest.mark.parametrize("bins", ["auto", "fd", "doane", "scott", "rice", "sturges", "sqrt", 7, [0.0, 0.5, 2.0, 3.0]])
+@pytest.mark.parametrize("bins", ["auto", "fd", "doane", "scott", "rice", "sturges", "sqrt", "stone", 7,
+                                  [0.0, 0.5, 2.0, 3.0]])
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
+@pytest.mark.filterwarnings("ignore:The number of bins estimated")   # stone of the integers, as NumPy's
 def test_histogram_bin_edges_and_estimators(bins, dtype):
     rng = np.random.default_rng(12)
     a = (rng.standard_normal(1001) * 2).astype(dtype) if dtype != np.int32 else rng.integers(-5, 9, 1001).astype(dtype)
@@ -1082,10 +1084,19 @@ def test_histogram_bin_edges_and_estimators(bins, dtype):
 
 def test_bin_estimator_errors():
     with pytest.raises(ValueError, match="not a valid estimator"):
-        pygpu.histogram_bin_edges(pygpu.arange(5.0), "stone")
+        pygpu.histogram_bin_edges(pygpu.arange(5.0), "stones")
     with pytest.raises(TypeError, match="weighted data"):
         pygpu.histogram(pygpu.arange(5.0), "auto", weights=pygpu.ones(5))
     same(pygpu.histogram_bin_edges(pygpu.ones(4), "fd"), np.histogram_bin_edges(np.ones(4), "fd"))
+    # stone at its upper bound of 100 bins warns, as NumPy's, at the caller
+    a = np.random.default_rng(3).integers(0, 3, 50).astype(np.uint8)
+    with pytest.warns(RuntimeWarning, match="may be suboptimal") as w:
+        got = pygpu.histogram_bin_edges(pygpu.asarray(a), "stone")
+    assert w[0].filename == __file__
+    with pytest.warns(RuntimeWarning, match="may be suboptimal"):
+        want = np.histogram_bin_edges(a, "stone")
+    same(got, want)
+    same(pygpu.histogram_bin_edges(pygpu.ones(4), "stone"), np.histogram_bin_edges(np.ones(4), "stone"))
 
 
 @pytest.mark.parametrize("bins", [5, (3, 4), [np.array([0.0, 0.2, 1.0]), 4], np.array([0.0, 0.3, 0.6, 1.0])])
