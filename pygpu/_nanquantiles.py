@@ -5,6 +5,7 @@ slice at once, on the device; integer arrays have no NaNs and go to the plain qu
 import warnings
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
 import pygpu as _pg
 from ._sorting import _QUANTILE_METHODS, _checked_quantiles, _finish, _quantile, _reduce_axes
@@ -13,11 +14,26 @@ from ._weighted_quantiles import weighted_quantile
 __all__ = ["nanquantile", "nanpercentile", "nanmedian"]
 
 
+def _nanmean_of_empty(a, axis, out, keepdims, stacklevel=4):
+    """The nanmean of an empty a, NumPy's answer for its nan- quantiles, with nanmean's warning
+    made at the caller of the public function (stacklevel: the frames above this one to it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
+    counted = 1
+    for d in (range(a.ndim) if axis is None else _normalize_axis_tuple(axis, a.ndim)):
+        counted *= a.shape[d]
+    # NumPy's nanmean warns for any slice with no values; of integers, its mean for a count of 0
+    if counted == 0 and (r.size > 0 or a.dtype.kind not in "fc"):
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=stacklevel)
+    return r
+
+
 def _nan_quantile(a, q, axis, out, method, keepdims, weak_q):
     if method not in _QUANTILE_METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_QUANTILE_METHODS.keys()}")
     if a.size == 0:   # NumPy's answer: the nanmean (NaN, with its warning) whatever q is
-        return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
+        return _nanmean_of_empty(a, axis, out, keepdims)
     if q.ndim > 2:   # NumPy's limit, as quantile's (its message says 1d)
         raise ValueError("q must be a scalar or 1d")
     if a.dtype.kind != "f":
@@ -81,7 +97,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     for a slice of NaNs only."""
     a = _pg.asarray(a)
     if a.size == 0:   # NumPy's answer, as nanquantile's
-        return _pg.nanmean(a, axis=axis, out=out, keepdims=keepdims)
+        return _nanmean_of_empty(a, axis, out, keepdims, stacklevel=3)
     if a.dtype.kind not in "fc":   # complex NaNs (either part) sort last too, as NumPy's
         return _pg.median(a, axis=axis, out=out, keepdims=keepdims)
     arr, ax, kept = _reduce_axes(a, axis)

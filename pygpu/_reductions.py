@@ -1,5 +1,8 @@
 """The reductions NumPy itself composes in Python from others: ptp, diff, average. The reductions
 and scans proper (sum, mean, argmin, cumsum, ufunc.reduce, ...) are C (pygpu._core)."""
+import operator as _operator
+import warnings as _warnings
+
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_tuple as _normalize_axis_tuple
 
@@ -81,7 +84,13 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NO_VALUE):
         axis = _normalize_axis_tuple(axis, a.ndim, argname="axis")
     kw = {} if keepdims is _NO_VALUE else {"keepdims": keepdims}
     if weights is None:
-        avg = _core.mean(a, axis=axis, **kw)
+        if a.size == 0 and _count_items(a, axis, False, True) == 0:   # mean's warning, at our caller
+            with _warnings.catch_warnings():
+                _warnings.simplefilter("ignore", RuntimeWarning)
+                avg = _core.mean(a, axis=axis, **kw)
+            _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+        else:
+            avg = _core.mean(a, axis=axis, **kw)
         scl = avg.dtype.type(a.size / max(avg.size, 1))
         if returned:
             return avg, _core.full(avg.shape, scl, dtype=avg.dtype, device=a.device)
@@ -142,3 +151,102 @@ def _var_about(a, axis, dtype, out, ddof, keepdims, where, mean, std, skipnan=Fa
         out[...] = res
         return out
     return res
+
+
+def _count_items(a, axis, keepdims, where):
+    """NumPy's _count_reduce_items: a host int without where=, else the device counts."""
+    if where is True:
+        axes = range(a.ndim) if axis is None else ((axis,) if not isinstance(axis, tuple) else axis)
+        n = 1
+        for ax in axes:
+            n *= a.shape[_normalize_axis(_operator.index(ax), a.ndim)]
+        return n
+    return _core.sum(_core.broadcast_to(_as_array(where, a), a.shape), axis=axis, dtype=_np.int64, keepdims=keepdims)
+
+
+def _divide_into(total, count):
+    """total / count in place (NumPy's true_divide(..., out=ret, casting='unsafe')); count a strong
+    int64 (NumPy's intp), so a float32 total is divided in float64 and rounded, as NumPy's."""
+    if not isinstance(count, _core.ndarray):
+        count = _core.asarray(_np.asarray(count, dtype=_np.int64 if isinstance(count, int) else _np.float64),
+                              device=total.device)
+    return _core.true_divide(total, count, out=total, casting="unsafe")
+
+
+def _moments_as_numpy(kind, a, axis, dtype, out, ddof, keepdims, where, skipnan):
+    """mean, var or std (kind) as NumPy's _methods and nanfunctions compute them, step by step:
+    each sum in NumPy's dtype (a float16 one rounded to float16, so it may overflow), the
+    division in out's. pygpu's C reductions call this for what their one pass would answer
+    otherwise: float16 sums, a complex dtype= for var, an out= of another dtype, and the dtype=
+    NumPy refuses. Warns as NumPy does, at the caller."""
+    a = _as_array(a)
+    if dtype is not None:
+        dtype = _np.dtype(dtype)
+    where = True if where is None else where
+    if skipnan and a.dtype.kind in "fc":
+        return _nan_moments(kind, a, axis, dtype, out, ddof, keepdims, where)
+    rcount = _count_items(a, axis, keepdims, where)
+    if kind == "mean":
+        if (rcount == 0) if where is True else bool(_core.any(rcount == 0)):
+            _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+        is_f16 = False
+        if dtype is None:
+            if a.dtype.kind in "biu":
+                dtype = _np.dtype("f8")
+            elif a.dtype == _np.float16:
+                dtype, is_f16 = _np.dtype("f4"), True
+        ret = _divide_into(_core.sum(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where), rcount)
+        return ret.astype(a.dtype) if is_f16 and out is None else ret
+    if (ddof >= rcount) if where is True else bool(_core.any(rcount <= ddof)):
+        _warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+    if dtype is None and a.dtype.kind in "biu":
+        dtype = _np.dtype("f8")
+    mean = _core.sum(a, axis=axis, dtype=dtype, keepdims=True, where=where)
+    mean = _divide_into(mean, rcount if where is True else rcount.reshape(mean.shape))
+    x = _core.subtract(a, mean)
+    if x.dtype.kind == "c":   # |x|^2 in x's real dtype, as NumPy's complex fast path
+        x = _core.add(_core.square(x.real), _core.square(x.imag))
+    else:
+        x = _core.square(x)
+    ret = _core.sum(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+    dof = max(rcount - ddof, 0) if where is True else _core.maximum(rcount - ddof, 0)
+    ret = _divide_into(ret, dof)
+    if kind == "std" and ret.ndim == 0 and out is None and not keepdims:
+        return _core.sqrt(ret).astype(ret.dtype)   # NumPy's scalar: its sqrt cast back, never refused
+    return _core.sqrt(ret, out=ret) if kind == "std" else ret
+
+
+def _nan_moments(kind, a, axis, dtype, out, ddof, keepdims, where):
+    """NumPy's nanmean, nanvar and nanstd of an inexact a."""
+    if dtype is not None and dtype.kind not in "fc":
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    mask = _core.isnan(a)
+    arr = _core.where(mask, a.dtype.type(0), a)
+    if kind == "mean":
+        cnt = _core.sum(_core.logical_not(mask), axis=axis, dtype=_np.int64, keepdims=keepdims, where=where)
+        tot = _core.sum(arr, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+        avg = _core.true_divide(tot, cnt, out=tot, casting="unsafe")
+        if bool(_core.any(cnt == 0)):
+            _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        return avg
+    cnt = _core.sum(_core.logical_not(mask), axis=axis, dtype=_np.int64, keepdims=True, where=where)
+    avg = _core.sum(arr, axis=axis, dtype=dtype, keepdims=True, where=where)
+    avg = _core.true_divide(avg, cnt, out=avg, casting="unsafe")
+    # NumPy's subtract(arr, avg, out=arr, casting='unsafe', where=where): in the wider dtype, then cast
+    diff = _core.subtract(arr, avg).astype(arr.dtype)
+    arr = diff if where is True else _core.where(where, diff, arr)
+    arr = _core.where(mask, a.dtype.type(0), arr)
+    if arr.dtype.kind == "c":
+        sqr = _core.multiply(arr, _core.conjugate(arr)).real
+    else:
+        sqr = _core.square(arr)
+    var = _core.sum(sqr, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+    if var.ndim < cnt.ndim:
+        cnt = cnt.squeeze(axis) if axis is not None else cnt.reshape(())
+    dof = cnt - ddof
+    var = _core.true_divide(var, dof, out=var, casting="unsafe")
+    bad = dof <= 0
+    if bool(_core.any(bad)):
+        _warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
+        var[...] = _core.where(bad, _np.nan, var)
+    return _core.sqrt(var, out=var) if kind == "std" else var

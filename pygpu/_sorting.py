@@ -503,7 +503,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     inexact = arr.dtype.kind in "fc"
     if n == 0:
         import warnings
-        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)   # NumPy's mean's words
     kth = [n // 2 - 1, n // 2] if n % 2 == 0 else [(n - 1) // 2]
     if inexact and n:
         kth.append(n - 1)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import pygpu
-from conftest import DTYPES, assert_array_equal, same_error
+from conftest import DTYPES, assert_array_equal, numpy_and_pygpu, same_error
 
 RNG = np.random.default_rng(7)
 
@@ -301,6 +301,91 @@ def test_nan_moments(device, dt):
             compare(pygpu.nanmean(d, axis=axis), np.nanmean(x, axis=axis))
             compare(pygpu.nanvar(d, axis=axis, ddof=1), np.nanvar(x, axis=axis, ddof=1))
             compare(pygpu.nanstd(d, axis=axis), np.nanstd(x, axis=axis))
+
+
+@pytest.mark.parametrize("f", ["var", "std", "nanvar", "nanstd"])
+def test_var_keeps_a_complex_dtype(f):
+    # NumPy sums |x - mean|^2 with dtype=, so a complex dtype= gives a complex result (0 imaginary)
+    for x in (np.array([1.0, 2, 4]), np.array([1, 2, 4]), np.array([1 + 1j, 2, 4j])):
+        for dtype in (np.complex128, np.complex64):
+            want, got = numpy_and_pygpu(lambda m: getattr(m, f)(m.asarray(x), dtype=dtype))
+            assert got[:2] == want[:2]
+            np.testing.assert_allclose(got[2], want[2], rtol=1e-6)
+    # a real dtype= drops a complex input's imaginary part from the mean only: 1.888889, not 1.555556
+    x = np.array([1 + 1j, 2, 4])
+    want, got = numpy_and_pygpu(lambda m: getattr(m, f)(m.asarray(x), dtype=np.float32))
+    assert got[:2] == want[:2]
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-6)
+
+
+@pytest.mark.parametrize("f", ["mean", "var", "std", "nanmean", "nanvar", "nanstd"])
+def test_moments_divide_in_a_wider_out(f):
+    # NumPy sums into out and divides there: a float64 out of float32 data is float64 throughout
+    x = np.array([[0.1, 0.7], [0.2, 0.1], [0.3, 1.3]], dtype=np.float32)
+    for data, out_dtype, rtol in ((x, np.float64, 1e-14), (x.astype(np.float16), np.float64, 1e-12),
+                                  (x, np.complex128, 1e-14)):
+        want, got = np.zeros(2, out_dtype), pygpu.zeros(2, dtype=out_dtype)
+        getattr(np, f)(data, axis=0, out=want)
+        assert getattr(pygpu, f)(pygpu.asarray(data), axis=0, out=got) is got
+        np.testing.assert_allclose(pygpu.asnumpy(got), want, rtol=rtol, atol=0)
+
+
+def test_float16_sums_round_to_float16_as_numpys():
+    # where NumPy's intermediate sum is float16 it overflows to inf (var's sum of squares 72000)
+    x = np.tile(np.array([-3, 3], np.float16), 4000)
+    y = np.array([60000, 60000, np.nan], np.float16)
+    cases = [lambda m: m.var(m.asarray(x)), lambda m: m.std(m.asarray(x), axis=0),
+             lambda m: m.nanvar(m.asarray(x)), lambda m: m.nanstd(m.asarray(x), ddof=1),
+             lambda m: m.nanmean(m.asarray(y)), lambda m: m.mean(m.asarray(y[:2]), dtype=np.float16),
+             lambda m: m.var(m.asarray(x.astype(np.float32)), dtype=np.float16),
+             lambda m: m.mean(m.asarray(y[:2])),   # plain mean sums float16 in float32: 60000
+             lambda m: m.nanvar(m.asarray(np.array([1, 2, np.nan, 4.5], np.float16)), dtype=np.float32)]
+    for f in cases:
+        want, got = numpy_and_pygpu(f)
+        assert got[:2] == want[:2]
+        np.testing.assert_allclose(got[2], want[2], rtol=1e-6)
+
+
+def test_integer_dtypes_numpy_refuses():
+    a = np.arange(12.0).reshape(3, 4)
+    for f in ("nanmean", "nanvar", "nanstd"):
+        same_error(lambda: getattr(np, f)(a, dtype=np.int64), lambda: getattr(pygpu, f)(pygpu.asarray(a), dtype=np.int64))
+    for x in (a, a.astype(np.int64)):
+        for dtype in (np.int64, np.uint8, np.bool_):   # sqrt's output (float64, float16) cannot be cast back
+            same_error(lambda: np.std(x, axis=0, dtype=dtype), lambda: pygpu.std(pygpu.asarray(x), axis=0, dtype=dtype))
+        # a full reduction is NumPy's scalar: its sqrt is cast back, truncated
+        want, got = numpy_and_pygpu(lambda m: m.std(m.asarray(x), dtype=np.int64))
+        assert got == want
+    want, got = numpy_and_pygpu(lambda m: m.var(m.asarray(a), axis=0, dtype=np.int64))
+    assert got == want
+
+
+def _warned(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f()
+    return [(x.category, str(x.message), x.filename) for x in w if "encountered in" not in str(x.message)]
+
+
+@pytest.mark.parametrize("case", [
+    lambda m: m.mean(m.zeros(0)), lambda m: m.mean(m.zeros((2, 0)), axis=1), lambda m: m.mean(m.zeros((2, 0)), axis=0),
+    lambda m: m.zeros((0, 3)).mean(), lambda m: m.var(m.ones(1), ddof=1), lambda m: m.var(m.zeros(0)),
+    lambda m: m.std(m.ones((2, 3)), ddof=3, axis=0), lambda m: m.std(m.ones((2, 3)), ddof=2, axis=1),
+    lambda m: m.nanmean(m.zeros(0)), lambda m: m.nanmean(m.zeros((2, 0)), axis=1),
+    lambda m: m.nanmean(m.zeros((0, 2), dtype=np.int32), axis=1), lambda m: m.nanvar(m.zeros((3, 2)), axis=0, ddof=3),
+    lambda m: m.nanstd(m.zeros(0)), lambda m: m.nanvar(m.asarray([np.nan, 1.0], dtype=np.float16)),
+    lambda m: m.nanmean(m.asarray([np.nan, np.nan], dtype=np.float16)), lambda m: m.average(m.zeros(0)),
+    lambda m: m.average(m.zeros((0, 2)), axis=0), lambda m: m.median(m.zeros(0)),
+    lambda m: m.median(m.zeros((2, 0)), axis=1), lambda m: m.nanmedian(m.zeros(0)),
+    lambda m: m.nanmedian(m.zeros((3, 0)), axis=1), lambda m: m.nanpercentile(m.zeros(0), 50),
+    lambda m: m.nanquantile(m.zeros((0, 2)), [0.5], axis=0),
+])
+def test_statistics_warn_as_numpy_at_the_caller(case):
+    # NumPy's own RuntimeWarnings of its statistics (not the floating-point ones), pointing at the caller
+    want = [(c, m) for c, m, _ in _warned(lambda: case(np))]
+    got = _warned(lambda: case(pygpu))
+    assert [(c, m) for c, m, _ in got] == want
+    assert all(f == __file__ for _, _, f in got)
 
 
 # ------------------------------------------------------------------ out=, initial=, where=

@@ -123,6 +123,86 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
     return res;
 }
 
+/* 1 when mean/var/std (and the nan- ones) of an x of type xt take NumPy's own steps (pygpu/
+ * _reductions.py's _moments_as_numpy) because the one-pass reduction would answer otherwise:
+ * NumPy's float16 sums are float16 (they may overflow; plain mean of float16 alone sums in
+ * float32), var keeps a complex dtype= and drops a complex input's imaginary part from the mean
+ * alone, an out= of another inexact dtype divides in out's, and the integer dtype= NumPy refuses
+ * (nan- functions of inexact input, std's sqrt) is refused there. None is a common case. */
+static int
+numpy_steps(const Def *def, int xt, int dtype, PyObject *out)
+{
+    const int var = def->sig == SIG_VAR;
+    const int nan_steps = def->skipnan && (PG_IS_FLOAT(xt) || PG_IS_COMPLEX(xt));
+    if (dtype == PG_FLOAT16 || (xt == PG_FLOAT16 && dtype < 0 && (var || nan_steps)))
+        return 1;
+    if (dtype >= 0 && !PG_IS_FLOAT(dtype) && !PG_IS_COMPLEX(dtype) && (nan_steps || def->op == PG_ROP_STD))
+        return 1;
+    if (var && dtype >= 0 && (PG_IS_COMPLEX(dtype) || PG_IS_COMPLEX(xt)))
+        return 1;
+    if (out && PgArray_Check(out)) {
+        const int ot = ((PgArray *)out)->type;
+        int ct, rt = pg_reduce_result_type(def->op, xt, pg_reduce_dtype_of_out(def->op, xt, dtype, out), &ct);
+        if (rt < 0) {
+            PyErr_Clear(); /* the reduction's own error follows */
+            return 0;
+        }
+        return ot != rt && (PG_IS_FLOAT(ot) || PG_IS_COMPLEX(ot));
+    }
+    return 0;
+}
+
+static PyObject *
+moments_as_numpy(const Def *def, PyObject *a, const PgReduceRequest *req)
+{
+    PyObject *mod = PyImport_ImportModule("pygpu._reductions");
+    if (mod == NULL)
+        return NULL;
+    PyObject *dtype = req->dtype >= 0 ? (PyObject *)pg_type_descr(req->dtype) : Py_None;
+    const char *kind = def->op == PG_ROP_MEAN ? "mean" : def->op == PG_ROP_VAR ? "var" : "std";
+    PyObject *res = PyObject_CallMethod(mod, "_moments_as_numpy", "sOOOOdOOO", kind, a, req->axis ? req->axis : Py_None,
+                                        dtype, req->out ? req->out : Py_None, req->ddof,
+                                        req->keepdims ? Py_True : Py_False, req->where ? req->where : Py_True,
+                                        def->skipnan ? Py_True : Py_False);
+    Py_DECREF(mod);
+    return res;
+}
+
+/* NumPy's RuntimeWarnings of mean and var that the shapes alone decide (an empty slice, ddof past
+ * the count), at the caller; -1 when one is made an error. Counts that where= or NaNs decide are
+ * on the device and not read back for a warning. */
+static int
+warn_by_shape(const Def *def, PgArray *x, PyObject *axis, const PgReduceRequest *req)
+{
+    if (req->where && req->where != Py_True)
+        return 0;
+    char reduced[PG_MAXDIMS];
+    if (pg_reduce_parse_axis(axis, x->ndim, 0, reduced) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int64_t nred = 1, nout = 1;
+    for (int i = 0; i < x->ndim; i++) {
+        if (reduced[i])
+            nred *= x->shape[i];
+        else
+            nout *= x->shape[i];
+    }
+    /* NumPy's nan- functions of integers are its mean and var */
+    const int skipnan = def->skipnan && (PG_IS_FLOAT(x->type) || PG_IS_COMPLEX(x->type));
+    if (def->sig == SIG_MEAN) {
+        if (nred == 0 && (!skipnan || nout > 0)) /* nanmean: any count of 0; mean: the count 0 */
+            return PyErr_WarnEx(PyExc_RuntimeWarning, "Mean of empty slice", 1);
+        return 0;
+    }
+    if (skipnan)
+        return nout > 0 && (double)nred - req->ddof <= 0
+                   ? PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice.", 1)
+                   : 0;
+    return req->ddof >= (double)nred ? PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice", 1)
+                                     : 0;
+}
+
 /* 1 when x is 0-d: a 0-d pygpu or NumPy array, a Python or NumPy scalar */
 static int
 is_zero_d(PyObject *x)
@@ -315,19 +395,35 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         if (mean && mean != Py_None)
             return var_about(def, slots[0], &req, mean);
     }
+    PgArray *x = NULL;
+    if (sig == SIG_MEAN || sig == SIG_VAR) {
+        if ((x = pg_asarray(slots[0], -1, NULL, -1)) == NULL)
+            return NULL;
+        if (numpy_steps(def, x->type, dtype, out)) {
+            PyObject *res = moments_as_numpy(def, (PyObject *)x, &req);
+            Py_DECREF(x);
+            return res;
+        }
+        slots[0] = (PyObject *)x;
+    }
     /* NaN-skipping into an integer or bool dtype=: the NaNs are left out by where= (the cast
      * first would make integers of them) */
     PyObject *mask = NULL;
     if (def->skipnan && dtype >= 0 && !PG_IS_FLOAT(dtype) && !PG_IS_COMPLEX(dtype) && PgArray_Check(slots[0]) &&
         (PG_IS_FLOAT(((PgArray *)slots[0])->type) || PG_IS_COMPLEX(((PgArray *)slots[0])->type))) {
-        if ((mask = not_nan(slots[0], req.where)) == NULL)
+        if ((mask = not_nan(slots[0], req.where)) == NULL) {
+            Py_XDECREF(x);
             return NULL;
+        }
         req.where = mask;
     }
     /* count_nonzero over every axis is a 0-d array, as the array API says (NumPy's is a Python
      * int, which would wait for the device) */
     PyObject *res = pg_reduce_array(slots[0], &req);
     Py_XDECREF(mask);
+    if (res && x && warn_by_shape(def, x, axis, &req) < 0)
+        Py_CLEAR(res);
+    Py_XDECREF(x);
     return res;
 }
 
