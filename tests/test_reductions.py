@@ -349,7 +349,8 @@ def test_float16_sums_round_to_float16_as_numpys():
 def test_integer_dtypes_numpy_refuses():
     a = np.arange(12.0).reshape(3, 4)
     for f in ("nanmean", "nanvar", "nanstd"):
-        same_error(lambda: getattr(np, f)(a, dtype=np.int64), lambda: getattr(pygpu, f)(pygpu.asarray(a), dtype=np.int64))
+        same_error(lambda: getattr(np, f)(a, dtype=np.int64),
+                   lambda: getattr(pygpu, f)(pygpu.asarray(a), dtype=np.int64))
     for x in (a, a.astype(np.int64)):
         for dtype in (np.int64, np.uint8, np.bool_):   # sqrt's output (float64, float16) cannot be cast back
             same_error(lambda: np.std(x, axis=0, dtype=dtype), lambda: pygpu.std(pygpu.asarray(x), axis=0, dtype=dtype))
