@@ -861,3 +861,14 @@ def test_narrow_max_into_uint32_keeps_unsigned_values(device):
     with np.errstate(all="ignore"):
         assert_array_equal(pygpu.maximum.reduce(d, dtype=np.uint32), np.maximum.reduce(x, dtype=np.uint32))
     assert_array_equal(pygpu.argmax(pygpu.asarray(x.astype(np.uint8), device=device)), np.argmax(x.astype(np.uint8)))
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any", "argmax", "argmin", "count_nonzero",
+                                  "cumsum", "cumprod", "nansum", "nanmax", "nancumsum", "ptp"])
+@pytest.mark.parametrize("value", [5, 2.5, True, np.float32(3), np.int8(-2), np.array(4.0)])
+@pytest.mark.parametrize("axis", [0, -1, 1])
+def test_axis_0_of_a_scalar_or_0d_operand(name, value, axis):
+    # NumPy's reductions take axis 0 or -1 of any 0-d operand (1 is its AxisError)
+    from conftest import numpy_and_pygpu
+    want, got = numpy_and_pygpu(lambda m: getattr(m, name)(value, axis=axis))
+    assert got == want
