@@ -217,9 +217,10 @@ def _rejoin(re, im, out):
 
 def angle(z, deg=False):
     """numpy.angle: the argument of z (radians, or degrees with deg=True)."""
-    z = z if isinstance(z, _core.ndarray) else _core.asarray(z)
-    if z.dtype == _np.bool_:
-        z = z.astype(_np.int64)   # NumPy's arctan2(0, z): a weak 0 and bool give int64, so float64
+    if isinstance(z, type(True)) or not isinstance(z, (int, float, complex)):   # Python numbers go as they are
+        z = z if isinstance(z, _core.ndarray) else _core.asarray(z)
+        if z.dtype == _np.bool_:
+            z = z.astype(_np.int64)   # NumPy's arctan2(0, z): a weak 0 and bool give int64, so float64
     a = _core._angle(z)
     if deg:
         a = a * (180.0 / _math.pi)

@@ -211,3 +211,21 @@ def test_array_api_namespace(device):
                  "left_shift right_shift exp2 cbrt rint fabs fmax fmin deg2rad rad2deg degrees radians angle "
                  "conjugate heaviside isclose").split():
         assert callable(getattr(pygpu, name)), name
+
+
+@pytest.mark.parametrize("x1, x2", [
+    (5, np.arange(4)), (5, np.arange(4, dtype=np.int16)), (2.0, np.arange(3)), (5, 3), (2.5, 3),
+    (np.arange(3, dtype=np.int8), 2), (np.float32(2), np.arange(3)), (np.ones(3, np.float32), 40),
+    (np.ones(3, np.float16), 3), (True, np.arange(3)), (np.ones(2), 2**63),
+])
+def test_ldexp_takes_python_scalars_as_numpys_resolver(x1, x2):
+    # a mixed-type loop: a Python scalar next to an array of at least its kind takes the first
+    # loop of its kind (ldexp(5, int64 array) is float16), else its default dtype
+    from conftest import numpy_and_pygpu
+
+    def call(m):
+        a = m.asarray(x1) if isinstance(x1, np.ndarray) else x1
+        b = m.asarray(x2) if isinstance(x2, np.ndarray) else x2
+        return m.ldexp(a, b)
+    want, got = numpy_and_pygpu(call)
+    assert got == want

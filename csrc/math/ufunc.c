@@ -472,9 +472,8 @@ weak_in_search(const Operand *ops, const int *types, int nin)
 }
 
 static int
-find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
+find_loop_by_kind(PgUfunc *uf, const int *types, const Operand *ops, int weak)
 {
-    const int weak = (uf->flags & PG_UF_USER_LOOPS) ? weak_in_search(ops, types, uf->nin) : 1;
     for (int j = 0; j < uf->nloops; j++) {
         const int *lt = loop_types(uf, j);
         int ok = 1;
@@ -485,6 +484,12 @@ find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
             return j;
     }
     return -1;
+}
+
+static int
+find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
+{
+    return find_loop_by_kind(uf, types, ops, (uf->flags & PG_UF_USER_LOOPS) ? weak_in_search(ops, types, uf->nin) : 1);
 }
 
 /* with dtype= (NumPy's signature of the output alone): the first loop whose output is dtype and
@@ -774,7 +779,16 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     int k;
     if (uf->programs && dtype < 0)
         k = find_program_loop(uf, types, ops);
-    else
+    else if ((uf->flags & PG_UF_MIXED) && dtype < 0 && p >= 0 && weak_in_search(ops, types, nin)) {
+        /* next to an array of at least its kind a Python scalar takes the first loop of its kind,
+         * as NumPy's legacy resolver (ldexp(5, int64 array) is float16's loop); an int must fit
+         * an integer input of it (ldexp(x, 2**63): NumPy's OverflowError) */
+        k = find_loop_by_kind(uf, types, ops, 1);
+        for (int i = 0; i < nin && k >= 0; i++)
+            if (ops[i].weak == PG_WEAK_INT && PG_IS_INTEGER(loop_types(uf, k)[i]) &&
+                pg_weak_scalar_type(ops[i].weak, ops[i].scalar, loop_types(uf, k)[i], 0) < 0)
+                goto done;
+    } else
         k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
     if (k < 0 && !uf->programs && dtype < 0) {
         /* a loop of mixed types (ldexp's float and int64): Python scalars at their default
@@ -1524,6 +1538,9 @@ pg_math_init(PyObject *module)
             uf->flags |= PG_UF_WHERE;
         if (strcmp(name, "power") == 0)
             uf->flags |= PG_UF_POWER;
+        for (int l = 0; l < uf->nloops && uf->nin == 2; l++)
+            if (loop_types(uf, l)[0] != loop_types(uf, l)[1])
+                uf->flags |= PG_UF_MIXED;
         for (int c = PG_NB_LT; c <= PG_NB_GE; c++)
             if (strcmp(name, op_names[c]) == 0)
                 uf->flags |= PG_UF_COMPARE;
