@@ -40,6 +40,7 @@ from ._einsum import einsum, einsum_path  # noqa: F401,E402
 from . import linalg  # noqa: F401,E402
 from . import emath  # noqa: F401,E402  (numpy.emath: complex results where the real function has none)
 from . import fft  # noqa: F401,E402  (numpy.fft: pocketfft on the CPU device)
+from . import lib  # noqa: F401,E402  (numpy.lib: stride_tricks, scimath)
 from . import _dispatch  # noqa: F401,E402  (ndarray.__array_function__: NumPy's functions on pygpu arrays)
 from . import _flat  # noqa: F401,E402  (ndarray.flat)
 from ._vectorize import vectorize  # noqa: F401,E402

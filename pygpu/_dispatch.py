@@ -6,7 +6,7 @@ dispatch from three sources:
 
   1. the pygpu namespace: every public pygpu function whose name NumPy also has
      (pygpu.concatenate for numpy.concatenate, pygpu.sum for numpy.sum, ...);
-  2. submodules: pygpu.linalg for numpy.linalg and pygpu.fft for numpy.fft, by name likewise,
+  2. submodules: pygpu.linalg for numpy.linalg, pygpu.fft for numpy.fft, ..., by name likewise,
      when they exist. A submodule may also hold a dict
      `_NUMPY_FUNCTIONS = {numpy_function: pygpu_function}` for functions whose names differ;
   3. explicit entries: `register(numpy_function, pygpu_function)` (or as a decorator,
@@ -30,7 +30,8 @@ from . import _core
 from ._ufunc_on_host import store_into
 
 # numpy namespace -> pygpu module name, mapped by function name
-_SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft", "numpy.emath": "pygpu.emath"}
+_SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft", "numpy.emath": "pygpu.emath",
+               "numpy.lib.stride_tricks": "pygpu.lib.stride_tricks"}
 
 _explicit = {}
 _table = None

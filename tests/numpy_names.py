@@ -8,7 +8,7 @@ import pygpu
 # name -> why pygpu does not have it
 EXCLUDED = {}
 for _names, _why in (
-    ("core lib f2py ctypeslib testing typing test show_runtime get_include info",
+    ("core f2py ctypeslib testing typing test show_runtime get_include info",
      "NumPy's own packaging, build and test tooling"),
     ("char strings rec recarray record", "string and record arrays: pygpu arrays hold numbers"),
     ("ma", "masked arrays: not a pygpu array type"),

@@ -498,3 +498,51 @@ def test_numpy_ufunc_at_into_a_numpy_array_with_pygpu_values():
     r = np.zeros(3)
     np.add.at(r, np.array([0, 0, 1]), pygpu.asarray([1.0, 2.0, 3.0], device="cpu"))
     assert r.tolist() == [3.0, 3.0, 0.0]
+
+
+# ---------------------------------------------------------------- numpy.lib (found running xarray)
+
+@pytest.mark.parametrize("make, window, axis", [
+    (lambda a: a, (2, 3), None), (lambda a: a, 2, -1), (lambda a: a, (2, 1), (0, 0)),
+    (lambda a: a[::-1, 1::2], 2, 0), (lambda a: a.T, (3,), 1), (lambda a: a[:0], 1, 1)])
+def test_lib_stride_tricks_sliding_window_view(make, window, axis):
+    n = make(np.arange(24.0).reshape(4, 6))
+    p = make(pygpu.asarray(np.arange(24.0).reshape(4, 6)))
+    ref = np.lib.stride_tricks.sliding_window_view(n, window, axis)
+    for got in (pygpu.lib.stride_tricks.sliding_window_view(p, window, axis),
+                np.lib.stride_tricks.sliding_window_view(p, window, axis)):   # NumPy's name dispatches to it
+        assert isinstance(got, pygpu.ndarray) and not got.flags["WRITEABLE"]
+        assert got.strides == ref.strides
+        assert_array_equal(got, ref)
+    w = pygpu.lib.stride_tricks.sliding_window_view(p, window, axis, writeable=True)
+    if w.size:
+        w[(0,) * w.ndim] = -1.0   # a view: written through
+        assert pygpu.asnumpy(p)[(0,) * p.ndim] == -1.0
+
+
+def test_lib_stride_tricks_errors_and_as_strided():
+    p = pygpu.arange(6.0)
+    for bad in (dict(window_shape=7), dict(window_shape=-1), dict(window_shape=(2, 2)),
+                dict(window_shape=(2, 2), axis=0)):
+        with pytest.raises(ValueError) as pe:
+            pygpu.lib.stride_tricks.sliding_window_view(p, **bad)
+        with pytest.raises(ValueError) as ne:
+            np.lib.stride_tricks.sliding_window_view(np.arange(6.0), **bad)
+        assert str(pe.value) == str(ne.value)
+    v = pygpu.lib.stride_tricks.as_strided(p[1:], (2, 3), (16, 8))
+    assert_array_equal(v, np.lib.stride_tricks.as_strided(np.arange(6.0)[1:], (2, 3), (16, 8)))
+    with pytest.raises(ValueError):   # pygpu checks bounds: a view past the memory would fault a kernel
+        pygpu.lib.stride_tricks.as_strided(p, (7,), (8,))
+    assert pygpu.lib.scimath is pygpu.emath
+
+
+def test_xarray_rolling_and_cumulative_keep_pygpu():
+    xr = pytest.importorskip("xarray")
+    data = np.array([[1.0, np.nan, 3.0, 4.0, 5.0], [2.0, 0.5, -1.0, 7.0, 8.0]])
+    n, p = xr.DataArray(data, dims=("x", "y")), xr.DataArray(pygpu.asarray(data), dims=("x", "y"))
+    for f in (lambda d: d.rolling(y=3).mean(), lambda d: d.rolling(y=2, center=True, min_periods=1).sum(),
+              lambda d: d.rolling(y=3).max(), lambda d: d.rolling(y=2).construct("w"),
+              lambda d: d.cumulative("y").sum()):
+        got = f(p)
+        assert isinstance(got.data, pygpu.ndarray)
+        np.testing.assert_allclose(pygpu.asnumpy(got.data), f(n).data, rtol=1e-12)
