@@ -639,7 +639,12 @@ def trim_zeros(filt, trim="fb", axis=None):
 
 def copyto(dst, src, casting="same_kind", where=True):
     """dst[...] = src (broadcast), where `where` is True, if src casts to dst's dtype under
-    `casting`."""
+    `casting`. A NumPy dst (np.full(shape, pygpu_value, dtype=) runs np.copyto into its own array)
+    takes the values on the CPU device by NumPy's copyto, with its rules and errors."""
+    if isinstance(dst, _np.ndarray):
+        from ._ufunc_on_host import _host   # (here: _ufunc_on_host imports this module)
+        _np.copyto(dst, _host(src, "copyto"), casting=casting, where=_host(where, "copyto"))
+        return
     if not isinstance(dst, _ndarray):
         raise TypeError(f"copyto() argument 1 must be a pygpu.ndarray, not {type(dst).__name__}")
     if isinstance(src, _ndarray):

@@ -356,6 +356,26 @@ def test_numpy_ufuncs_store_into_numpy_outputs():
         np.matmul(pm, pm, out=np.zeros((3, 3), np.int64))
 
 
+
+def test_numpy_copyto_full_and_full_like_into_numpy_arrays_with_pygpu_values():
+    # NumPy's own np.full(shape, fill, dtype=) and np.full_like run np.copyto(numpy_array, fill)
+    c = np.array([[1.5, 2.5]])
+    assert_array_equal(np.full((3, 2), pygpu.asarray(c), dtype=np.float64), np.full((3, 2), c, dtype=np.float64))
+    got = np.full_like(np.zeros(3, np.int32), pygpu.asarray(2.0))
+    assert type(got) is np.ndarray and got.dtype == np.int32 and got.tolist() == [2, 2, 2]
+    def pygpu_where(kw):
+        return {k: pygpu.asarray(v) if k == "where" else v for k, v in kw.items()}
+    for kw in ({}, {"where": np.array([True, False, True])}, {"casting": "unsafe"}):
+        want, got = np.zeros(3), np.zeros(3)
+        np.copyto(want, np.array([1.0, 2.0, 3.0]), **kw)
+        np.copyto(got, pygpu.asarray([1.0, 2.0, 3.0]), **pygpu_where(kw))
+        assert_array_equal(got, want)
+    for src, kw in ((np.array([1.5, 2.0]), {}), (np.array([1, 2]), {"casting": "no"}),
+                    (np.ones(3), {}), (np.ones(2), {"where": np.ones(2)})):
+        same_error(lambda: np.copyto(np.zeros(2, np.int32), src, **kw),
+                   lambda: np.copyto(np.zeros(2, np.int32), pygpu.asarray(src), **pygpu_where(kw)))
+
+
 def test_zero_d_argsort_squeeze_repeat_and_item_as_numpy():
     a, p = np.array(5.0), pygpu.asarray(5.0)
     for call in (lambda x: x.argsort(), lambda x: np.argsort(x, axis=None), lambda x: x.squeeze(0),
