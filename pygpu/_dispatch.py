@@ -22,12 +22,13 @@ reach array_ufunc below through ndarray.__array_ufunc__, as do the ones pygpu im
 Python (registered with register_gufunc: numpy.matmul, vecdot, gcd, divmod, ...).
 """
 import importlib
+import inspect
 import types as _types
 
 import numpy as _np
 
 from . import _core
-from ._ufunc_on_host import store_into
+from ._ufunc_on_host import is_numpy_out, store_into, with_numpy_out
 
 # numpy namespace -> pygpu module name, mapped by function name
 _SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft", "numpy.emath": "pygpu.emath",
@@ -36,6 +37,7 @@ _SUBMODULES = {"numpy.linalg": "pygpu.linalg", "numpy.fft": "pygpu.fft", "numpy.
 _explicit = {}
 _table = None
 _gufuncs = {}   # name of a NumPy gufunc -> pygpu function
+_out_positions = {}   # NumPy function -> the position of its out parameter (None: keyword-only or none)
 
 
 def register(numpy_function, implementation=None):
@@ -132,14 +134,39 @@ def _not_implemented(what):
 _UNSUPPORTED_DTYPE = "pygpu does not support dtype"   # the start of pygpu's TypeError for such a dtype
 
 
+def _out_position(func):
+    try:
+        return _out_positions[func]
+    except KeyError:
+        pass
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    pos = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    _out_positions[func] = pos.index("out") if "out" in pos else None
+    return _out_positions[func]
+
+
+def _numpy_out_at(func, args, kwargs):
+    """Where the call passes NumPy arrays as func's out=: "out", its position in args, or None."""
+    if "out" in kwargs:
+        return "out" if is_numpy_out(kwargs["out"]) else None
+    i = _out_position(func)
+    return i if i is not None and i < len(args) and is_numpy_out(args[i]) else None
+
+
 def array_function(self, func, types, args, kwargs):
     """ndarray.__array_function__: NumPy's func called with pygpu arrays among its arguments."""
     for t in types:
         if not issubclass(t, (_core.ndarray, _np.ndarray)):
             return NotImplemented   # another library's array: let it answer
     impl = implementation(func)
+    at = _numpy_out_at(func, args, kwargs)
     numpy_impl = getattr(func, "_implementation", None)
     if impl is not None:
+        if at is not None:   # np.sum(pygpu_array, out=numpy_array): computed, then stored into it
+            return with_numpy_out(getattr(func, "__name__", "?"), impl, args, kwargs, at)
         try:
             return impl(*args, **kwargs)
         except TypeError as e:
@@ -151,7 +178,10 @@ def array_function(self, func, types, args, kwargs):
             return _to_pygpu(numpy_impl(*args, **kwargs))
     if numpy_impl is None or not _all_on_cpu(args, kwargs):
         raise _not_implemented(_name(func))
-    return _to_pygpu(numpy_impl(*args, **kwargs))   # zero-copy views of CPU memory
+    result = numpy_impl(*args, **kwargs)   # zero-copy views of CPU memory
+    if at is not None and result is (kwargs["out"] if at == "out" else args[at]):
+        return result   # NumPy's out= itself, not a pygpu copy of it
+    return _to_pygpu(result)
 
 
 def register_gufunc(name, implementation):

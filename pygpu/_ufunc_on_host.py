@@ -1,7 +1,8 @@
 """The ufunc calls where pygpu's kernels do not reach: reduce, accumulate and reduceat of ufuncs
 that do not reorder (subtract, divide, power, arctan2, ...: NumPy folds them left to right), at
 of any ufunc and index (negative, divide, slices, masks), and NumPy's ufuncs called on pygpu
-arrays with a NumPy array as out= (`numpy_array += pygpu_array`). NumPy's own method runs on the
+arrays with a NumPy array as out= (`numpy_array += pygpu_array`; with_numpy_out: NumPy's other
+functions, np.sum(pygpu_array, out=numpy_array)). NumPy's own method runs on the
 arrays' memory, zero-copy, on the CPU device, with NumPy's rules and errors (a NumPy out= takes
 pygpu's result); with an array on a GPU it raises TypeError, as pygpu never copies device arrays
 to the host behind the user's back."""
@@ -93,3 +94,42 @@ def store_into(name, result, out, casting, mask=True):
     check_cast(name, result.dtype, out.dtype, casting)
     _np.copyto(out, _host(result, where), casting="unsafe", where=_host(mask, where))
     return out
+
+
+def is_numpy_out(out):
+    """out= holds a NumPy array (one, or in a tuple)."""
+    return isinstance(out, _np.ndarray) or (isinstance(out, tuple) and any(isinstance(o, _np.ndarray) for o in out))
+
+
+def _stand_in(out):
+    """A pygpu copy of the NumPy array out on the CPU device (its values kept for where=), for the
+    function's own out= checks and errors to apply to; other outs as they are."""
+    if not isinstance(out, _np.ndarray):
+        return out
+    if not out.flags.writeable:
+        raise ValueError("output array is read-only")   # NumPy's words
+    return _core.asarray(out, device="cpu")
+
+
+def with_numpy_out(name, fn, args, kwargs, at):
+    """fn(*args, **kwargs) for NumPy's function `name`, whose out= (kwargs["out"] when at is "out",
+    else args[at]) holds NumPy arrays: fn computes into pygpu stand-ins with its own casting rules
+    and errors (NumPy's: each function has its own, 'unsafe' for sum, 'same_kind' for clip), and
+    store_into copies them into the NumPy arrays, which are returned where fn returns the stand-ins."""
+    _host((args, kwargs), f"numpy.{name} with a NumPy out=")   # device arrays: TypeError, no implicit copy
+    out = kwargs["out"] if at == "out" else args[at]
+    outs = out if isinstance(out, tuple) else (out,)
+    stand_ins = tuple(_stand_in(o) for o in outs)
+    given = stand_ins if isinstance(out, tuple) else stand_ins[0]
+    if at == "out":
+        kwargs = {**kwargs, "out": given}
+    else:
+        args = args[:at] + (given,) + args[at + 1:]
+    result = fn(*args, **kwargs)
+    for o, s in zip(outs, stand_ins):
+        if s is not o:
+            store_into(name, s, o, "unsafe")   # s has o's dtype: fn's rule has been applied
+    numpy_of = {id(s): o for s, o in zip(stand_ins, outs)}
+    if isinstance(result, tuple):
+        return tuple(numpy_of.get(id(r), r) for r in result)
+    return numpy_of.get(id(result), result)

@@ -376,6 +376,57 @@ def test_numpy_copyto_full_and_full_like_into_numpy_arrays_with_pygpu_values():
                    lambda: np.copyto(np.zeros(2, np.int32), pygpu.asarray(src), **pygpu_where(kw)))
 
 
+
+NUMPY_OUT_CALLS = [   # (call, the out's shape, its dtypes)
+    (lambda x, o: np.sum(x, axis=0, out=o), (3,), "dfl"), (lambda x, o: np.sum(x, 0, None, o), (3,), "dl"),
+    (lambda x, o: np.mean(x, axis=1, out=o), (2,), "df"), (lambda x, o: np.max(x, axis=0, out=o), (3,), "dl"),
+    (lambda x, o: np.prod(x, axis=0, out=o), (3,), "dl"), (lambda x, o: np.std(x, axis=0, out=o), (3,), "df"),
+    (lambda x, o: np.argmax(x, axis=0, out=o), (3,), "l"), (lambda x, o: np.any(x, axis=0, out=o), (3,), "?l"),
+    (lambda x, o: np.cumsum(x, axis=0, out=o), (2, 3), "dl"), (lambda x, o: np.clip(x, 0, 2, out=o), (2, 3), "df"),
+    (lambda x, o: np.around(x, out=o), (2, 3), "df"), (lambda x, o: np.take(x, [0, 4], out=o), (2,), "df"),
+    (lambda x, o: np.add.reduce(x, axis=0, out=o), (3,), "dl"),
+    (lambda x, o: np.add.accumulate(x, axis=1, out=o), (2, 3), "dl"),
+    (lambda x, o: np.maximum.reduce(x, axis=0, out=(o,)), (3,), "d"),
+    (lambda x, o: np.subtract.reduce(x, axis=0, out=o), (3,), "d"),
+    (lambda x, o: np.sum(x, axis=0, out=o, where=np.array([True, False, True])), (3,), "d"),
+    (lambda x, o: x.sum(axis=0, out=o), (3,), "dl"), (lambda x, o: x.cumsum(axis=1, out=o), (2, 3), "d"),
+    (lambda x, o: x.clip(0, 2, out=o), (2, 3), "d"), (lambda x, o: x.take([1, 5], out=o), (2,), "d"),
+    (lambda x, o: x.mean(out=o), (), "d"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(NUMPY_OUT_CALLS)))
+def test_numpy_out_of_reductions_scans_and_array_functions(i):
+    # NumPy's answer: the result stored into the NumPy out (by the function's own casting rule:
+    # unsafe for sum into int64, same_kind for clip) and that same array returned
+    call, shape, dtypes = NUMPY_OUT_CALLS[i]
+    x = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
+    for dt in dtypes:
+        want, got = np.full(shape, 7, dt), np.full(shape, 7, dt)
+        assert call(x, want) is want
+        assert call(pygpu.asarray(x), got) is got
+        assert_array_equal(got, want)
+
+
+def test_numpy_out_errors_and_overlap():
+    x = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
+    for call, o in ((lambda x, o: np.clip(x, 0, 2, out=o), np.zeros((2, 3), np.int64)),
+                    (lambda x, o: np.argmax(x, axis=0, out=o), np.zeros(3)),
+                    (lambda x, o: x.std(axis=0, out=o), np.zeros(3, np.int64))):
+        with pytest.raises(TypeError) as ne:
+            call(x, o.copy())
+        with pytest.raises(TypeError) as pe:
+            call(pygpu.asarray(x), o.copy())
+        assert str(pe.value) == str(ne.value)
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    same_error(lambda: np.sum(x, axis=0, out=ro), lambda: np.sum(pygpu.asarray(x), axis=0, out=ro))
+    p = pygpu.asarray(x)
+    view = np.asarray(p)   # the out is the input's own memory: NumPy's result all the same
+    assert np.cumsum(p, axis=1, out=view) is view
+    assert_array_equal(p, np.cumsum(x, axis=1))
+
+
 def test_zero_d_argsort_squeeze_repeat_and_item_as_numpy():
     a, p = np.array(5.0), pygpu.asarray(5.0)
     for call in (lambda x: x.argsort(), lambda x: np.argsort(x, axis=None), lambda x: x.squeeze(0),

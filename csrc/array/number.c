@@ -227,6 +227,49 @@ pg_array_ufunc_fallback(PyObject *args, PyObject *kwds)
     return PyObject_Call(handler, args, kwds);
 }
 
+int
+pg_is_numpy_out(PyObject *out)
+{
+    if (out != NULL && PyTuple_Check(out)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(out); i++)
+            if (PyArray_Check(PyTuple_GET_ITEM(out, i)))
+                return 1;
+        return 0;
+    }
+    return out != NULL && PyArray_Check(out);
+}
+
+PyObject *
+pg_call_with_numpy_out(const char *name, PyObject *fn, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mod = PyImport_ImportModule("pygpu._ufunc_on_host");
+    PyObject *res = mod ? PyObject_CallMethod(mod, "with_numpy_out", "sOOOs", name, fn, args, kwargs, "out") : NULL;
+    Py_XDECREF(mod);
+    return res;
+}
+
+PyObject *
+pg_core_call_with_numpy_out(const char *fname, int npos, const char *const *names, PyObject *const *values)
+{
+    PyObject *core = PyImport_ImportModule("pygpu._core");
+    PyObject *fn = core ? PyObject_GetAttrString(core, fname) : NULL;
+    PyObject *args = fn ? PyTuple_New(npos) : NULL, *kw = args ? PyDict_New() : NULL, *res = NULL;
+    if (kw == NULL)
+        goto done;
+    for (int i = 0; i < npos; i++)
+        PyTuple_SET_ITEM(args, i, Py_NewRef(values[i]));
+    for (int i = npos; names[i] != NULL; i++)
+        if (values[i] != NULL && PyDict_SetItemString(kw, names[i], values[i]) < 0)
+            goto done;
+    res = pg_call_with_numpy_out(fname, fn, args, kw);
+done:
+    Py_XDECREF(core);
+    Py_XDECREF(fn);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    return res;
+}
+
 static PyObject *
 array_namespace(PyObject *self, PyObject *args, PyObject *kwds)
 {

@@ -30,6 +30,18 @@ extern PgArrayMath pg_array_math;
  * vecmat): pygpu._dispatch.array_ufunc(ufunc, method, *inputs, **kwargs). */
 PyObject *pg_array_ufunc_fallback(PyObject *args, PyObject *kwds);
 
+/* 1 when out (an out= argument: an array, or a tuple of them) holds a NumPy array. */
+int pg_is_numpy_out(PyObject *out);
+
+/* fn(*args, **kwargs) where kwargs["out"] holds NumPy arrays (np.add.reduce(x, out=numpy_array),
+ * x.sum(out=numpy_array)): pygpu._ufunc_on_host.with_numpy_out computes into pygpu stand-ins by
+ * fn's own out= rules, stores them into the NumPy arrays and returns those; `name` is for errors. */
+PyObject *pg_call_with_numpy_out(const char *name, PyObject *fn, PyObject *args, PyObject *kwargs);
+
+/* The same for pygpu._core.<fname>: its first npos values positional, the other non-NULL ones
+ * by their names (names NULL-terminated, as the values a function parsed). */
+PyObject *pg_core_call_with_numpy_out(const char *fname, int npos, const char *const *names, PyObject *const *values);
+
 /* 1 when obj takes part in NumPy's operator protocol itself (__array_ufunc__ or
  * __array_priority__: a masked array, a Dask array): ndarray's operators leave it to answer. */
 int pg_numpy_aware(PyObject *obj);

@@ -2,6 +2,7 @@
  * functions, and ndarray.take/put/choose/compress), each one gather or scatter of kernels/index.h
  * with NumPy's modes ('raise', 'wrap', 'clip') and errors. */
 #include "array/advanced.h"
+#include "array/number.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -173,6 +174,11 @@ take_along(PgArray *a, PgArray *idx, int axis, int mode, int msg_axis)
 static PyObject *
 take_impl(PyObject *aobj, PyObject *indices, PyObject *axisobj, PyObject *out, PyObject *modeobj)
 {
+    if (pg_is_numpy_out(out)) { /* x.take(i, out=numpy_array) */
+        static const char *const names[] = {"a", "indices", "axis", "out", "mode", NULL};
+        PyObject *values[] = {aobj, indices, axisobj, out, modeobj};
+        return pg_core_call_with_numpy_out("take", 2, names, values);
+    }
     int mode, axis = 0;
     if (parse_mode(modeobj, &mode) < 0)
         return NULL;

@@ -63,16 +63,20 @@ ufunc_method(PyObject *npufunc, PyObject *method, PyObject *args, PyObject *kwds
         return NULL;
     const char *cname = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
     PgUfunc *uf = cname && cname[0] != '_' ? pg_ufunc_lookup(cname) : NULL;
-    Py_DECREF(name);
     PyObject *fn = uf ? PyObject_GetAttr((PyObject *)uf, method) : NULL;
     if (fn == NULL) {
+        Py_DECREF(name);
         PyErr_Clear();
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyObject *inputs = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
-    PyObject *res = inputs ? PyObject_Call(fn, inputs, kwds) : NULL;
+    PyObject *inputs = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args)), *res = NULL;
+    if (inputs && kwds && pg_is_numpy_out(PyDict_GetItemString(kwds, "out")))
+        res = pg_call_with_numpy_out(cname, fn, inputs, kwds); /* np.add.reduce(x, out=numpy_array) */
+    else if (inputs)
+        res = PyObject_Call(fn, inputs, kwds);
     Py_XDECREF(inputs);
     Py_DECREF(fn);
+    Py_DECREF(name);
     return res;
 }
 
@@ -262,6 +266,8 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     PyObject *s[6];
     if (pg_parse_fastcall("clip", args, nargs, kwnames, names, 3, s, 1) < 0)
         return NULL;
+    if (pg_is_numpy_out(s[3]))
+        return pg_core_call_with_numpy_out("clip", 1, names, s);
     PyObject *lo = s[1] ? s[1] : s[4], *hi = s[2] ? s[2] : s[5], *out = s[3];
     if ((s[1] && s[4]) || (s[2] && s[5])) {
         PyErr_SetString(PyExc_TypeError, "clip() got both min and a_min (or max and a_max)");

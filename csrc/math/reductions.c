@@ -1,6 +1,7 @@
 /* The named reductions and scans (sum, mean, argmin, nanvar, cumsum, cumulative_sum, ...) as
  * module functions and ndarray methods: NumPy's signatures parsed into a request for
  * pg_reduce_array or pg_scan_array (reduction.c, scan.c). */
+#include "array/number.h"
 #include "math/reduction.h"
 
 /* NumPy's signatures: argument names in order, how many may be positional (the array included) */
@@ -362,6 +363,8 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     int dtype = pg_type_from_object(arg(sig, slots, "dtype"), -1);
     if (dtype == -1 && PyErr_Occurred())
         return NULL;
+    if (pg_is_numpy_out(arg(sig, slots, "out"))) /* x.sum(out=numpy_array) */
+        return pg_core_call_with_numpy_out(def->name, 1, sigs[sig].names, slots);
     PyObject *out = single_out(arg(sig, slots, "out"));
     if (check_out_type(def, slots[0], out, dtype) < 0)
         return NULL;
