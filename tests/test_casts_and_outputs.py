@@ -178,6 +178,13 @@ def test_dtype_fixes_the_output_and_the_loop_search_takes_the_inputs_safely():
             call(np, np.asarray)
         with pytest.raises(TypeError):
             call(pg, pg.asarray)
+    for call in (lambda m, x: m.sign(x(b)), lambda m, x: m.sign(x(b), dtype=bool)):
+        with pytest.raises(TypeError) as ne:
+            call(np, np.asarray)
+        with pytest.raises(TypeError) as pe:
+            call(pg, pg.asarray)
+        # NumPy's no-loop error (a UFuncTypeError), which callers may catch by that class
+        assert type(pe.value) is type(ne.value) and str(pe.value) == str(ne.value)
 
 
 def test_integer_powers_check_the_exponents_the_loop_sees():

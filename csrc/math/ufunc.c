@@ -48,7 +48,7 @@ loop_types(PgUfunc *uf, int j)
 static PyTypeObject PgUfunc_Type;
 PgUfunc *pg_op_ufuncs[PG_NOPS];
 static PyObject *ufunc_registry;                /* name -> ufunc (dict) */
-static PyObject *exc_input_casting, *exc_output_casting;
+static PyObject *exc_input_casting, *exc_output_casting, *exc_no_loop;
 
 static const char type_chars[PG_NTYPES] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'e', 'f', 'd', 'F', 'D'};
 
@@ -89,6 +89,26 @@ raise_no_loop(PgUfunc *uf)
                  "ufunc '%U' not supported for the input types, and the inputs could not be safely coerced to "
                  "any supported types according to the casting rule ''safe''",
                  uf->name);
+}
+
+/* NumPy's _UFuncNoLoopError (a UFuncTypeError) for a bool input that has no loop (sign, positive),
+ * the output bool when dtype=bool was asked for; a TypeError with its text without NumPy's class */
+static void
+raise_bool_no_loop(PgUfunc *uf, int bool_out)
+{
+    PyObject *bool_dtype = (PyObject *)Py_TYPE(pg_type_descr(PG_BOOL));
+    PyObject *types = exc_no_loop ? PyTuple_Pack(2, bool_dtype, bool_out ? bool_dtype : Py_None) : NULL;
+    PyObject *e = types ? PyObject_CallFunction(exc_no_loop, "OO", (PyObject *)uf, types) : NULL;
+    Py_XDECREF(types);
+    if (e) {
+        PyErr_SetObject(exc_no_loop, e);
+        Py_DECREF(e);
+        return;
+    }
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "ufunc '%U' did not contain a loop with signature matching types "
+                 "<class 'numpy.dtypes.BoolDType'> -> %s", uf->name,
+                 bool_out ? "<class 'numpy.dtypes.BoolDType'>" : "None");
 }
 
 /* ------------------------------------------------------------------ weak scalars */
@@ -764,9 +784,7 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         if (all_bool) {
             if (PyUnicode_CompareWithASCIIString(uf->name, "sign") == 0 ||
                 PyUnicode_CompareWithASCIIString(uf->name, "positive") == 0) /* NumPy has no bool loop */
-                PyErr_Format(PyExc_TypeError, "ufunc '%U' did not contain a loop with signature matching types "
-                             "<class 'numpy.dtypes.BoolDType'> -> %s", uf->name,
-                             dtype < 0 ? "None" : "<class 'numpy.dtypes.BoolDType'>");
+                raise_bool_no_loop(uf, dtype >= 0);
             else
                 PyErr_SetString(PyExc_TypeError,
                                 nin == 2 ? "numpy boolean subtract, the `-` operator, is not supported, use the "
@@ -1499,6 +1517,7 @@ pg_math_init(PyObject *module)
     if (exc) {
         exc_input_casting = PyObject_GetAttrString(exc, "_UFuncInputCastingError");
         exc_output_casting = PyObject_GetAttrString(exc, "_UFuncOutputCastingError");
+        exc_no_loop = PyObject_GetAttrString(exc, "_UFuncNoLoopError");
         Py_DECREF(exc);
     }
     PyErr_Clear(); /* without them, TypeError with the same text */
