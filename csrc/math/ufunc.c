@@ -1557,8 +1557,8 @@ pg_math_init(PyObject *module)
             uf->flags |= PG_UF_WHERE;
         if (strcmp(name, "power") == 0)
             uf->flags |= PG_UF_POWER;
-        for (int l = 0; l < uf->nloops && uf->nin == 2; l++)
-            if (loop_types(uf, l)[0] != loop_types(uf, l)[1])
+        for (int l = 0; l < uf->nloops && uf->nin == 2; l++) /* (not the comparisons' int64-uint64 loops) */
+            if (kind_order(loop_types(uf, l)[0]) != kind_order(loop_types(uf, l)[1]))
                 uf->flags |= PG_UF_MIXED;
         for (int c = PG_NB_LT; c <= PG_NB_GE; c++)
             if (strcmp(name, op_names[c]) == 0)

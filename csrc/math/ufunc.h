@@ -29,7 +29,7 @@ enum {
     PG_UF_POWER = 0x10,   /* a negative integer exponent of an integer loop is refused (NumPy's ValueError) */
     PG_UF_USER_LOOPS = 0x20, /* Python scalars meet the loops as NumPy's search of a user ufunc's (vectorize) */
     PG_UF_LOGICAL = 0x40, /* logical_and/or/xor: with no other operand but Python scalars, an int must be an int64 */
-    PG_UF_MIXED = 0x80,   /* loops whose inputs differ in type (ldexp's float, int64): a Python scalar picks by kind */
+    PG_UF_MIXED = 0x80,   /* loops whose inputs differ in kind (ldexp's float, int64): a Python scalar picks by kind */
 };
 
 /* Runs uf on inputs (Python objects: arrays, scalars, array-likes). out may be NULL; dtype -1
