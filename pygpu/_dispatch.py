@@ -156,6 +156,19 @@ def _numpy_out_at(func, args, kwargs):
     return i if i is not None and i < len(args) and is_numpy_out(args[i]) else None
 
 
+def _asks_unsupported_dtype(kwargs):
+    """Whether the call asks for a dtype pygpu has no arrays of (np.empty_like(x, dtype=[...])):
+    the TypeError is the answer then, as CuPy's (Dask's arg reductions catch it and take dicts)."""
+    dtype = kwargs.get("dtype")
+    if dtype is None:
+        return False
+    try:
+        dtype = _np.dtype(dtype)
+    except TypeError:
+        return False
+    return dtype.fields is not None or dtype.kind in "OSUVMm"
+
+
 def array_function(self, func, types, args, kwargs):
     """ndarray.__array_function__: NumPy's func called with pygpu arrays among its arguments."""
     for t in types:
@@ -173,7 +186,8 @@ def array_function(self, func, types, args, kwargs):
             # an argument pygpu cannot hold (None, str, objects: matplotlib's np.broadcast_arrays(x,
             # height, ..., hatch=None)): NumPy's answer on zero-copy views of CPU memory, as for
             # the functions pygpu lacks; any other error, and arrays on a GPU, stay pygpu's
-            if not str(e).startswith(_UNSUPPORTED_DTYPE) or numpy_impl is None or not _all_on_cpu(args, kwargs):
+            if (not str(e).startswith(_UNSUPPORTED_DTYPE) or numpy_impl is None or _asks_unsupported_dtype(kwargs)
+                    or not _all_on_cpu(args, kwargs)):
                 raise
             return _to_pygpu(numpy_impl(*args, **kwargs))
     if numpy_impl is None or not _all_on_cpu(args, kwargs):

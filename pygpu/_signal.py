@@ -92,13 +92,13 @@ def _full_correlation(a, v):
     v = _pg.conj(v) if _np.issubdtype(v.dtype, _np.complexfloating) else v
     if a.dtype in _NATIVE and _fft_pays(a, m):
         return _fft_correlation(a, v)
-    if a.dtype.kind in "fc" and m > 1 and not bool(_pg.isfinite(v).all()):
-        return _overlap_correlation(a, v)
-    zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)
-    padded = _pg.concatenate((zeros, a, zeros))
     if a.dtype in _NATIVE:
-        return _pg._core._correlate(padded, v)
-    if a.dtype in (_np.bool_, _np.float16):   # or of ands; half rounded after every step: one tap at a time
+        return _pg._core._correlate(a, v, True)   # the products with the padding left out
+    if a.dtype == _np.float16:   # rounded after every step: one tap at a time, over its overlap
+        return _overlap_correlation(a, v)
+    zeros = _pg.zeros(m - 1, dtype=a.dtype, device=a.device)   # (no inf or NaN in the types below)
+    padded = _pg.concatenate((zeros, a, zeros))
+    if a.dtype == _np.bool_:   # or of ands, one tap at a time
         out = padded[0:n + m - 1] * v[0]
         for j in range(1, m):
             out += padded[j:j + n + m - 1] * v[j]
@@ -112,9 +112,8 @@ def _full_correlation(a, v):
 
 
 def _overlap_correlation(a, v):
-    """The full correlation summed over the overlapping products only, as NumPy sums it: with
-    an inf or NaN tap the zero padding would give 0 * inf = nan where that tap never overlaps a
-    (one tap at a time; the finite case keeps the padded kernels)."""
+    """The full correlation summed over the overlapping products only, as NumPy sums it (an inf
+    or NaN tap times zero padding would be NaN where that tap never overlaps a), one tap at a time."""
     n, m = a.shape[0], v.shape[0]
     out = _pg.zeros(n + m - 1, dtype=a.dtype, device=a.device)
     for j in range(m):

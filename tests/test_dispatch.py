@@ -104,6 +104,9 @@ def test_arguments_pygpu_cannot_hold_run_numpys_on_the_cpu():
     assert isinstance(out, np.ndarray) and (out == np.stack([x, ["a", "b", "c"]])).all()
     with pytest.raises(ValueError, match="dimension"):   # not a dtype problem: pygpu's error, not NumPy's answer
         np.concatenate([p, pygpu.ones((2, 2), device="cpu")])
+    # a dtype= pygpu has no arrays of is refused, as CuPy refuses it (Dask's arg reductions rely on it)
+    with pytest.raises(TypeError, match="does not support dtype"):
+        np.empty_like(p, shape=(2,), dtype=[("vals", "f8"), ("arg", "i8")])
 
 
 def test_matplotlib_plots_pygpu_arrays(tmp_path):

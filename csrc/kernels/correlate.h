@@ -1,8 +1,10 @@
 /* Short correlations (numpy.correlate and numpy.convolve, whose kernels are usually a few taps),
  * single source for both backends (correlate.cu for CUDA, correlate_cpu.c for the CPU):
- * out[i] = sum over j < m of x[i + j] * w[j], for i < n, with x of n + m - 1 elements. The host
- * pads x with zeros, reverses w for a convolution and conjugates it for a complex correlation,
- * and hands contiguous operands of one floating or complex type. Each sum runs over the taps in
+ * out[i] = sum over j < m of x'[i + j] * w[j], for i < n, where x' is x (nx elements) after
+ * `lead` zeros and before as many as n + m - 1 takes: the products with those zeros are left out,
+ * not added, as NumPy sums only where the two overlap (an inf or NaN tap times a zero would be
+ * NaN). The host reverses w for a convolution and conjugates it for a complex correlation, and
+ * hands contiguous operands of one floating or complex type. Each sum runs over the taps in
  * order, from zero. */
 #ifndef PG_CORRELATE_H
 #define PG_CORRELATE_H
@@ -12,7 +14,9 @@ typedef struct {
     int32_t type;    /* PG_FLOAT32, PG_FLOAT64, PG_COMPLEX64 or PG_COMPLEX128 */
     int64_t n;       /* outputs */
     int64_t m;       /* taps */
-    const char *x;   /* n + m - 1 elements */
+    int64_t lead;    /* zeros before x (m - 1 for NumPy's 'full' sums, 0 for 'valid') */
+    int64_t nx;      /* elements of x */
+    const char *x;
     const char *w;   /* m elements */
     char *out;       /* n elements */
 } PgCorrelateArgs;
@@ -28,25 +32,41 @@ typedef struct {
 #define PG_CORRELATE_LANES _Pragma("omp simd")   /* gcc left the sums scalar without it */
 #endif
 
-/* BODY(len) for a run of len outputs: a constant len for whole runs (the compiler unrolls it). */
+/* BODY(len, checked) for a run of len outputs: a constant len for whole runs (the compiler
+ * unrolls it), and checked 0 where every tap of the run meets x (the edges are checked). */
 #define PG_CORRELATE_RUNS(begin, end, i0, BODY)                                              \
     for (int64_t i0 = (begin); i0 < (end); i0 += PG_CORRELATE_RUN) {                         \
         if ((end) - i0 >= PG_CORRELATE_RUN) {                                                \
-            BODY(PG_CORRELATE_RUN)                                                           \
+            if (i0 >= lead && i0 + PG_CORRELATE_RUN + m - 2 - lead < nx) {                   \
+                BODY(PG_CORRELATE_RUN, 0)                                                    \
+            } else {                                                                         \
+                BODY(PG_CORRELATE_RUN, 1)                                                    \
+            }                                                                                \
         } else {                                                                             \
-            BODY((end) - i0)                                                                 \
+            BODY((end) - i0, 1)                                                              \
         }                                                                                    \
     }
 
-#define PG_CORRELATE_REAL_RUN(len)                                                           \
+/* the outputs [b0, b1) of the run whose tap j meets x, which starts at x + base (base < 0: the
+ * run begins in the leading zeros) */
+#define PG_CORRELATE_SPAN(len, checked)                                                      \
+    const int64_t base = i0 + j - lead;                                                      \
+    int64_t b0 = 0, b1 = (len);                                                              \
+    if (checked) {                                                                           \
+        b0 = base < 0 ? -base : 0;                                                           \
+        b1 = nx - base < b1 ? nx - base : b1;                                                \
+    }
+
+#define PG_CORRELATE_REAL_RUN(len, checked)                                                  \
     {                                                                                        \
         elem_t acc[PG_CORRELATE_RUN];                                                        \
         for (int64_t b = 0; b < (len); b++)                                                  \
             acc[b] = 0;                                                                      \
         for (int64_t j = 0; j < m; j++) {                                                    \
-            const elem_t wj = w[j], *xj = x + i0 + j;                                        \
+            PG_CORRELATE_SPAN(len, checked)                                                  \
+            const elem_t wj = w[j], *xj = x + base;                                          \
             PG_CORRELATE_LANES                                                               \
-            for (int64_t b = 0; b < (len); b++)                                              \
+            for (int64_t b = b0; b < b1; b++)                                                \
                 acc[b] += xj[b] * wj;                                                        \
         }                                                                                    \
         for (int64_t b = 0; b < (len); b++)                                                  \
@@ -54,15 +74,16 @@ typedef struct {
     }
 
 /* Complex numbers as (re, im) pairs of T: NumPy's product, (a.re b.re - a.im b.im) + i(a.re b.im + a.im b.re). */
-#define PG_CORRELATE_COMPLEX_RUN(len)                                                        \
+#define PG_CORRELATE_COMPLEX_RUN(len, checked)                                               \
     {                                                                                        \
         elem_t re[PG_CORRELATE_RUN], im[PG_CORRELATE_RUN];                                   \
         for (int64_t b = 0; b < (len); b++)                                                  \
             re[b] = im[b] = 0;                                                               \
         for (int64_t j = 0; j < m; j++) {                                                    \
-            const elem_t wr = w[2 * j], wi = w[2 * j + 1], *xj = x + 2 * (i0 + j);           \
+            PG_CORRELATE_SPAN(len, checked)                                                  \
+            const elem_t wr = w[2 * j], wi = w[2 * j + 1], *xj = x + 2 * base;               \
             PG_CORRELATE_LANES                                                               \
-            for (int64_t b = 0; b < (len); b++) {                                            \
+            for (int64_t b = b0; b < b1; b++) {                                              \
                 elem_t xr = xj[2 * b], xi = xj[2 * b + 1];                                   \
                 re[b] += xr * wr - xi * wi;                                                  \
                 im[b] += xr * wi + xi * wr;                                                  \
@@ -81,7 +102,7 @@ typedef struct {
         typedef T elem_t;                                                                    \
         const T *x = (const T *)a->x, *w = (const T *)a->w;                                  \
         T *out = (T *)a->out;                                                                \
-        const int64_t m = a->m;                                                              \
+        const int64_t m = a->m, lead = a->lead, nx = a->nx;                                  \
         PG_CORRELATE_RUNS(begin, end, i0, RUN)                                               \
     }
 
