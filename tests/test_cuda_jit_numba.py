@@ -569,6 +569,55 @@ def test_tuples_of_numbers_as_kernel_arguments():
 
 
 @cuda.jit
+def tuples_of_arrays(t, nested, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        x, y = t                                # unpacked into arrays
+        (p, q), n, e = nested                   # nested: a tuple of numbers, an array, an empty tuple
+        pair = (x, (y, 2.0))                    # a local tuple of arrays and tuples
+        out[i, 0] = t[0][i] + t[1][i] * pair[1][1]
+        out[i, 1] = x[i] - y[i] + n[i] * (p + q)
+        out[i, 2] = len(t) + len(nested) + len(e) + len(nested[0])
+        for arr in t:                           # unrolled: one array type each time here
+            out[i, 3] += arr[i]
+
+
+def test_tuples_of_arrays_and_nested_tuples_as_kernel_arguments():
+    # Numba's test_array_args: tuples holding arrays, tuples and numbers, passed by their items
+    a, b, n = np.arange(4.0), np.arange(4.0) * 10, np.array([1.0, 2.0, 3.0, 4.0])
+    out = np.zeros((4, 4))
+    for _ in range(2):   # the second launch again flattens (never cached by the key)
+        out[...] = 0
+        tuples_of_arrays[1, 4]((a, b), ((2, 0.5), n, ()), out)
+        assert_array_equal(out, np.stack([a + b * 2.0, a - b + n * 2.5, np.full(4, 2 + 3 + 0 + 2), a + b], axis=1))
+    # pygpu arrays too; the tuple kernel argument of numbers stays one parameter
+    out = pygpu.asarray(np.zeros((4, 4)))
+    tuples_of_arrays[1, 4]((pygpu.asarray(a), pygpu.asarray(b)), ((1, 1), pygpu.asarray(n), ()), out)
+    assert_array_equal(out.get()[:, 1], a - b + n * 2)
+
+
+def test_empty_tuples_and_tuples_of_them_as_kernel_arguments():
+    @cuda.jit
+    def lengths(r, x, y):
+        r[0] = len(x)
+        r[1] = len(y)
+        r[2] = len(y[0])
+
+    r = np.ones(3, np.int64)
+    lengths[1, 1](r, (), ((), (), ()))
+    assert r.tolist() == [0, 3, 0]
+
+
+def test_a_tuple_holding_a_function_is_a_type_error():
+    @cuda.jit
+    def k(r, t):
+        r[0] = t[0][0]
+
+    with pytest.raises(TypeError, match=r"argument 2\[1\] is a builtin_function_or_method: a tuple argument holds arrays"):
+        k[1, 1](np.zeros(1), (np.zeros(1), len))
+
+
+@cuda.jit
 def tuple_items_at(out, a, weights, n):
     i = cuda.grid(1)
     if i < out.size:
@@ -1693,6 +1742,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (raising, (np.zeros(4), np.zeros(4), 1)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (tuple_items_at, (np.zeros(4), np.zeros((2, 2)), (1, 2, 3), 0)),
+                     (tuples_of_arrays, ((np.zeros(4), np.zeros(4)), ((1, 2.0), np.zeros(4), ()), np.zeros((4, 4)))),
                      (literal_shapes, (np.zeros(32, np.int32), np.zeros(4, np.int32), np.zeros(8))),
                      (matches, (np.zeros(4, np.int64), np.zeros(4, np.uint32), np.zeros(4, np.uint32),
                                 np.zeros(4, np.bool_), np.zeros((4, 3), np.int64))),

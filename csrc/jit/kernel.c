@@ -472,7 +472,8 @@ launch_device(PyObject *const *args, Py_ssize_t nargs, PyObject *stream)
  * on every launch, is the device's slot and three bytes per argument: what it is (array, Python
  * number, NumPy scalar), its element type, and its dimensions with the C-contiguous bit. Objects
  * exported through __cuda_array_interface__ or DLPack are imported first (zero-copy) and launched
- * as the pygpu arrays they become. A miss asks the subclass's _specialize(device, args), and so
+ * as the pygpu arrays they become. A miss asks the subclass's _specialize(device, args) (which
+ * returns the _Function, or the _Function and the arguments to launch it with), and so
  * does every launch with an argument the three bytes cannot tell ('?': a namedtuple, whose class
  * names its fields). */
 
@@ -548,7 +549,7 @@ typed_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *a
     size_t keylen = 1 + 3 * (size_t)nargs;
     Py_ssize_t nimported = 0;
     PgFunction *fn = NULL;
-    PyObject *keyobj = NULL;
+    PyObject *keyobj = NULL, *flat = NULL;
     int rc = -1;
     if (nargs > 16)
         local = PyMem_Malloc(sizeof(PyObject *) * (size_t)nargs);
@@ -604,6 +605,15 @@ typed_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *a
         Py_DECREF(t);
         if (f == NULL)
             goto done;
+        if (PyTuple_CheckExact(f) && PyTuple_GET_SIZE(f) == 2 && PyTuple_CheckExact(PyTuple_GET_ITEM(f, 1))) {
+            /* (function, arguments): launched with those (a tuple of arrays passed as its items), and
+             * never cached, since the key cannot tell such arguments apart */
+            flat = Py_NewRef(PyTuple_GET_ITEM(f, 1));
+            PyObject *g = Py_NewRef(PyTuple_GET_ITEM(f, 0));
+            Py_DECREF(f);
+            f = g;
+            keyed = 0;
+        }
         if (!PgFunction_Check(f) || ((PgFunction *)f)->module->device != dev) {
             PyErr_Format(PyExc_TypeError, "_specialize(%R, args) must return a _Function on that device, not %.200s",
                          (PyObject *)dev, Py_TYPE(f)->tp_name);
@@ -614,8 +624,12 @@ typed_launch(PgKernel *self, PyObject *grid, PyObject *block, PyObject *const *a
         if (keyed && PyDict_SetItem(self->by_type, keyobj, f) < 0)
             goto done;
     }
-    rc = pg_function_launch(fn, grid, block, local, nargs, shared, stream);
+    if (flat != NULL)
+        rc = pg_function_launch(fn, grid, block, PySequence_Fast_ITEMS(flat), PyTuple_GET_SIZE(flat), shared, stream);
+    else
+        rc = pg_function_launch(fn, grid, block, local, nargs, shared, stream);
 done:
+    Py_XDECREF(flat);
     if (nimported > 0)
         for (Py_ssize_t i = 0; i < nargs; i++)
             if (local[i] != args[i])

@@ -205,25 +205,33 @@ class KernelCompiler(FunctionCompiler):
     number or nothing) for argument types (dtypes and kir.ArrayType)."""
 
     def __init__(self, fn, arg_types, kind="kernel", context="cuda.jit", cache=None, stack=(), dynamic_shared=None,
-                 functions=None, records=None):
+                 functions=None, records=None, tuples=None):
         # functions: {position: function} of the arguments that are functions (FunctionArg); the
         # other arguments' types are arg_types. Those parameters become names bound to the
         # functions, as globals are, and are no parameters of the compiled function.
         # records: {position: ndim} of the arguments that are records (f(r[i])): each is given as
         # its array and ndim int64 indices (in arg_types), and its name refers to that record.
-        functions, records = functions or {}, records or {}
+        # tuples: {position: cudajit.TupleArg} of the arguments that are tuples holding arrays or
+        # tuples: each is given as its leaves (in arg_types), and its name refers to the tuple.
+        functions, records, tuples = functions or {}, records or {}, tuples or {}
+        nleaves = {k: len(list(t.leaves())) for k, t in tuples.items()}
         rest = iter(arg_types)
         every, record_types = [], {}
-        for k in range(len(arg_types) + len(functions) - sum(records.values())):
+        for k in range(len(arg_types) + len(functions) - sum(records.values()) - sum(nleaves.values())
+                       + len(tuples)):
             if k in functions:
                 every.append(T.INT64)
             elif k in records:
                 record_types[k] = [next(rest) for _ in range(1 + records[k])]
                 every.append(T.INT64)
+            elif k in tuples:
+                record_types[k] = [next(rest) for _ in range(nleaves[k])]
+                every.append(T.INT64)
             else:
                 every.append(next(rest))
         super().__init__(fn, every, None, context, cache, stack)
         self.record_params = {}   # parameter name -> (its array's hidden name, its indices' hidden names)
+        self.tuple_params = {}    # parameter name -> (its TupleArg, its leaves' hidden names)
         if record_types:
             names, types = [], []
             for k, (name, t) in enumerate(zip(self.param_names, self.arg_types)):
@@ -231,12 +239,17 @@ class KernelCompiler(FunctionCompiler):
                     names.append(name)
                     types.append(t)
                     continue
+                what = "a tuple" if k in tuples else "a record"
                 if name in self.assigned:
-                    raise self.error(f"parameter '{name}' holds a record and is assigned in {self.context}: assign "
-                                     f"its fields", self.node)
-                hidden = [f"{name}$records"] + [f"{name}$i{d}" for d in range(records[k])]
-                self.record_params[name] = (hidden[0], hidden[1:])
-                self.assigned.add(name)   # a local name (the record), not a global
+                    raise self.error(f"parameter '{name}' holds {what} and is assigned in {self.context}: assign "
+                                     f"{'another name' if k in tuples else 'its fields'}", self.node)
+                if k in tuples:
+                    hidden = [f"{name}$t{d}" for d in range(nleaves[k])]
+                    self.tuple_params[name] = (tuples[k], hidden)
+                else:
+                    hidden = [f"{name}$records"] + [f"{name}$i{d}" for d in range(records[k])]
+                    self.record_params[name] = (hidden[0], hidden[1:])
+                self.assigned.add(name)   # a local name (the record, the tuple), not a global
                 names += hidden
                 types += record_types[k]
             self.param_names, self.arg_types = names, types
@@ -275,6 +288,8 @@ class KernelCompiler(FunctionCompiler):
             self.vars = {}
             self.weak = set()
             self.tuples = {n: _param_items(v) for n, v in tuple_params.items()}
+            for name, (targ, hidden) in self.tuple_params.items():   # its leaves' parameters, nested
+                self.tuples[name] = self._tuple_of_leaves(targ, iter(hidden))
             self.records = {}    # names bound to records (rec = r[i]): RecordRef over hidden index locals
             for name, (arr, idx) in self.record_params.items():   # f(r[i]): the parameter is that record
                 self.records[name] = RecordRef(kir.Element(ir.Load(self.var(arr)), [ir.Load(self.var(i)) for i in idx],
@@ -312,6 +327,31 @@ class KernelCompiler(FunctionCompiler):
         made = self.made
         made.params, made.return_type, made.body, made.locals = params, ret, body, list(self.vars.values())
         return made
+
+    def _tuple_of_leaves(self, targ, hidden):
+        items = [self._tuple_of_leaves(t, hidden) if hasattr(t, "leaves") else ir.Load(self.var(next(hidden)))
+                 for t in targ.items]
+        return TupleValue(items, targ.names)
+
+    def bind_tuple(self, name, value, node, line):
+        """name = a tuple: one local per item (name$0, ...), nested tuples and arrays too. The
+        statements and the TupleValue of those locals."""
+        out, items = [], []
+        for i, v in enumerate(value.items):
+            sub = f"{name}${i}"
+            if isinstance(v, TupleValue):
+                more, v = self.bind_tuple(sub, v, node, line)
+                out += more
+                items.append(v)
+                continue
+            if not isinstance(v, RecordRef) and kir.is_array(v.type):   # a view, copied as arrays are
+                var = self.assign_type(sub, v.type)
+                out.append(ir.Assign(var, v, line))
+            else:
+                var = self.assign_type(sub, self._scalar(v, node).type)
+                out.append(ir.Assign(var, self.cast(v, var.type), line))
+            items.append(ir.Load(var))
+        return out, TupleValue(items, value.names)
 
     # -------------------------------------------------------------- types of locals
 
@@ -567,16 +607,34 @@ class KernelCompiler(FunctionCompiler):
                     raise self.unsupported("unpackings of anything but a tuple", s)
                 items = value.items
             if len(target.elts) != len(items) or \
-                    not all(isinstance(n, (ast.Name, ast.Subscript, ast.Attribute)) for n in target.elts):
+                    not all(isinstance(n, (ast.Name, ast.Subscript, ast.Attribute)) or
+                            (isinstance(n, ast.Tuple) and isinstance(v, TupleValue))
+                            for n, v in zip(target.elts, items)):
                 raise self.error(f"cannot unpack {len(items)} values into {len(target.elts)} targets", s)
             out, temps = [], []
             for i, v in enumerate(items):   # all values first: a[0], a[1] = a[1], a[0] swaps
+                if isinstance(v, TupleValue) or (not isinstance(v, RecordRef) and kir.is_array(v.type)):
+                    # x, y = t of a tuple of tuples or arrays: each bound to its name
+                    if not isinstance(target.elts[i], (ast.Name, ast.Tuple)):
+                        raise self.error("a tuple or an array unpacks into a name only", s)
+                    more, tv = self.bind_tuple(f"${s.lineno}.{i}", TupleValue([v]), s, line)
+                    out += more
+                    temps.append(tv.items[0])
+                    continue
                 tv = self.assign_type(f"${s.lineno}.{i}", v.type)
                 out.append(ir.Assign(tv, self.cast(v, tv.type), line))
-                temps.append(tv)
-            for n, tv in zip(target.elts, temps):
-                out.append(self.store(n.id, ir.Load(tv), s) if isinstance(n, ast.Name)
-                           else self.store_to(self.destination(n, s), ir.Load(tv), s))
+                temps.append(ir.Load(tv))
+            for i, (n, tv) in enumerate(zip(target.elts, temps)):
+                if isinstance(tv, TupleValue) and isinstance(n, ast.Tuple):   # (p, q), r = t: unpacked in turn
+                    hidden = f"$u{s.lineno}.{i}"
+                    self.tuples[hidden] = tv
+                    out += self.assign([n], ast.copy_location(ast.Name(hidden, ast.Load()), n), s)
+                    continue
+                if isinstance(tv, TupleValue):
+                    self.tuples[n.id] = tv
+                    continue
+                out.append(self.store(n.id, tv, s) if isinstance(n, ast.Name)
+                           else self.store_to(self.destination(n, s), tv, s))
             return out
         if isinstance(target, ast.Name):
             if self._is_view(value_node):
@@ -586,12 +644,7 @@ class KernelCompiler(FunctionCompiler):
                 return self.bind_record(target.id, value, s)
             if isinstance(value, TupleValue):
                 # a tuple in a local: one local per item
-                out, items = [], []
-                for i, v in enumerate(value.items):
-                    var = self.assign_type(f"{target.id}${i}", self._scalar(v, value_node).type)
-                    out.append(ir.Assign(var, self.cast(v, var.type), line))
-                    items.append(var)
-                self.tuples[target.id] = TupleValue([ir.Load(v) for v in items], value.names)
+                out, self.tuples[target.id] = self.bind_tuple(target.id, value, value_node, line)
                 return out
             if isinstance(value, kir.ArrayDecl):  # cuda.shared.array(...) & co.
                 var = self.assign_type(target.id, value.var.type)

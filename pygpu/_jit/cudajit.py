@@ -79,9 +79,60 @@ def _bindable(value):
     return callable(value) and not isinstance(value, (type, Dispatcher))
 
 
-def _tuple_type(value, what):
+class TupleArg:
+    """The type of a tuple argument holding arrays or tuples (or of an empty one), as Numba types
+    it: its items' types in order (kir.ArrayType, dtypes, TupleArg), and a namedtuple's fields.
+    It is passed as its leaves (arrays and numbers), each one parameter of the kernel."""
+
+    def __init__(self, items, names=None):
+        self.items = tuple(items)
+        self.names = names
+
+    def leaves(self):
+        for t in self.items:
+            if isinstance(t, TupleArg):
+                yield from t.leaves()
+            else:
+                yield t
+
+    def __eq__(self, other):
+        return isinstance(other, TupleArg) and (self.items, self.names) == (other.items, other.names)
+
+    def __hash__(self):
+        return hash((self.items, self.names))
+
+    def __str__(self):
+        return "Tuple(%s)" % ", ".join(str(t) for t in self.items)
+
+
+def _leaf_values(value):
+    """The leaves of a tuple argument (its arrays and numbers, depth first), as launched."""
+    for item in value:
+        if isinstance(item, tuple):
+            yield from _leaf_values(item)
+        elif isinstance(item, (_core.ndarray, np.ndarray)) or T.python_type(item) is not None:
+            yield item
+        else:   # an object exporting __cuda_array_interface__ or DLPack, imported as typeof does
+            yield _core.asarray(item)
+
+
+def _tuple_type(value, what, nested=False):
     """A tuple argument: n numbers of the kind they widen to (bool, int64, float64, complex128),
-    as the C launch keys it (jit/kernel.c arg_key)."""
+    as the C launch keys it (jit/kernel.c arg_key); a TupleArg when it holds arrays or tuples, or
+    is empty."""
+    fields = getattr(type(value), "_fields", None) if type(value) is not tuple else None
+    fields = fields if isinstance(fields, tuple) and len(fields) == len(value) else None
+    if nested or not value or any(isinstance(item, tuple) or T.python_type(item) is None for item in value):
+        items = []
+        for k, item in enumerate(value):
+            # tuples within: TupleArgs too, so that the leaves are arrays and numbers only
+            t = _tuple_type(item, "%s[%d]" % (what, k), True) if isinstance(item, tuple) else \
+                typeof(item, "%s[%d]" % (what, k))
+            if isinstance(t, FunctionArg):
+                raise TypeError("%s[%d] is a %s: a tuple argument holds arrays, numbers and tuples"
+                                % (what, k, type(item).__name__))
+            items.append(t)
+        return TupleArg(items, fields)
     rank = 1 if not value else 0
     for item in value:
         if isinstance(item, bool):
@@ -96,11 +147,9 @@ def _tuple_type(value, what):
             raise TypeError("%s is a tuple holding a %s: kernels take tuples of numbers (int, float, complex, bool)"
                             % (what, type(item).__name__))
         rank = max(rank, r)
-    if not 1 <= len(value) <= 255:
-        raise TypeError("%s is a tuple of %d items: kernels take tuples of 1 to 255 numbers" % (what, len(value)))
-    fields = getattr(type(value), "_fields", None) if type(value) is not tuple else None
-    return kir.TupleType((T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)[rank], len(value),
-                         fields if isinstance(fields, tuple) and len(fields) == len(value) else None)
+    if len(value) > 255:
+        raise TypeError("%s is a tuple of %d items: kernels take tuples of up to 255 numbers" % (what, len(value)))
+    return kir.TupleType((T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)[rank], len(value), fields)
 
 
 def _param(t):
@@ -190,17 +239,24 @@ class Specialization:
         self.arg_types = tuple(arg_types)
         py = dispatcher.py_func
         bound = {k: t.obj for k, t in enumerate(arg_types) if isinstance(t, FunctionArg)}
-        compiler = KernelCompiler(py, [t for t in arg_types if not isinstance(t, FunctionArg)], "kernel", "cuda.jit",
-                                  functions=bound)
+        tuples = {k: t for k, t in enumerate(arg_types) if isinstance(t, TupleArg)}
+        flat = []   # a tuple of arrays or tuples: its leaves, one parameter each
+        for t in arg_types:
+            flat += list(t.leaves()) if isinstance(t, TupleArg) else [] if isinstance(t, FunctionArg) else [t]
+        compiler = KernelCompiler(py, flat, "kernel", "cuda.jit", functions=bound, tuples=tuples)
         self.ir = compiler.compile()
-        for k in sorted(bound):   # an unused byte where the launch passes a bound argument
-            self.ir.params.insert(k, ir.Var("pg_bound%d" % k, T.INT8))
+        k = 0
+        for t in arg_types:   # an unused byte where the launch passes a bound argument
+            if isinstance(t, FunctionArg):
+                self.ir.params.insert(k, ir.Var("pg_bound%d" % k, T.INT8))
+            k += len(list(t.leaves())) if isinstance(t, TupleArg) else 1
         self.raises = compiler.cache.get("$raises", [])   # [(exception class, text, line)] by site
         self.cname = cemit.kernel_cname(py.__name__)
         filename = py.__code__.co_filename
         self.filename = filename
         self.body = cemit.emit_kernel(self.ir, self.cname, _basename(filename))
-        self.params = tuple(_param(t) for t in arg_types)
+        self.params = tuple(_param(t) for a in arg_types for t in (a.leaves() if isinstance(a, TupleArg) else [a]))
+        self.flattens = bool(tuples)
         self._modules = {}
 
     def source(self, check):
@@ -306,7 +362,13 @@ class Dispatcher(_core._Kernel):
                 raise TypeError("kernel %s() has no signature for arguments (%s); it was compiled for %s"
                                 % (self.__name__, have, "; ".join("(%s)" % ", ".join(str(t) for t in s)
                                                                  for s in self._signatures)))
-        return self.specialization(types).function(device)
+        spec = self.specialization(types)
+        if spec.flattens:   # launched with the tuples' leaves in their place (jit/kernel.c typed_launch)
+            flat = []
+            for a, t in zip(args, types):
+                flat += list(_leaf_values(a)) if isinstance(t, TupleArg) else [a]
+            return spec.function(device), tuple(flat)
+        return spec.function(device)
 
     def __getitem__(self, config):
         launcher = _core._Kernel.__getitem__(self, config)
