@@ -393,6 +393,30 @@ def test_for_over_arrays_tuples_enumerate_and_zip():
     assert out[2] == 1000 and out[0] == 0
 
 
+@cuda.jit
+def more_loops(x, y, out):
+    a = cuda.float32x2(np.float32(2.0), np.float32(3.0))
+    b = cuda.float32x2(np.float32(4.0), np.float32(5.0))
+    j = 0
+    for v in (a, b):                            # a tuple of vectors (Numba's test_vector_type)
+        out[j] = v.x * v.y
+        j += 1
+    for (i, xv), yv in zip(enumerate(x), y):    # Numba's test_iterators.test_zip_enumerate
+        out[2 + i] = i * 100 + xv + yv
+    for (i, xv), (k, yv) in zip(enumerate(x, 5), enumerate(y[1:])):
+        out[5 + k] = i + xv * yv
+
+
+def test_for_over_tuples_of_vectors_and_zip_of_enumerate():
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([0.5, 0.25, 0.125])
+    out = np.zeros(8)
+    more_loops[1, 1](x, y, out)
+    expect = [6.0, 20.0] + [i * 100 + xv + yv for (i, xv), yv in zip(enumerate(x), y)] + [0.0] * 3
+    for (i, xv), (k, yv) in zip(enumerate(x, 5), enumerate(y[1:])):
+        expect[5 + k] = i + xv * yv
+    assert_array_equal(out, np.array(expect))
+
+
 def test_for_over_a_number_or_a_tuple_with_break_is_a_compile_error():
     @cuda.jit
     def over_number(a):
@@ -1739,6 +1763,7 @@ def test_new_constructs_compile_with_nvrtc():
     for k, kargs in ((everything, args), (div, (np.zeros(4), 1.0)),
                      (math_zoo, (np.zeros(4, np.float32), np.zeros((4, 12), np.float32))),
                      (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10))),
+                     (more_loops, (np.zeros(3), np.zeros(3), np.zeros(8))),
                      (raising, (np.zeros(4), np.zeros(4), 1)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (tuple_items_at, (np.zeros(4), np.zeros((2, 2)), (1, 2, 3), 0)),

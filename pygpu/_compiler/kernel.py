@@ -532,6 +532,15 @@ class KernelCompiler(FunctionCompiler):
             seqs, items = list(it.args), list(target.elts)
         else:
             seqs, items = [it], [target]
+        counted = {}   # zip(enumerate(a), b): the k-th sequence's (index target, start)
+        for k, seq in enumerate(seqs):
+            if isinstance(seq, ast.Call) and self.resolve_object(seq.func) is enumerate and len(seqs) > 1:
+                got = self._args(seq, ["iterable", "start"], 1, "enumerate")
+                if not (isinstance(items[k], ast.Tuple) and len(items[k].elts) == 2):
+                    raise self.error("for over enumerate(...) unpacks into two names: for (i, x), y in "
+                                     "zip(enumerate(a), b)", s)
+                counted[k] = (items[k].elts[0], got.get("start"))
+                items[k], seqs[k] = items[k].elts[1], got["iterable"]
         prologue = []
         counter = f"$i{s.lineno}"
         self.assigned.add(counter)   # hidden locals: not in the source, so not found by its scan
@@ -562,9 +571,10 @@ class KernelCompiler(FunctionCompiler):
             out = list(prologue)
             for j in range(n):
                 head = []
-                if index_target is not None:
-                    idx = ast.Constant(j) if start is None else ast.BinOp(ast.Constant(j), ast.Add(), start)
-                    head.append(assign(index_target, ast.copy_location(idx, s)))
+                for target_, start_ in [(index_target, start)] + list(counted.values()):
+                    if target_ is not None:
+                        idx = ast.Constant(j) if start_ is None else ast.BinOp(ast.Constant(j), ast.Add(), start_)
+                        head.append(assign(target_, ast.copy_location(idx, s)))
                 head += [assign(t, at(q, ast.Constant(j))) for t, q in zip(items, seqs)]
                 for h in head:
                     ast.fix_missing_locations(h)
@@ -577,8 +587,9 @@ class KernelCompiler(FunctionCompiler):
         length = lengths[0] if len(lengths) == 1 else ast.Call(ast.Name("min", ast.Load()), lengths, [])
         i = ast.Name(counter, ast.Load())
         head = []
-        if index_target is not None:
-            head.append(assign(index_target, i if start is None else ast.BinOp(i, ast.Add(), start)))
+        for target_, start_ in [(index_target, start)] + list(counted.values()):
+            if target_ is not None:
+                head.append(assign(target_, i if start_ is None else ast.BinOp(i, ast.Add(), start_)))
         head += [assign(t, at(q, i)) for t, q in zip(items, seqs)]
         loop = ast.For(ast.Name(counter, ast.Store()), ast.Call(ast.Name("range", ast.Load()), [length], []),
                        head + s.body, s.orelse)
