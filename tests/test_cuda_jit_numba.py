@@ -326,6 +326,24 @@ def test_stream_auto_synchronize_and_events():
     assert cuda.legacy_default_stream() == 0 and cuda.per_thread_default_stream() == 0
 
 
+def test_specialize_compiles_for_the_types_of_its_arguments():
+    # Numba's Dispatcher.specialize (test_constmem.test_const_record): a kernel of those types only
+    @cuda.jit
+    def fill(a, v):
+        a[0] = v
+
+    s = fill.specialize(np.zeros(1), 1.5)
+    assert s.specialized and not fill.specialized and len(s.signatures) == 1
+    assert fill.specialize(np.ones(3), 2.5) is s   # the same types: the same kernel
+    a = np.zeros(1)
+    s[1, 1](a, 3.5)
+    assert a[0] == 3.5
+    with pytest.raises(TypeError, match="no signature"):
+        s[1, 1](np.zeros(1, np.int32), 1.0)
+    with pytest.raises(RuntimeError, match="already specialized"):
+        s.specialize(a, 1.0)
+
+
 @pytest.mark.parametrize("view", [
     lambda x: x,
     lambda x: np.asfortranarray(x),

@@ -325,6 +325,8 @@ class Dispatcher(_core._Kernel):
         self.options = tuple(options) + (("-use_fast_math",) if fastmath else ())
         self._specs = {}
         self._signatures = []
+        self._specialized = False
+        self._specializations = {}   # argument types -> the Dispatcher specialize() made for them
         self._dispatch_by_type()
         for sig in signatures or ():
             args, ret = parse_kernel_signature(sig)
@@ -344,6 +346,26 @@ class Dispatcher(_core._Kernel):
                 raise compile_error("cuda.jit cannot compile %s(): %s" % (self.__name__, e), code.co_filename) from None
             self._specs[arg_types] = spec
         return spec
+
+    def specialize(self, *args):
+        """Numba's specialize(): a new kernel compiled for the types of args only (a launch with
+        other types is a TypeError), the same one for the same types."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        types = tuple(typeof(a, "specialize(): argument %d" % (i + 1)) for i, a in enumerate(args))
+        made = self._specializations.get(types)
+        if made is None:
+            made = Dispatcher(self.py_func, debug=self.debug, options=self.options, name=self.__name__)
+            made._signatures.append(types)
+            made.specialization(types)
+            made._specialized = True
+            self._specializations[types] = made
+        return made
+
+    @property
+    def specialized(self):
+        """Whether this kernel was made by specialize()."""
+        return self._specialized
 
     def _specialize(self, device, args):
         """The _Function for these arguments on device (the C launch asks on a miss)."""
