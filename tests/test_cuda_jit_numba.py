@@ -569,6 +569,46 @@ def test_raise_in_a_device_function_and_of_a_global_exception_object():
         raising[1, 4](np.array([1.0, -1.0]), np.zeros(2), 0)
 
 
+@cuda.jit(debug=True, opt=False)
+def divide_checked(r, x, y, op):
+    if op == 0:
+        r[0] = y[0] / x[0]
+    elif op == 1:
+        r[0] = y[0] // x[0]
+    elif op == 2:
+        r[0] = y[0] % x[0]
+    else:
+        r[0] = y[0] / np.int64(x[0])   # int / int: a float division too
+    r[1] = y[0]
+
+
+def test_float_division_by_zero_raises_in_debug_kernels_only():
+    # Numba: debug=True uses the Python error model (test_exception.test_zero_division_error_in_debug):
+    # ZeroDivisionError, and the thread stops at the division; otherwise NumPy's inf and nan
+    for op, text in ((0, "division by zero"), (1, "division by zero"), (2, "modulo by zero"), (3, "division")):
+        r = np.zeros(2)
+        with pytest.raises(ZeroDivisionError, match=text):
+            divide_checked[1, 1](r, np.zeros(1), np.ones(1), op)
+        assert r.tolist() == [0, 0]
+    r = np.zeros(2)
+    divide_checked[1, 1](r, np.full(1, 4.0), np.full(1, -7.0), 2)
+    assert r.tolist() == [-7.0 % 4.0, -7.0]
+    plain = cuda.jit(divide_checked.py_func)
+    for op, expect in ((0, np.inf), (1, np.inf), (2, np.nan)):
+        plain[1, 1](r, np.zeros(1), np.ones(1), op)
+        assert_array_equal(r, np.array([expect, 1.0]))
+
+    # float32 / under fastmath is Numba's fast division: no check (test_fastmath.test_divf_exception)
+    def f10(r, x, y):
+        r[0] = x / y
+    sig = (float32[::1], float32, float32)
+    with pytest.raises(ZeroDivisionError):
+        cuda.jit(sig, debug=True)(f10)[1, 4](np.zeros(4, np.float32), 10.0, 0.0)
+    r = np.zeros(4, np.float32)
+    cuda.jit(sig, debug=True, fastmath=True)(f10)[1, 4](r, 10.0, 0.0)
+    assert r[0] == np.inf
+
+
 def test_raise_of_what_is_not_an_exception_is_a_compile_error():
     @cuda.jit
     def raise_number(a):
@@ -1783,6 +1823,7 @@ def test_new_constructs_compile_with_nvrtc():
                      (loops, (np.zeros(4), np.zeros(4), np.zeros((2, 2)), np.zeros(10))),
                      (more_loops, (np.zeros(3), np.zeros(3), np.zeros(8))),
                      (raising, (np.zeros(4), np.zeros(4), 1)),
+                     (divide_checked, (np.zeros(2), np.zeros(1), np.zeros(1), 0)),
                      (with_tuples, (np.zeros((2, 2)), (2, 2), (1.0, 0.5), np.zeros(1))),
                      (tuple_items_at, (np.zeros(4), np.zeros((2, 2)), (1, 2, 3), 0)),
                      (tuples_of_arrays, ((np.zeros(4), np.zeros(4)), ((1, 2.0), np.zeros(4), ()), np.zeros((4, 4)))),

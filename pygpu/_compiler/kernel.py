@@ -353,6 +353,30 @@ class KernelCompiler(FunctionCompiler):
             items.append(ir.Load(var))
         return out, TupleValue(items, value.names)
 
+    def binop(self, op, a, b, node):
+        """With debug=True (self.cache["$debug"]: (debug, fastmath)), a float `/`, `//` or `%` by
+        zero raises ZeroDivisionError, as Numba's Python error model does there; a float32 `/` under
+        fastmath does not (Numba's fast division). Without debug: inf or nan, NumPy's model."""
+        e = super().binop(op, a, b, node)
+        debug, fastmath = self.cache.get("$debug", (False, False))
+        if not (debug and isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)) and T.is_float(e.type)):
+            return e
+        if isinstance(op, ast.Div) and fastmath and a.type == T.FLOAT32 and b.type == T.FLOAT32:
+            return e
+        if not _is_pure(b):   # read once, into a hidden local before the statement
+            if self._hoisted is None:
+                return e
+            name = f"$divisor{node.lineno}_{node.col_offset}"
+            self.assigned.add(name)
+            var = self.assign_type(name, b.type)
+            self._hoisted.append(ir.Assign(var, b, self.src.line(node)))
+            b = ir.Load(var)
+            e = super().binop(op, a, b, node)
+        text = "modulo by zero" if isinstance(op, ast.Mod) else "division by zero"
+        site, message = self._raise_entry(ZeroDivisionError, text, self.src.line(node))
+        zero = rules.compare("==", b, ir.Const(0, b.type))
+        return ir.IfExp(zero, kir.Intrinsic("raise_value:%d:%s" % (site, message), [], e.type), e, e.type)
+
     # -------------------------------------------------------------- types of locals
 
     def assign_type(self, name, t):

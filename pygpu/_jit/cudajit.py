@@ -244,6 +244,7 @@ class Specialization:
         for t in arg_types:
             flat += list(t.leaves()) if isinstance(t, TupleArg) else [] if isinstance(t, FunctionArg) else [t]
         compiler = KernelCompiler(py, flat, "kernel", "cuda.jit", functions=bound, tuples=tuples)
+        compiler.cache["$debug"] = (dispatcher.debug, "-use_fast_math" in dispatcher.options)
         self.ir = compiler.compile()
         k = 0
         for t in arg_types:   # an unused byte where the launch passes a bound argument
