@@ -8,13 +8,7 @@
 #error "pygpu's cuComplex.h is for the CPU backend: NVRTC and NVCC have CUDA's"
 #endif
 
-#pragma push_macro("for")
-#pragma push_macro("while")
-#undef for
-#undef while
-#include "pg_math.h"
-#pragma pop_macro("for")
-#pragma pop_macro("while")
+#include "pg_math_unpolled.h"
 
 typedef float2 cuFloatComplex;
 typedef double2 cuDoubleComplex;

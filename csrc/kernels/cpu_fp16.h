@@ -10,13 +10,7 @@
 #error "pygpu's cuda_fp16.h is for the CPU backend: NVRTC and NVCC have CUDA's"
 #endif
 
-#pragma push_macro("for")
-#pragma push_macro("while")
-#undef for
-#undef while
-#include "half.h"
-#pragma pop_macro("for")
-#pragma pop_macro("while")
+#include "pg_math_unpolled.h" /* (half.h) */
 
 #define PG_H static inline __attribute__((always_inline))
 

@@ -13,19 +13,7 @@
 #ifndef PG_USER_COMPLEX_H
 #define PG_USER_COMPLEX_H
 
-#include "rtc_types.h"
-#ifdef PG_CUDA_CPU_H
-/* the loops of pg_math.h are short and bounded: no Ctrl-C poll in them (see jit_prelude.h) */
-#pragma push_macro("for")
-#pragma push_macro("while")
-#undef for
-#undef while
-#endif
-#include "pg_math.h"
-#ifdef PG_CUDA_CPU_H
-#pragma pop_macro("for")
-#pragma pop_macro("while")
-#endif
+#include "pg_math_unpolled.h"
 
 #ifdef PYGPU_CPU
 #define PG_CX_FN inline __attribute__((always_inline))

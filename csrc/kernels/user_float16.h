@@ -8,18 +8,7 @@
 #ifndef PG_USER_FLOAT16_H
 #define PG_USER_FLOAT16_H
 
-#include "rtc_types.h"
-#ifdef PG_CUDA_CPU_H
-#pragma push_macro("for")
-#pragma push_macro("while")
-#undef for
-#undef while
-#endif
-#include "pg_math.h"
-#ifdef PG_CUDA_CPU_H
-#pragma pop_macro("for")
-#pragma pop_macro("while")
-#endif
+#include "pg_math_unpolled.h"
 
 #ifdef PYGPU_CPU
 #define PG_F16_FN inline __attribute__((always_inline))
