@@ -877,3 +877,15 @@ def test_axis_0_of_a_scalar_or_0d_operand(name, value, axis):
     from conftest import numpy_and_pygpu
     want, got = numpy_and_pygpu(lambda m: getattr(m, name)(value, axis=axis))
     assert got == want
+
+
+@pytest.mark.parametrize("name", ["mean", "var", "std"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int64, np.bool_])
+@pytest.mark.parametrize("data", [np.array([200, 100, 3], np.uint8), np.arange(12, dtype=np.int16).reshape(3, 4) * 37,
+                                  np.array([[1.5, 2.25], [3.0, -7.5]])])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_moments_into_an_integer_dtype_as_numpy(name, dtype, data, axis):
+    # NumPy sums in the integer dtype (wrapping) and truncates the division, or refuses
+    from conftest import numpy_and_pygpu
+    want, got = numpy_and_pygpu(lambda m: getattr(m, name)(m.asarray(data), axis=axis, dtype=dtype))
+    assert got == want

@@ -128,8 +128,9 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
  * _reductions.py's _moments_as_numpy) because the one-pass reduction would answer otherwise:
  * NumPy's float16 sums are float16 (they may overflow; plain mean of float16 alone sums in
  * float32), var keeps a complex dtype= and drops a complex input's imaginary part from the mean
- * alone, an out= of another inexact dtype divides in out's, and the integer dtype= NumPy refuses
- * (nan- functions of inexact input, std's sqrt) is refused there. None is a common case. */
+ * alone, an out= of another inexact dtype divides in out's, an integer dtype= sums in it (wrapping)
+ * and truncates the division, or is refused where NumPy refuses it (nan- functions of inexact
+ * input, std's sqrt). None is a common case. */
 static int
 numpy_steps(const Def *def, int xt, int dtype, PyObject *out)
 {
@@ -137,7 +138,7 @@ numpy_steps(const Def *def, int xt, int dtype, PyObject *out)
     const int nan_steps = def->skipnan && (PG_IS_FLOAT(xt) || PG_IS_COMPLEX(xt));
     if (dtype == PG_FLOAT16 || (xt == PG_FLOAT16 && dtype < 0 && (var || nan_steps)))
         return 1;
-    if (dtype >= 0 && !PG_IS_FLOAT(dtype) && !PG_IS_COMPLEX(dtype) && (nan_steps || def->op == PG_ROP_STD))
+    if (dtype >= 0 && !PG_IS_FLOAT(dtype) && !PG_IS_COMPLEX(dtype)) /* sums that wrap, divisions truncated */
         return 1;
     if (var && dtype >= 0 && (PG_IS_COMPLEX(dtype) || PG_IS_COMPLEX(xt)))
         return 1;
