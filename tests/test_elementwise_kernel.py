@@ -170,3 +170,11 @@ def test_errors(device):
     bad = pygpu.ElementwiseKernel("float32 x", "float32 y", "y = x +* 2", "pg_syntax")
     with pytest.raises(pygpu.CompileError):
         bad(pygpu.ones(2, dtype=np.float32, device=device))
+
+
+@pytest.mark.parametrize("name", ["cexp", "cabs", "conj", "creal", "random", "select", "index", "gamma", "scale2"])
+def test_kernel_named_like_a_c_library_function(device, name):
+    # the CPU exports the kernel under a private C++ name: glibc's function of that name is not run
+    x = np.array([1 + 1j, 2, -3.5j], np.complex128)
+    k = pygpu.ElementwiseKernel("T x", "T y", "y = x * 2.0", name)
+    assert_array_equal(k(pygpu.asarray(x, device=device)), x * 2)

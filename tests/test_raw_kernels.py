@@ -772,3 +772,47 @@ def test_cooperative_kernel_syncs_the_grid(cuda_device):
         assert out.get()[0] == np.arange(blocks * 128, dtype=np.float64).sum()
         with pytest.raises(ValueError, match="cooperative launch of"):
             k(blocks * 1000, 128, (x, partial, out, np.int32(blocks * 128)))
+
+
+# ---------------------------------------------------------------- kernels named like C library functions
+
+# names the host's C library declares or GCC knows as builtins: free names on NVRTC (the CPU gives
+# each kernel a private C++ name and exports it under the user's)
+LIBC_NAMES = ["cabs", "cabsf", "cexp", "csqrt", "conj", "carg", "creal", "cimag", "clog", "cpow", "ccos", "random",
+              "rand", "select", "gamma", "bcmp", "memcpy", "index", "rindex", "abort", "malloc", "printf"]
+
+
+@pytest.mark.parametrize("name", LIBC_NAMES + ["double_it"])
+def test_kernel_named_like_a_c_library_function(device, name):
+    code = 'extern "C" __global__ void %s(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x] * 2; }' % name
+    x = pygpu.asarray(np.array([1.5, 2.5], np.float32), device=device)
+    y = pygpu.zeros(2, np.float32, device=device)
+    pygpu.RawKernel(code, name)((1,), (2,), (x, y))
+    assert_array_equal(y, np.array([3, 5], np.float32))
+
+
+def test_template_and_module_kernels_named_like_c_library_functions():
+    """Name expressions, namespaces, forward declarations, explicit instantiations and several
+    kernels in one module map to the private names as well (CPU: NVRTC's math library has these)."""
+    cpu_device = pygpu.Device("cpu")
+    code = r'''
+namespace ns { template <typename T> __global__ void sqrt(T* y, T a) { y[threadIdx.x] = a * threadIdx.x; } }
+template <typename T> __global__ void exp(T* y);
+template <typename T> __global__ void exp(T* y) { y[threadIdx.x] = (T)3; }
+template __global__ void exp<double>(double*);
+extern "C" __global__ void sin(float* y) { y[threadIdx.x] = 7.0f; }
+extern "C" __global__ void plain(float* y) { y[threadIdx.x] = sinf(0.0f) + expf(0.0f); }
+'''
+    m = pygpu.RawModule(code=code, name_expressions=["ns::sqrt<float>", "exp<double>"])
+    with cpu_device:
+        a = pygpu.zeros(3, np.float32)
+        m.get_function("ns::sqrt<float>")((1,), (3,), (a, np.float32(2)))
+        assert_array_equal(a, np.array([0, 2, 4], np.float32))
+        b = pygpu.zeros(2, np.float64)
+        m.get_function("exp<double>")((1,), (2,), (b,))
+        assert_array_equal(b, np.array([3, 3], np.float64))
+        c = pygpu.zeros(2, np.float32)
+        m.get_function("sin")((1,), (2,), (c,))
+        assert_array_equal(c, np.array([7, 7], np.float32))
+        m.get_function("plain")((1,), (2,), (c,))
+        assert_array_equal(c, np.array([1, 1], np.float32))

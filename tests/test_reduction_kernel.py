@@ -121,3 +121,9 @@ def test_errors(device):
         pygpu.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "not a name")
     with pytest.raises(pygpu.CompileError):
         pygpu.ReductionKernel("T x", "T y", "x +* ", "a + b", "y = a", "0", "rk_bad")(px)
+
+
+@pytest.mark.parametrize("name", ["cabs", "cexp", "rand", "index", "memcpy", "sum_it"])
+def test_kernel_named_like_a_c_library_function(device, name):
+    r = pygpu.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", name)
+    assert float(r(pygpu.asarray(np.arange(10.0), device=device)).get()) == 45.0

@@ -32,6 +32,8 @@ _BARRIERS = re.compile(r"\b(?:__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_syn
 _EXTERN_SHARED = re.compile(r"\bextern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s*\)\s*)?)([^;\[\]{}()]*?)\s*"
                             r"\b(\w+)\s*\[\s*\]\s*;")
 _EXPORTS_FILE = "<pygpu exports>"
+# the version of the rewriting full_source does (part of the cache key: a change recompiles)
+_REWRITES = 2
 
 
 @functools.lru_cache(maxsize=None)
@@ -122,13 +124,72 @@ def add_index_parameter(source):
     return out, uses_tls
 
 
+_PRIVATE = "__pg_user_"
+
+
+def private_names(source):
+    """Each kernel the source declares gets a private C++ name (``__pg_user_`` + its name) and is
+    exported under the user's: a kernel named like a C library function (cabs, exp, random,
+    index, ...) would otherwise be that function to the host compiler (a builtin silently
+    called instead, or a clash with the declaration of <stdlib.h> & co.), where NVRTC has no such
+    functions. The declarations (forward ones and definitions), explicit instantiations and
+    PG_CPU_THREAD_ORDER(name, d) are rewritten; positions after them shift, lines do not.
+    Returns the new source and the set of names renamed."""
+    found = signature.sites(source)
+    names = {name for name, _, _, _, _ in found}
+    if not names:
+        return source, names
+    text = signature.strip_comments(source)
+    spots = []
+    for name, _, paren, _, _ in found:
+        m = re.search(r"\b%s\s*$" % re.escape(name), text[:paren])
+        if m:
+            spots.append(m.start())
+    alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    inserts = []
+    # `template __global__ void f<float>(float *);` (it gets the index parameter too) and
+    # cuda.jit's PG_CPU_THREAD_ORDER(f, d)
+    for m in re.finditer(r"\btemplate\s+(?!<)[^;{}<>()]*?\b(%s)\s*<|\bPG_CPU_THREAD_ORDER\s*\(\s*(%s)\b" % (alt, alt),
+                         text):
+        if m.group(1):
+            spots.append(m.start(1))
+            paren = text.find("(", m.end())
+            params = signature._balanced(text, paren) if paren >= 0 else None
+            if params is not None:
+                inserts.append((paren + 1, len(params) if params.strip() in ("", "void") else 0))
+        else:
+            spots.append(m.start(2))
+    edits = [(pos, 0, _PRIVATE) for pos in set(spots)]
+    edits += [(pos, drop, "const PgCpuThread &" if drop or not text[pos:paren_end(text, pos)].strip()
+               else "const PgCpuThread &, ") for pos, drop in inserts]
+    out = source
+    for pos, drop, what in sorted(edits, reverse=True):
+        out = out[:pos] + what + out[pos + drop:]
+    return out, names
+
+
+def paren_end(text, pos):
+    """The position of the ')' closing the parameter list that starts at `pos`."""
+    return pos + len(signature._balanced(text, pos - 1))
+
+
+def private_expression(expression, names):
+    """The C++ expression of an export: its function name made private when the source's kernel
+    of that name was renamed ('ns::f<float, 4>' -> 'ns::__pg_user_f<float, 4>')."""
+    m = re.match(r"(\s*&?\s*(?:\w+\s*::\s*)*)(\w+)", expression)
+    if m and m.group(2) in names:
+        return m.group(1) + _PRIVATE + expression[m.start(2):]
+    return expression
+
+
 def full_source(source, exports, filename="kernel.cu"):
     """The translation unit: header, the user's source, then the exports of `exports` (names or
     name expressions, in order: entry i exports exports[i])."""
     body, uses_tls = add_index_parameter(rewrite_dynamic_shared(source, filename))
+    body, renamed = private_names(body)
     lines = ['#line 1 "%s"' % _EXPORTS_FILE]
     for i, e in enumerate(exports):
-        lines.append("PG_CPU_EXPORT(%d, %s)" % (i, e))
+        lines.append("PG_CPU_EXPORT(%d, %s)" % (i, private_expression(e, renamed)))
     entries = " ".join('PG_CPU_KERNEL(%d, "%s")' % (i, e.replace("\\", "\\\\").replace('"', '\\"'))
                        for i, e in enumerate(exports))
     lines.append("PG_CPU_MODULE(%d, %s)" % (1 if uses_barriers(source) else 0, entries))
@@ -195,7 +256,7 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
     while True:
         # the key is of what the translation unit is made from (it is built only on a miss: the
         # rewriting passes over a long source cost more than loading the cached result)
-        k = cache.key("cpu", identity, _cpu_identity(), flags, _header_digest(), filename, exports,
+        k = cache.key("cpu", _REWRITES, identity, _cpu_identity(), flags, _header_digest(), filename, exports,
                       hashlib.sha256(source.encode()).hexdigest(), cache.included_files_digest(source, user_flags))
         name = k + ".so"
         hit = _memory.get(k)
