@@ -816,3 +816,66 @@ extern "C" __global__ void plain(float* y) { y[threadIdx.x] = sinf(0.0f) + expf(
         assert_array_equal(c, np.array([7, 7], np.float32))
         m.get_function("plain")((1,), (2,), (c,))
         assert_array_equal(c, np.array([1, 1], np.float32))
+
+
+# ---------------------------------------------------------------- pointers to complex, half and vector types
+
+POINTEE_HEADERS = "#include <cupy/complex.cuh>\n#include <cupy/float16.cuh>\n#include <cuComplex.h>\n#include <cuda_fp16.h>\n"
+
+
+@pytest.mark.parametrize("ctype, accepted, refused", [
+    ("complex<float>", ["complex64"], ["complex128", "float32", "float64", "int64", "float16"]),
+    ("complex<double>", ["complex128"], ["complex64", "float64", "float32"]),
+    ("thrust::complex<float>", ["complex64"], ["complex128"]),
+    ("cuFloatComplex", ["complex64"], ["complex128", "float64"]),
+    ("cuComplex", ["complex64"], ["complex128"]),
+    ("cuDoubleComplex", ["complex128"], ["complex64", "float32"]),
+    ("float2", ["complex64", "float32"], ["complex128", "float64", "int32"]),
+    ("double2", ["complex128", "float64"], ["complex64", "float32"]),
+    ("int4", ["int32", "uint32"], ["float32", "int64"]),
+    ("__half", ["float16"], ["float32", "int16", "uint16"]),
+    ("half", ["float16"], ["float32"]),
+    ("__half2", ["float16"], ["float32", "complex64"]),
+    ("float16", ["float16"], ["float32"]),
+    # complex data through a pointer to its parts, half data as its bits (CuPy passes the pointer)
+    ("float", ["float32", "complex64"], ["complex128", "float64"]),
+    ("double", ["float64", "complex128"], ["complex64"]),
+    ("unsigned short", ["uint16", "int16", "float16"], ["float32"]),
+    ("short", ["int16", "float16"], ["int32"]),
+])
+def test_pointer_arguments_are_checked_against_class_pointees(device, ctype, accepted, refused):
+    """An array passed for a pointer to a complex, half or vector type holds that type's numbers."""
+    code = POINTEE_HEADERS + 'extern "C" __global__ void k(const %s* x, char* flag) { flag[0] = 1; }' % ctype
+    k = pygpu.RawKernel(code, "k")
+    flag = pygpu.zeros(1, np.int8, device=device)
+    for dtype in accepted:
+        k((1,), (1,), (pygpu.zeros(4, dtype, device=device), flag))
+    assert flag.get()[0] == 1
+    for dtype in refused:
+        with pytest.raises(TypeError, match="argument 1 is a pointer to"):
+            k((1,), (1,), (pygpu.zeros(4, dtype, device=device), flag))
+
+
+def test_interleaved_complex_through_a_real_pointer(device):
+    code = 'extern "C" __global__ void k(const float* x, float* o) { int i = threadIdx.x; o[i] = x[2*i] + x[2*i+1]; }'
+    o = pygpu.zeros(2, np.float32, device=device)
+    pygpu.RawKernel(code, "k")((1,), (2,), (pygpu.asarray(np.array([1 + 2j, 3 + 4j], np.complex64), device=device), o))
+    assert_array_equal(o, np.array([3, 7], np.float32))
+    code = 'extern "C" __global__ void k(const unsigned short* x, unsigned int* o) { o[threadIdx.x] = x[threadIdx.x]; }'
+    h = np.array([1.0, -2.0], np.float16)
+    o = pygpu.zeros(2, np.uint32, device=device)
+    pygpu.RawKernel(code, "k")((1,), (2,), (pygpu.asarray(h, device=device), o))
+    assert_array_equal(o, h.view(np.uint16).astype(np.uint32))
+
+
+@pytest.mark.parametrize("a, h", [(np.complex128(1 + 2j), 1.5), (np.complex64(1 + 2j), np.float32(1.5)),
+                                  (1 + 2j, np.float16(1.5)), (1, 1.5), (np.float64(1), np.float64(1.5))])
+def test_complex_and_half_values_are_converted(device, a, h):
+    """Scalars are converted to a complex<float> or __half parameter's type, as to a float one."""
+    code = POINTEE_HEADERS + 'extern "C" __global__ void k(complex<float> a, __half h, complex<double> b, float* o) ' \
+                             '{ o[0] = a.real(); o[1] = a.imag(); o[2] = __half2float(h); o[3] = (float)b.imag(); }'
+    o = pygpu.zeros(4, np.float32, device=device)
+    pygpu.RawKernel(code, "k")((1,), (1,), (a, h, a, o))
+    assert_array_equal(o, np.array([complex(a).real, complex(a).imag, 1.5, complex(a).imag], np.float32))
+    with pytest.raises(TypeError, match="argument 2"):
+        pygpu.RawKernel(code, "k")((1,), (1,), (a, 1 + 1j, a, o))

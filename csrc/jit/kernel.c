@@ -190,6 +190,15 @@ merge_params(PgFunction *fn, PyObject *signature)
                 p.kind = kind;
                 p.type = type;
             }
+            /* the CPU's types know no classes: a pointer to complex<float>, __half or float2 and a
+             * complex or __half value are the source's to describe (what the array holds, the
+             * number a scalar is converted to) */
+            else if (p.kind == PG_CPU_PARAM_POINTER && p.type < 0 && kind == PG_CPU_PARAM_POINTER)
+                p.type = type;
+            else if (p.kind == PG_CPU_PARAM_OTHER && kind == PG_CPU_PARAM_FLOAT && size == p.size) {
+                p.kind = kind;
+                p.type = type;
+            }
             if (p.size < 0)
                 p.size = size;
         }

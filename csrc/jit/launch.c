@@ -258,6 +258,10 @@ pointee_accepts(int want, int have)
     int wint = PG_IS_INTEGER(want) || PG_IS_BOOL(want), hint = PG_IS_INTEGER(have) || PG_IS_BOOL(have);
     if (wint && ws == 1)
         return 1; /* char pointers read any memory bytewise */
+    if (PG_IS_FLOAT(want) && PG_IS_COMPLEX(have) && 2 * ws == hs)
+        return 1; /* complex data through a pointer to its parts (re, im interleaved), as CuPy passes it */
+    if (have == PG_FLOAT16 && (want == PG_INT16 || want == PG_UINT16))
+        return 1; /* half data as its bits */
     return wint && hint && ws == hs; /* signed and unsigned of one size share their bits */
 }
 

@@ -38,6 +38,16 @@ _SCALARS = {
 # complex types are structs to the compiler: their bytes, but a Python complex fits them
 _COMPLEX = {"complex<float>": "complex64", "complex<double>": "complex128", "cuComplex": "complex64",
             "cuFloatComplex": "complex64", "cuDoubleComplex": "complex128"}
+# what an array passed for a pointer to a CUDA vector type or a half type holds: its components
+# (float2* takes complex64 data too, as a float* does); by value they stay structs of their size
+_POINTEES = {"__half2": "float16", "half2": "float16", "__nv_half2": "float16", "__nv_half": "float16",
+             "float16": "float16"}
+for _n, _t in (("char", "int8"), ("uchar", "uint8"), ("short", "int16"), ("ushort", "uint16"), ("int", "int32"),
+               ("uint", "uint32"), ("long", "int64"), ("ulong", "uint64"), ("longlong", "int64"),
+               ("ulonglong", "uint64"), ("float", "float32"), ("double", "float64")):
+    for _k in (1, 2, 3, 4):
+        _POINTEES["%s%d" % (_n, _k)] = _t
+del _n, _t, _k
 _QUALIFIERS = {"const", "volatile", "__restrict__", "__restrict", "restrict", "struct", "typename",
                "__grid_constant__", "register", "class", "enum", "union"}
 
@@ -153,10 +163,14 @@ def _param(text, binding):
     if pointers:
         if pointers > 1:
             return (PARAM_POINTER, -1, 8)
-        t = dtype or _COMPLEX.get(base)
+        t = dtype or _COMPLEX.get(base) or _POINTEES.get(base)
         return (PARAM_POINTER, TYPE_CODES[np.dtype(t)] if t else -1, 8)
     if base in _COMPLEX:
-        return (PARAM_OTHER, -1, np.dtype(_COMPLEX[base]).itemsize)
+        # a number to the launch (Python and NumPy scalars converted to it), a struct to the compiler
+        d = np.dtype(_COMPLEX[base])
+        return (PARAM_FLOAT, TYPE_CODES[d], d.itemsize)
+    if base in ("float16", "__nv_half"):
+        dtype = "float16"   # CuPy's float16 class (<cupy/float16.cuh>): converted as __half is
     if dtype is None:
         return (PARAM_OTHER, -1, -1) if base else (PARAM_UNKNOWN, -1, -1)
     d = np.dtype(dtype)
