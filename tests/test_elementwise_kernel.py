@@ -178,3 +178,11 @@ def test_kernel_named_like_a_c_library_function(device, name):
     x = np.array([1 + 1j, 2, -3.5j], np.complex128)
     k = pygpu.ElementwiseKernel("T x", "T y", "y = x * 2.0", name)
     assert_array_equal(k(pygpu.asarray(x, device=device)), x * 2)
+
+
+def test_loop_prep_and_after_loop_see_scalar_and_raw_parameters(device):
+    # CuPy declares them as the kernel's parameters (cupyx.scipy.signal's morlet uses s in loop_prep)
+    k = pygpu.ElementwiseKernel("float64 s, raw float64 r", "float64 y", "y = c + i + r[0]", "lp",
+                                loop_prep="const double c = s * 2 + r[1];", after_loop="(void)(s + r[0]);")
+    r = pygpu.asarray(np.array([10.0, 100.0]), device=device)
+    assert_array_equal(k(3.0, r, size=4), 116.0 + np.arange(4))

@@ -281,7 +281,8 @@ class ElementwiseKernel:
             elif kind == "scalar":
                 field, value = _scalar_field(self._ptype(p, binding), k)
                 fields.append(field)
-                loads.append("const %s %s = %s;" % (ctype, p.name, value))
+                # before loop_prep, as CuPy's kernel parameters are: loop_prep may use them
+                raws.append("const %s %s = %s;" % (ctype, p.name, value))
             else:
                 actual = _CTYPES[np.dtype(dtype)]
                 fields.append("char *_p%d;" % k)
