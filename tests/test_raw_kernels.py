@@ -879,3 +879,60 @@ def test_complex_and_half_values_are_converted(device, a, h):
     assert_array_equal(o, np.array([complex(a).real, complex(a).imag, 1.5, complex(a).imag], np.float32))
     with pytest.raises(TypeError, match="argument 2"):
         pygpu.RawKernel(code, "k")((1,), (1,), (a, 1 + 1j, a, o))
+
+
+# ---------------------------------------------------------------- the rest of CUDA's math API
+
+MATH_API = r'''
+extern "C" __global__ void k(const double* x, double* o, float* of, int n) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i >= n) return;
+    double v = x[i];
+    float f = (float)v;
+    double* r = o + 8 * i;
+    r[0] = erfinv(v); r[1] = erfcinv(v); r[2] = erfcx(v); r[3] = normcdfinv(v);
+    r[4] = cyl_bessel_i0(v); r[5] = cyl_bessel_i1(v); r[6] = norm3d(v, 2 * v, 2.0); r[7] = rhypot(v, 1.0);
+    float* s = of + 8 * i;
+    s[0] = erfinvf(f); s[1] = erfcinvf(f); s[2] = erfcxf(f); s[3] = normcdfinvf(f);
+    s[4] = cyl_bessel_i0f(f); s[5] = cyl_bessel_i1f(f); s[6] = norm3df(f, 2 * f, 2.0f); s[7] = rhypotf(f, 1.0f);
+}'''
+
+
+def test_math_api_inverse_error_functions_and_bessel(device):
+    """erfinv, erfcinv, erfcx, normcdfinv, cyl_bessel_i0/i1, norm3d, rhypot against SciPy, from 0
+    to the tails (erfcinv(1e-300)) and the special values."""
+    sp = pytest.importorskip("scipy.special")
+    xs = np.concatenate([np.linspace(-1, 2, 301), [1e-300, 1e-100, 1e-20, 1e-10, -1e-20, 1 - 1e-15, 2 - 1e-12,
+                                                  1.999, 3, 10, 24.9, 25.1, 29.9, 30.1, 50, 100, 700, -5, -26,
+                                                  -27, np.inf, -np.inf, np.nan]])
+    n = len(xs)
+    o = pygpu.zeros(n * 8, np.float64, device=device)
+    of = pygpu.zeros(n * 8, np.float32, device=device)
+    pygpu.RawKernel(MATH_API, "k")(((n + 63) // 64,), (64,), (pygpu.asarray(xs, device=device), o, of, n))
+    refs = [sp.erfinv, sp.erfcinv, sp.erfcx, sp.ndtri, sp.i0, sp.i1,
+            lambda v: np.sqrt(v * v + 4 * v * v + 4.0), lambda v: 1 / np.hypot(v, 1.0)]
+    with np.errstate(all="ignore"):
+        for j, ref in enumerate(refs):
+            np.testing.assert_allclose(o.get().reshape(n, 8)[:, j], ref(xs), rtol=2e-15, atol=0, err_msg=str(j))
+            xf = xs.astype(np.float32)
+            np.testing.assert_allclose(of.get().reshape(n, 8)[:, j], ref(xf.astype(np.float64)).astype(np.float32),
+                                       rtol=2.5e-7, atol=0, err_msg="%d (float)" % j)
+
+
+def test_math_api_float_overloads_and_integer_helpers(device):
+    # cupyx's gausspulse calls sincos with T = float; CUDA's C++ has these overloads
+    code = r'''extern "C" __global__ void k(float* o, long long* l, unsigned long long* u) {
+    float s, c; sincos(0.5f, &s, &c); o[0] = s; o[1] = c;
+    sincospi(0.25f, &s, &c); o[2] = s; o[3] = c;
+    o[4] = normcdf(0.0f) + (float)normcdf(0); o[5] = fdividef(1.0f, 4.0f); o[6] = norm4d(1.0f, 1.0f, 1.0f, 1.0f);
+    o[7] = rnorm3d(0.0f, 3.0f, 4.0f) + rnorm4df(0.f, 0.f, 3.f, 4.f) + rhypot(3, 4);
+    l[0] = llmax(-3LL, 2LL); l[1] = llmin(-3LL, 2LL); u[0] = umax(3u, 7u); u[1] = umin(3u, 7u);
+    u[2] = ullmax(1ULL << 40, 5ULL); u[3] = ullmin(1ULL << 40, 5ULL);
+    __builtin_assume(threadIdx.x > 0);   // a hint only: thread 0 does not satisfy it (CuPy's upfirdn)
+}'''
+    o = pygpu.zeros(8, np.float32, device=device)
+    ll = pygpu.zeros(2, np.int64, device=device)
+    u = pygpu.zeros(4, np.uint64, device=device)
+    pygpu.RawKernel(code, "k")((1,), (1,), (o, ll, u))
+    np.testing.assert_allclose(o.get(), [np.sin(.5), np.cos(.5), np.sqrt(.5), np.sqrt(.5), 1, .25, 2, .6], rtol=1e-6)
+    assert ll.get().tolist() == [2, -3] and u.get().tolist() == [7, 3, 1 << 40, 5]

@@ -341,6 +341,193 @@ static inline double __pg_normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2);
 #define sincospi __pg_sincospi
 #define normcdff __pg_normcdff
 #define normcdf __pg_normcdf
+/* The rest of CUDA's math API (erfinv, erfcx, normcdfinv, cyl_bessel_i0, norm3d, ...): computed
+ * in double, the float forms rounded from it; each name takes float (a float result), and double
+ * or integers (a double result), as CUDA's C++ overloads. */
+template <class T> struct __pg_real { typedef double type; };
+template <> struct __pg_real<float> { typedef float type; };
+#define PG_REAL_OF(...) typename __pg_real<decltype(__VA_ARGS__)>::type
+static const double __pg_2_sqrtpi = 1.1283791670955126; /* 2 / sqrt(pi) */
+/* exp(x*x) * erfc(x): x*x split into its rounded value and error (fma) so that exp loses nothing;
+ * past x = 25 (where erfc nears underflow) the asymptotic series */
+static inline double __pg_erfcx(double x)
+{
+    if (x != x)
+        return x;
+    if (x < -26.7)
+        return INFINITY; /* 2 exp(x^2) - erfcx(-x) overflows */
+    if (x < 25.0) {
+        double h = x * x, l = fma(x, x, -h);
+        return exp(h) * (1.0 + l) * erfc(x);
+    }
+    if (x == INFINITY)
+        return 0.0;
+    double r = 1.0 / (2.0 * x * x), t = 1.0, s = 1.0;
+    for (int k = 1; k < 12; k++) {
+        t *= -(2.0 * k - 1.0) * r;
+        s += t;
+    }
+    return s / (x * 1.7724538509055160); /* sqrt(pi) */
+}
+/* x with erfc(x) = z, z in (0, 1]: Giles' single-precision approximation of erfinv(1 - z)
+ * ("Approximating the erfinv function", GPU Computing Gems), then Newton steps on
+ * log(erfc(x)) - log(z), which stays well-behaved far into the tail */
+static inline double __pg_erfcinv_tail(double z)
+{
+    double w = -log(z * (2.0 - z)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w; p = -3.5233877e-06 + p * w; p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w; p = -0.00125372503 + p * w; p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w; p = 1.50140941 + p * w;
+    } else if (w > 16.0) {
+        /* past Giles' range (z < 1e-7): erfc(x) ~ exp(-x^2) / (x sqrt(pi)) */
+        p = sqrt(-log(z) - 0.5 * log(-M_PI * log(z)));
+    } else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w; p = 0.00134934322 + p * w; p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w; p = -0.0076224613 + p * w; p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w; p = 2.83297682 + p * w;
+    }
+    double x = p * (1.0 - z), lz = log(z);
+    for (int k = 0; k < 8; k++) {
+        /* erfc(x) = erfcx(x) exp(-x^2): neither underflows, however small z is */
+        double e = __pg_erfcx(x), dx = (log(e) - x * x - lz) * e / __pg_2_sqrtpi;
+        x += dx;
+        if (fabs(dx) <= 1e-17 * x)
+            break;
+    }
+    return x;
+}
+static inline double __pg_erfinv(double y)
+{
+    double a = fabs(y);
+    if (!(a <= 1.0))
+        return NAN;
+    if (a >= 0.5) /* 1 - a is exact here: solve erfc(x) = 1 - a, accurate as a nears 1 */
+        return copysign(a == 1.0 ? INFINITY : __pg_erfcinv_tail(1.0 - a), y);
+    double x = y * __pg_erfcinv_tail(1.0 - a) / (a == 0.0 ? 1.0 : a);
+    for (int k = 0; k < 3; k++) /* Newton on erf(x) - y, which erf computes accurately near 0 */
+        x -= (erf(x) - y) / (__pg_2_sqrtpi * exp(-x * x));
+    return x;
+}
+static inline double __pg_erfcinv(double z)
+{
+    if (!(z >= 0.0 && z <= 2.0))
+        return NAN;
+    if (z == 0.0)
+        return INFINITY;
+    if (z == 2.0)
+        return -INFINITY;
+    if (z > 0.5 && z < 1.5)
+        return __pg_erfinv(1.0 - z);   /* exact: 1 - z, and erfinv is accurate near 0 */
+    return z <= 1.0 ? __pg_erfcinv_tail(z) : -__pg_erfcinv_tail(2.0 - z);  /* 2 - z exact for z > 1 */
+}
+/* I0 and I1: the power series (positive terms: no cancellation) to 30, the asymptotic series
+ * past it, e^|x| taken in two halves so that the result overflows only when it must */
+static inline double __pg_bessel_i(int nu, double x)
+{
+    double a = fabs(x), r;
+    if (a != a)
+        return x;
+    if (a <= 30.0) {
+        double q = a * a / 4.0, t = nu ? a / 2.0 : 1.0;
+        r = t;
+        for (int k = 1; k < 200 && t > r * 1e-18; k++) {
+            t *= q / ((double)k * (k + nu));
+            r += t;
+        }
+    } else {
+        double mu = 4.0 * nu * nu, t = 1.0, s = 1.0;
+        for (int k = 1; k < 30; k++) {
+            double o = 2.0 * k - 1.0;
+            t *= -(mu - o * o) / (8.0 * k * a);
+            s += t;
+        }
+        double h = exp(a / 2.0);
+        r = h * (s / sqrt(2.0 * M_PI * a)) * h;
+    }
+    return nu && x < 0 ? -r : r;
+}
+static inline double __pg_norm3d(double a, double b, double c)
+{
+    a = fabs(a), b = fabs(b), c = fabs(c);
+    if (a == INFINITY || b == INFINITY || c == INFINITY)
+        return INFINITY;
+    double m = fmax(a, fmax(b, c));
+    if (a != a || b != b || c != c)
+        return NAN;
+    if (m == 0.0)
+        return 0.0;
+    a /= m, b /= m, c /= m;
+    return m * sqrt(a * a + b * b + c * c);
+}
+static inline double __pg_norm4d(double a, double b, double c, double d)
+{
+    a = fabs(a), b = fabs(b), c = fabs(c), d = fabs(d);
+    if (a == INFINITY || b == INFINITY || c == INFINITY || d == INFINITY)
+        return INFINITY;
+    double m = fmax(fmax(a, b), fmax(c, d));
+    if (a != a || b != b || c != c || d != d)
+        return NAN;
+    if (m == 0.0)
+        return 0.0;
+    a /= m, b /= m, c /= m, d /= m;
+    return m * sqrt(a * a + b * b + c * c + d * d);
+}
+#define PG_MATH1(name, expr)                                                                       \
+    template <class A> static inline PG_REAL_OF(A() + 0) name(A x) { return (PG_REAL_OF(A() + 0))(expr); } \
+    static inline float name##f(float x) { return (float)(expr); }
+PG_MATH1(erfinv, __pg_erfinv((double)x))
+PG_MATH1(erfcinv, __pg_erfcinv((double)x))
+PG_MATH1(erfcx, __pg_erfcx((double)x))
+PG_MATH1(normcdfinv, -M_SQRT2 * __pg_erfcinv(2.0 * (double)x))
+PG_MATH1(cyl_bessel_i0, __pg_bessel_i(0, (double)x))
+PG_MATH1(cyl_bessel_i1, __pg_bessel_i(1, (double)x))
+#undef PG_MATH1
+template <class A, class B> static inline PG_REAL_OF(A() + B()) rhypot(A x, B y)
+{
+    return (PG_REAL_OF(A() + B()))(1.0 / hypot((double)x, (double)y));
+}
+static inline float rhypotf(float x, float y) { return (float)(1.0 / hypot((double)x, (double)y)); }
+template <class A, class B, class C> static inline PG_REAL_OF(A() + B() + C()) norm3d(A a, B b, C c)
+{
+    return (PG_REAL_OF(A() + B() + C()))__pg_norm3d(a, b, c);
+}
+template <class A, class B, class C> static inline PG_REAL_OF(A() + B() + C()) rnorm3d(A a, B b, C c)
+{
+    return (PG_REAL_OF(A() + B() + C()))(1.0 / __pg_norm3d(a, b, c));
+}
+template <class A, class B, class C, class D> static inline PG_REAL_OF(A() + B() + C() + D()) norm4d(A a, B b, C c, D d)
+{
+    return (PG_REAL_OF(A() + B() + C() + D()))__pg_norm4d(a, b, c, d);
+}
+template <class A, class B, class C, class D> static inline PG_REAL_OF(A() + B() + C() + D()) rnorm4d(A a, B b, C c, D d)
+{
+    return (PG_REAL_OF(A() + B() + C() + D()))(1.0 / __pg_norm4d(a, b, c, d));
+}
+static inline float norm3df(float a, float b, float c) { return (float)__pg_norm3d(a, b, c); }
+static inline float rnorm3df(float a, float b, float c) { return (float)(1.0 / __pg_norm3d(a, b, c)); }
+static inline float norm4df(float a, float b, float c, float d) { return (float)__pg_norm4d(a, b, c, d); }
+static inline float rnorm4df(float a, float b, float c, float d) { return (float)(1.0 / __pg_norm4d(a, b, c, d)); }
+#undef PG_REAL_OF
+/* the float overloads CUDA's C++ has (cupyx's gausspulse calls sincos with T = float) */
+static inline void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
+static inline void __pg_sincospi(float x, float *s, float *c) { __pg_sincospif(x, s, c); }
+static inline float __pg_normcdf(float x) { return __pg_normcdff(x); }
+template <class A> static inline double __pg_normcdf(A x) { return __pg_normcdf((double)x); } /* integers */
+static inline float fdividef(float x, float y) { return x / y; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+static inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+/* a hint to the optimizer in CUDA; a no-op here (not GCC's assume attribute: CuPy's upfirdn
+ * assumes what thread 0 does not satisfy, which would be undefined behaviour) */
+#define __builtin_assume(...) ((void)0)
 static inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline float __pg__sinf(float x) { return sinf(x); }
 static inline float __pg__cosf(float x) { return cosf(x); }
