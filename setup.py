@@ -106,7 +106,11 @@ def _c_string(text):
 # The headers users' kernels may include, as pygpu gives them (name, file in csrc/kernels, whether
 # for the host compiler only: NVRTC has CUDA's own)
 USER_HEADERS = [("cupy/complex.cuh", "user_complex.h", False), ("cupy/float16.cuh", "user_float16.h", False),
-                ("cuComplex.h", "cpu_cucomplex.h", True), ("cuda_fp16.h", "cpu_fp16.h", True)]
+                ("cuComplex.h", "cpu_cucomplex.h", True), ("cuda_fp16.h", "cpu_fp16.h", True),
+                # CuPy's other headers, which its users include out of habit, and thrust's complex
+                ("cupy/math_constants.h", "user_math_constants.h", False), ("cupy/carray.cuh", "user_carray.h", False),
+                ("cupy/atomics.cuh", "user_atomics.h", False), ("thrust/complex.h", "user_thrust_complex.h", False),
+                ("math_constants.h", "user_math_constants.h", True)]
 
 
 def _rtc_text(name):

@@ -249,11 +249,47 @@ def test_reduction_kernel_float16_through_a_float_accumulator():
 
 # ---------------------------------------------------------------- NVRTC (the fake driver)
 
+CUPY_HEADERS_SRC = r"""
+#include <cupy/carray.cuh>
+#include <cupy/math_constants.h>
+#include <cupy/atomics.cuh>
+#include <thrust/complex.h>
+extern "C" __global__ void acc(const complex<double>* z, complex<double>* zs, const float16* h, float16* hs,
+                               const thrust::complex<float>* c, complex<float>* cs, double* pi, int n) {
+    CUPY_FOR(i, n) {
+        atomicAdd(zs, z[i]);
+        atomicAdd(&hs[i % 2], h[i]);
+        atomicAdd(cs, c[i]);
+    }
+    if (threadIdx.x == 0 && blockIdx.x == 0) { pi[0] = CUDART_PI; pi[1] = M_PI; pi[2] = CUDART_SQRT_2PI_F; }
+}
+"""
+
+
+def test_cupy_carray_math_constants_atomics_and_thrust_complex_headers():
+    """CuPy's other headers, included out of habit: carray.cuh (its types, constants, CUPY_FOR),
+    math_constants.h, atomics.cuh (atomicAdd on complex and float16) and thrust/complex.h."""
+    n = 64
+    z = Z[6:6 + n]
+    h = np.ones(n, np.float16) * np.float16(0.5)
+    c = z.astype(np.complex64)
+    zs = pygpu.zeros(1, np.complex128)
+    hs = pygpu.zeros(2, np.float16)
+    cs = pygpu.zeros(1, np.complex64)
+    pi = pygpu.zeros(3, np.float64)
+    pygpu.RawKernel(CUPY_HEADERS_SRC, "acc")((4,), (8,), (pygpu.asarray(z), zs, pygpu.asarray(h), hs,
+                                                         pygpu.asarray(c), cs, pi, n))
+    np.testing.assert_allclose(zs.get()[0], z.sum(), rtol=1e-12)
+    assert hs.get().tolist() == [16.0, 16.0]   # 32 halves of 0.5 each, exact in any order
+    np.testing.assert_allclose(cs.get()[0], c.astype(np.complex128).sum(), rtol=1e-5)
+    np.testing.assert_allclose(pi.get(), [np.pi, np.pi, np.float32(np.sqrt(2 * np.pi))], rtol=1e-7)
+
+
 def test_nvrtc_compiles_the_cupy_headers_and_the_kernels_using_them(mock_driver, tmp_path):
     from test_raw_kernels_cuda_mock import needs_kernels, needs_nvrtc  # noqa: F401 - their skips
     if needs_nvrtc.args[0] or needs_kernels.args[0]:
         pytest.skip(needs_nvrtc.kwargs.get("reason") or needs_kernels.kwargs.get("reason"))
-    code = "SRC = %r\n" % (COMPLEX_SRC.replace("CT", "complex<double>"),) + """
+    code = "SRC = %r\nCUPY_HEADERS_SRC = %r\n" % (COMPLEX_SRC.replace("CT", "complex<double>"), CUPY_HEADERS_SRC) + """
 import json, numpy as np, pygpu
 res = {}
 x = pygpu.zeros(4, dtype=np.complex128)
@@ -269,8 +305,12 @@ rk = pygpu.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "rk")
 rk(pygpu.zeros((2, 3), dtype=np.complex128), axis=1)
 rk16 = pygpu.ReductionKernel("float16 x", "float16 y", "x", "a + b", "y = a", None, "rk16")
 rk16(pygpu.zeros(5, dtype=np.float16))
+acc = pygpu.RawKernel(CUPY_HEADERS_SRC, "acc")
+acc((1,), (2,), (pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(1, dtype=np.complex128),
+                 pygpu.zeros(2, dtype=np.float16), pygpu.zeros(2, dtype=np.float16), pygpu.zeros(2, dtype=np.complex64),
+                 pygpu.zeros(1, dtype=np.complex64), pygpu.zeros(3), np.int32(2)))
 res["compiled"] = pygpu._jit.nvrtc.compiles
 print(json.dumps(res))
 """
     out = run_mock(mock_driver, code, PYGPU_CACHE_DIR=str(tmp_path), MOCK_CUDA_DELAY_US=0)
-    assert out["raw"] and out["compiled"] == 5
+    assert out["raw"] and out["compiled"] == 6

@@ -1,6 +1,8 @@
-"""The headers pygpu gives its users' kernels: CuPy's ``<cupy/complex.cuh>`` and
-``<cupy/float16.cuh>`` for both compilers, and for the host C++ compiler CUDA's ``<cuComplex.h>``
-and ``<cuda_fp16.h>`` (the toolkit's own compile for NVRTC only). Their text is embedded in the
+"""The headers pygpu gives its users' kernels: CuPy's ``<cupy/complex.cuh>``,
+``<cupy/float16.cuh>``, ``<cupy/math_constants.h>``, ``<cupy/carray.cuh>``, ``<cupy/atomics.cuh>``
+and ``<thrust/complex.h>`` (CuPy's complex) for both compilers, and for the host C++ compiler
+CUDA's ``<cuComplex.h>``, ``<cuda_fp16.h>`` and ``<math_constants.h>`` (the toolkit's own compile
+for NVRTC only). Their text is embedded in the
 extension (setup.py's USER_HEADERS, from csrc/kernels), so it always matches the backend that runs
 the kernels; it is written once into the kernel cache, in a folder named by its digest, and both
 compilers get that folder with -I.

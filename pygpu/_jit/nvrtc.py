@@ -164,8 +164,10 @@ def compile_source(source, options, name_expressions, compute_capability, filena
     compute capability: from memory, from the disk cache, or by NVRTC."""
     path, version = load()
     arch = target(tuple(compute_capability))
-    opts = (["-arch=" + arch] + ["-I" + d for d in _include_dirs(version[0])] + contraction_options(options) +
-            headers.include_options(cpu=False))
+    # the user's folders, then pygpu's headers, then the toolkit's: pygpu's <thrust/complex.h> (CuPy's
+    # complex) compiles under NVRTC, CCCL's needs <cmath>
+    opts = (["-arch=" + arch] + contraction_options(options) + headers.include_options(cpu=False) +
+            ["-I" + d for d in _include_dirs(version[0])])
     k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename, source,
                   cache.included_files_digest(source, options))
     hit = _memory.get(k)
