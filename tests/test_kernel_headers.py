@@ -153,6 +153,73 @@ extern "C" __global__ void h(const __half* x, const __half* y, __half* o, float*
         np.testing.assert_array_equal(pygpu.asnumpy(o3), np.trunc(x * h(100)).astype(np.int16))
 
 
+def test_cuda_fp16_h_half2_math_comparisons_saturation_and_atomics_on_the_cpu():
+    """The rest of cuda_fp16.h: half2 math (h2sqrt ...), comparisons as half2 and masks, __hisnan2,
+    _sat/_relu/_nan forms, __low2half2, integers to half with each rounding, atomicAdd."""
+    src = r"""
+#include <cuda_fp16.h>
+extern "C" __global__ void h(const __half2* a, const __half2* b, __half2* o, unsigned int* m, __half* s, int n,
+                             const int* iv, __half* r, __half* acc, __half2* acc2) {
+    int i = threadIdx.x;
+    atomicAdd(&acc[i % 3], __float2half(0.25f));
+    atomicAdd(acc2, __floats2half2_rn(0.5f, 1.0f));
+    if (i >= n) return;
+    __half2 x = a[i], y = b[i];
+    o[8 * i + 0] = h2sqrt(__habs2(x));
+    o[8 * i + 1] = h2exp(x) + h2log(__habs2(y));
+    o[8 * i + 2] = __hlt2(x, y);
+    o[8 * i + 3] = __hgeu2(x, y);
+    o[8 * i + 4] = __hisnan2(x / y);
+    o[8 * i + 5] = __hfma2_relu(x, y, __low2half2(x));
+    o[8 * i + 6] = __hadd2_sat(x, __high2half2(y));
+    o[8 * i + 7] = __hmax2_nan(x, y);
+    m[i] = __heq2_mask(x, y) ^ __hlt2_mask(x, y);
+    s[2 * i] = hexp2(__low2half(x));
+    s[2 * i + 1] = __hmin_nan(__low2half(x), __high2half(y));
+    r[3 * i] = __int2half_rd(iv[i]);
+    r[3 * i + 1] = __int2half_ru(iv[i]);
+    r[3 * i + 2] = __ll2half_rz((long long)iv[i]);
+}
+"""
+    n = 40
+    a = RNG.standard_normal(2 * n).astype(np.float16)
+    b = RNG.standard_normal(2 * n).astype(np.float16)
+    b[:4] = a[:4]
+    a[4], b[5] = np.nan, np.nan
+    b[6:8] = 0
+    iv = np.array([2049, -2049, 70000, -70000, 65519, 3, 0, -5] * 5, np.int32)
+    o, m = pygpu.zeros(16 * n, np.float16), pygpu.zeros(n, np.uint32)
+    s, r = pygpu.zeros(2 * n, np.float16), pygpu.zeros(3 * n, np.float16)
+    acc, acc2 = pygpu.zeros(3, np.float16), pygpu.zeros(2, np.float16)
+    pygpu.RawKernel(src, "h")((1,), (64,), (pygpu.asarray(a), pygpu.asarray(b), o, m, s, n, pygpu.asarray(iv), r, acc,
+                                           acc2))
+    h, f = np.float16, np.float32
+    x, y = a.reshape(n, 2), b.reshape(n, 2)
+    with np.errstate(all="ignore"):
+        want = np.empty((n, 8, 2), np.float16)
+        want[:, 0] = np.sqrt(np.abs(x).astype(f)).astype(h)
+        want[:, 1] = np.exp(x.astype(f)).astype(h) + np.log(np.abs(y).astype(f)).astype(h)
+        want[:, 2] = x < y
+        want[:, 3] = ~(x < y)
+        want[:, 4] = np.isnan(x / y)
+        fma = (x.astype(np.float64) * y + x[:, :1]).astype(h)
+        want[:, 5] = np.where(np.isnan(fma), np.nan, np.maximum(fma, h(0)))
+        want[:, 6] = np.where(np.isnan(x + y[:, 1:]), 0, np.clip(x + y[:, 1:], 0, 1))
+        want[:, 7] = np.where(np.isnan(x) | np.isnan(y), np.nan, np.maximum(x, y))
+        np.testing.assert_array_equal(o.get().reshape(n, 8, 2), want)
+        lanes = ((x == y) ^ (x < y)).astype(np.uint32)
+        np.testing.assert_array_equal(m.get(), lanes[:, 0] * 0xffff + lanes[:, 1] * 0xffff0000)
+        np.testing.assert_array_equal(s.get()[0::2], np.exp2(x[:, 0].astype(f)).astype(h))
+        np.testing.assert_array_equal(s.get()[1::2], np.where(np.isnan(x[:, 0]) | np.isnan(y[:, 1]), np.nan,
+                                                              np.minimum(x[:, 0], y[:, 1])))
+    # 2049 lies between 2048 and 2050; 70000 is past 65504 (to infinity only when rounding up)
+    got = r.get().reshape(n, 3)[:8].astype(np.float64)
+    np.testing.assert_array_equal(got, [[2048, 2050, 2048], [-2050, -2048, -2048], [65504, np.inf, 65504],
+                                        [-np.inf, -65504, -65504], [65504, np.inf, 65504], [3, 3, 3], [0, 0, 0],
+                                        [-5, -5, -5]])
+    assert acc.get().tolist() == [22 * 0.25, 21 * 0.25, 21 * 0.25] and acc2.get().tolist() == [32.0, 64.0]
+
+
 def test_float16_to_half_conversions_round_as_named():
     src = r'''
 #include <cuda_fp16.h>

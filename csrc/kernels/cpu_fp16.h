@@ -230,25 +230,152 @@ PG_H __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b
 
 /* ------------------------------------------------------------------ math */
 #define PG_H_MATH(NAME, EXPR) \
-    PG_H __half NAME(__half a) { float x = pg_f(a); return pg_h(EXPR); } \
-    PG_H __half2 NAME##2(__half2 a) { return __half2(NAME(a.x), NAME(a.y)); }
-PG_H_MATH(hsqrt, sqrtf(x))
-PG_H_MATH(hrsqrt, 1.0f / sqrtf(x))
-PG_H_MATH(hrcp, 1.0f / x)
-PG_H_MATH(hexp, expf(x))
-PG_H_MATH(hexp2, exp2f(x))
-PG_H_MATH(hexp10, powf(10.0f, x))
-PG_H_MATH(hlog, logf(x))
-PG_H_MATH(hlog2, log2f(x))
-PG_H_MATH(hlog10, log10f(x))
-PG_H_MATH(hsin, sinf(x))
-PG_H_MATH(hcos, cosf(x))
-PG_H_MATH(htanh, tanhf(x))
-PG_H_MATH(htrunc, truncf(x))
-PG_H_MATH(hceil, ceilf(x))
-PG_H_MATH(hfloor, floorf(x))
-PG_H_MATH(hrint, rintf(x))
+    PG_H __half h##NAME(__half a) { float x = pg_f(a); return pg_h(EXPR); } \
+    PG_H __half2 h2##NAME(__half2 a) { return __half2(h##NAME(a.x), h##NAME(a.y)); }
+PG_H_MATH(sqrt, sqrtf(x))
+PG_H_MATH(rsqrt, 1.0f / sqrtf(x))
+PG_H_MATH(rcp, 1.0f / x)
+PG_H_MATH(exp, expf(x))
+PG_H_MATH(exp2, exp2f(x))
+PG_H_MATH(exp10, powf(10.0f, x))
+PG_H_MATH(log, logf(x))
+PG_H_MATH(log2, log2f(x))
+PG_H_MATH(log10, log10f(x))
+PG_H_MATH(sin, sinf(x))
+PG_H_MATH(cos, cosf(x))
+PG_H_MATH(tanh, tanhf(x))
+PG_H_MATH(trunc, truncf(x))
+PG_H_MATH(ceil, ceilf(x))
+PG_H_MATH(floor, floorf(x))
+PG_H_MATH(rint, rintf(x))
 #undef PG_H_MATH
+
+/* ------------------------------------------------------------------ the rest of the API:
+ * half2 comparisons as half2 (1.0 or 0.0 per lane) and as masks, the unordered bool forms,
+ * saturated, ReLU, NaN-propagating and _rn (never contracted: all are) arithmetic, integers to
+ * half with each rounding, and the atomics (a compare-and-swap on the 32-bit word) */
+#define PG_H2_CMP(NAME)                                                                           \
+    PG_H __half2 NAME##2(__half2 a, __half2 b)                                                    \
+    {                                                                                             \
+        return __half2(pg_h_bits(NAME(a.x, b.x) ? 0x3c00u : 0u), pg_h_bits(NAME(a.y, b.y) ? 0x3c00u : 0u)); \
+    }                                                                                             \
+    PG_H unsigned int NAME##2_mask(__half2 a, __half2 b)                                          \
+    {                                                                                             \
+        return (NAME(a.x, b.x) ? 0xffffu : 0u) | (NAME(a.y, b.y) ? 0xffff0000u : 0u);             \
+    }
+PG_H2_CMP(__heq)
+PG_H2_CMP(__hne)
+PG_H2_CMP(__hlt)
+PG_H2_CMP(__hle)
+PG_H2_CMP(__hgt)
+PG_H2_CMP(__hge)
+PG_H2_CMP(__hequ)
+PG_H2_CMP(__hneu)
+PG_H2_CMP(__hltu)
+PG_H2_CMP(__hleu)
+PG_H2_CMP(__hgtu)
+PG_H2_CMP(__hgeu)
+#undef PG_H2_CMP
+PG_H bool __hbequ2(__half2 a, __half2 b) { return __hequ(a.x, b.x) && __hequ(a.y, b.y); }
+PG_H bool __hbneu2(__half2 a, __half2 b) { return __hneu(a.x, b.x) && __hneu(a.y, b.y); }
+PG_H bool __hbltu2(__half2 a, __half2 b) { return __hltu(a.x, b.x) && __hltu(a.y, b.y); }
+PG_H bool __hbleu2(__half2 a, __half2 b) { return __hleu(a.x, b.x) && __hleu(a.y, b.y); }
+PG_H bool __hbgtu2(__half2 a, __half2 b) { return __hgtu(a.x, b.x) && __hgtu(a.y, b.y); }
+PG_H bool __hbgeu2(__half2 a, __half2 b) { return __hgeu(a.x, b.x) && __hgeu(a.y, b.y); }
+PG_H __half2 __hisnan2(__half2 a)
+{
+    return __half2(pg_h_bits(__hisnan(a.x) ? 0x3c00u : 0u), pg_h_bits(__hisnan(a.y) ? 0x3c00u : 0u));
+}
+PG_H __half2 __low2half2(__half2 a) { return __half2(a.x, a.x); }
+PG_H __half2 __high2half2(__half2 a) { return __half2(a.y, a.y); }
+PG_H __half pg_h_sat(__half h) { return __hisnan(h) ? pg_h_bits(0) : pg_h(fminf(fmaxf(pg_f(h), 0.0f), 1.0f)); }
+PG_H __half pg_h_relu(__half h) { return __hisnan(h) ? pg_h_bits(0x7fffu) : pg_f(h) < 0.0f ? pg_h_bits(0) : h; }
+PG_H __half __hsub_sat(__half a, __half b) { return pg_h_sat(__hsub(a, b)); }
+PG_H __half __hfma_sat(__half a, __half b, __half c) { return pg_h_sat(__hfma(a, b, c)); }
+PG_H __half __hfma_relu(__half a, __half b, __half c) { return pg_h_relu(__hfma(a, b, c)); }
+PG_H __half __hadd_rn(__half a, __half b) { return __hadd(a, b); }
+PG_H __half __hsub_rn(__half a, __half b) { return __hsub(a, b); }
+PG_H __half __hmul_rn(__half a, __half b) { return __hmul(a, b); }
+PG_H __half __hmax_nan(__half a, __half b) { return __hisnan(a) ? a : __hisnan(b) ? b : __hmax(a, b); }
+PG_H __half __hmin_nan(__half a, __half b) { return __hisnan(a) ? a : __hisnan(b) ? b : __hmin(a, b); }
+#define PG_H2_LANES(NAME) \
+    PG_H __half2 NAME##2(__half2 a, __half2 b) { return __half2(NAME(a.x, b.x), NAME(a.y, b.y)); }
+#define PG_H2_LANES_SUFFIX(NAME, SUFFIX) \
+    PG_H __half2 NAME##2##SUFFIX(__half2 a, __half2 b) { return __half2(NAME##SUFFIX(a.x, b.x), NAME##SUFFIX(a.y, b.y)); }
+PG_H2_LANES_SUFFIX(__hadd, _sat)
+PG_H2_LANES_SUFFIX(__hsub, _sat)
+PG_H2_LANES_SUFFIX(__hmul, _sat)
+PG_H2_LANES_SUFFIX(__hadd, _rn)
+PG_H2_LANES_SUFFIX(__hsub, _rn)
+PG_H2_LANES_SUFFIX(__hmul, _rn)
+PG_H2_LANES_SUFFIX(__hmax, _nan)
+PG_H2_LANES_SUFFIX(__hmin, _nan)
+#undef PG_H2_LANES
+#undef PG_H2_LANES_SUFFIX
+PG_H __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) { return __half2(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)); }
+PG_H __half2 __hfma2_relu(__half2 a, __half2 b, __half2 c) { return __half2(__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y)); }
+/* a * b + c of complex numbers (re, im) */
+PG_H __half2 __hcmadd(__half2 a, __half2 b, __half2 c)
+{
+    float ar = pg_f(a.x), ai = pg_f(a.y), br = pg_f(b.x), bi = pg_f(b.y);
+    return __half2(pg_h(ar * br - ai * bi + pg_f(c.x)), pg_h(ar * bi + ai * br + pg_f(c.y)));
+}
+/* v rounded down (mode -1), up (1) or toward zero (0): nearest, then a step where it went past */
+PG_H __half pg_h_directed(double v, int mode)
+{
+    __half h = __half(v);
+    double f = pg_f(h);
+    if (f == v || v != v)
+        return h;
+    bool down = mode < 0 || (mode == 0 && v > 0);
+    if (down ? f > v : f < v)
+        h = pg_h_step(h, !down);
+    return h;
+}
+#define PG_INT2H(T, NAME)                                                                         \
+    PG_H __half __##NAME##2half_rz(T v) { return pg_h_directed((double)v, 0); }                  \
+    PG_H __half __##NAME##2half_rd(T v) { return pg_h_directed((double)v, -1); }                 \
+    PG_H __half __##NAME##2half_ru(T v) { return pg_h_directed((double)v, 1); }
+PG_INT2H(int, int)
+PG_INT2H(unsigned int, uint)
+PG_INT2H(short, short)
+PG_INT2H(unsigned short, ushort)
+PG_INT2H(long long, ll)
+PG_INT2H(unsigned long long, ull)
+#undef PG_INT2H
+PG_H signed char __half2char_rz(__half h)
+{
+    float f = truncf(pg_f(h));
+    return f != f ? 0 : f <= -128.0f ? -128 : f >= 127.0f ? 127 : (signed char)f;
+}
+PG_H unsigned char __half2uchar_rz(__half h)
+{
+    float f = truncf(pg_f(h));
+    return f != f ? 0 : f <= 0.0f ? 0 : f >= 255.0f ? 255 : (unsigned char)f;
+}
+PG_H __half atomicAdd(__half *address, __half val)
+{
+    unsigned long long at = (unsigned long long)address;
+    unsigned int *word = (unsigned int *)(at & ~2ull), shift = (at & 2ull) ? 16u : 0u;
+    unsigned int old = *word, assumed;
+    do {
+        assumed = old;
+        __half sum = __hadd(pg_h_bits((unsigned short)(assumed >> shift)), val);
+        old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | ((unsigned int)sum.__x << shift));
+    } while (assumed != old);
+    return pg_h_bits((unsigned short)(old >> shift));
+}
+PG_H __half2 atomicAdd(__half2 *address, __half2 val)
+{
+    unsigned int *word = (unsigned int *)address;
+    unsigned int old = *word, assumed;
+    do {
+        assumed = old;
+        __half2 sum = __hadd2(__half2(pg_h_bits((unsigned short)assumed), pg_h_bits((unsigned short)(assumed >> 16))), val);
+        old = atomicCAS(word, assumed, (unsigned int)sum.x.__x | ((unsigned int)sum.y.__x << 16));
+    } while (assumed != old);
+    return __half2(pg_h_bits((unsigned short)old), pg_h_bits((unsigned short)(old >> 16)));
+}
 
 #undef PG_H
 #endif
