@@ -352,6 +352,36 @@ def test_cupy_carray_math_constants_atomics_and_thrust_complex_headers():
     np.testing.assert_allclose(pi.get(), [np.pi, np.pi, np.float32(np.sqrt(2 * np.pi))], rtol=1e-7)
 
 
+def test_cpu_uses_its_own_cuda_headers_before_a_toolkit_include_folder(tmp_path):
+    """-I<cuda>/include (a common CuPy option) must not bring the toolkit's cuda_fp16.h,
+    cuda_runtime.h or vector_types.h, which clash with the CPU's vector types; the user's own
+    headers in that folder are still found, and CuPy's names stay the user's to override."""
+    toolkit = tmp_path / "include"
+    (toolkit / "cupy").mkdir(parents=True)
+    for name in ("cuda_fp16.h", "cuComplex.h", "cuda_runtime.h", "vector_types.h", "device_launch_parameters.h",
+                 "math_constants.h"):
+        (toolkit / name).write_text("#error the toolkit's %s\n" % name)
+    (toolkit / "mine.h").write_text("#define MINE 3.0f\n")
+    (toolkit / "cupy" / "float16.cuh").write_text("#define USERS_FLOAT16 1\n")
+    src = r"""
+#include <cuda_runtime.h>
+#include <vector_types.h>
+#include <device_launch_parameters.h>
+#include <cuda_fp16.h>
+#include <cuComplex.h>
+#include <math_constants.h>
+#include <cupy/float16.cuh>
+#include "mine.h"
+extern "C" __global__ void k(float2* p, const __half* h) {
+    p[threadIdx.x] = make_float2(__half2float(h[threadIdx.x]) + MINE + USERS_FLOAT16, cuCrealf(make_cuFloatComplex(CUDART_ONE_F, 0.f)));
+}
+"""
+    p = pygpu.zeros(4, np.float32, device="cpu")
+    k = pygpu.RawKernel(src, "k", options=("-std=c++14", "-I" + str(toolkit)))
+    k((1,), (2,), (p, pygpu.asarray(np.array([1, 2], np.float16), device="cpu")))
+    np.testing.assert_array_equal(p.get(), [5, 1, 6, 1])
+
+
 def test_nvrtc_compiles_the_cupy_headers_and_the_kernels_using_them(mock_driver, tmp_path):
     from test_raw_kernels_cuda_mock import needs_kernels, needs_nvrtc  # noqa: F401 - their skips
     if needs_nvrtc.args[0] or needs_kernels.args[0]:

@@ -251,8 +251,11 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
     exports = list(exports)
     cxx, identity = compiler()
     user_flags = list(FLAGS) + _options(options)
-    # pygpu's headers (named by their digest) after the user's folders: theirs win
-    flags = user_flags + headers.include_options(cpu=True)
+    # pygpu's headers (named by their digest): the CPU's versions of CUDA's own headers
+    # (cuda_fp16.h, cuda_runtime.h, ...) before the user's folders, as the toolkit's (a common
+    # -I<cuda>/include) do not compile for the CPU; CuPy's after them: the user's win
+    cpu_first, common = headers.include_options(cpu=True)
+    flags = list(FLAGS) + [cpu_first] + _options(options) + [common]
     while True:
         # the key is of what the translation unit is made from (it is built only on a miss: the
         # rewriting passes over a long source cost more than loading the cached result)
