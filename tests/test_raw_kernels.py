@@ -802,6 +802,8 @@ template <typename T> __global__ void exp(T* y) { y[threadIdx.x] = (T)3; }
 template __global__ void exp<double>(double*);
 extern "C" __global__ void sin(float* y) { y[threadIdx.x] = 7.0f; }
 extern "C" __global__ void plain(float* y) { y[threadIdx.x] = sinf(0.0f) + expf(0.0f); }
+#define STAMP(name, v) extern "C" __global__ void name(float* y) { y[threadIdx.x] = v; }
+STAMP(stamped, 9.0f)
 '''
     m = pygpu.RawModule(code=code, name_expressions=["ns::sqrt<float>", "exp<double>"])
     with cpu_device:
@@ -816,6 +818,8 @@ extern "C" __global__ void plain(float* y) { y[threadIdx.x] = sinf(0.0f) + expf(
         assert_array_equal(c, np.array([7, 7], np.float32))
         m.get_function("plain")((1,), (2,), (c,))
         assert_array_equal(c, np.array([1, 1], np.float32))
+        m.get_function("stamped")((1,), (2,), (c,))   # a kernel a macro declares keeps its name
+        assert_array_equal(c, np.array([9, 9], np.float32))
 
 
 # ---------------------------------------------------------------- pointers to complex, half and vector types

@@ -33,7 +33,7 @@ _EXTERN_SHARED = re.compile(r"\bextern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s
                             r"\b(\w+)\s*\[\s*\]\s*;")
 _EXPORTS_FILE = "<pygpu exports>"
 # the version of the rewriting full_source does (part of the cache key: a change recompiles)
-_REWRITES = 2
+_REWRITES = 3
 
 
 @functools.lru_cache(maxsize=None)
@@ -136,15 +136,18 @@ def private_names(source):
     PG_CPU_THREAD_ORDER(name, d) are rewritten; positions after them shift, lines do not.
     Returns the new source and the set of names renamed."""
     found = signature.sites(source)
-    names = {name for name, _, _, _, _ in found}
-    if not names:
-        return source, names
     text = signature.strip_comments(source)
-    spots = []
+    decls, macros = [], set()
     for name, _, paren, _, _ in found:
         m = re.search(r"\b%s\s*$" % re.escape(name), text[:paren])
-        if m:
-            spots.append(m.start())
+        if m and _in_directive(text, m.start()):
+            macros.add(name)   # a macro's parameter (#define K(name) __global__ void name(...)): kept
+        elif m:
+            decls.append((name, m.start()))
+    names = {name for name, _ in decls} - macros
+    if not names:
+        return source, names
+    spots = [pos for name, pos in decls if name in names]
     alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     inserts = []
     # `template __global__ void f<float>(float *);` (it gets the index parameter too) and
@@ -171,6 +174,15 @@ def private_names(source):
 def paren_end(text, pos):
     """The position of the ')' closing the parameter list that starts at `pos`."""
     return pos + len(signature._balanced(text, pos - 1))
+
+
+def _in_directive(text, pos):
+    """Whether `pos` lies in a preprocessor directive (its logical line, continuations included,
+    starts with #)."""
+    start = text.rfind("\n", 0, pos) + 1
+    while start > 1 and text[start - 2] == "\\":
+        start = text.rfind("\n", 0, start - 1) + 1
+    return text[start:].lstrip().startswith("#")
 
 
 def private_expression(expression, names):
