@@ -433,6 +433,8 @@ def test_median_nan(sdevice):
 @pytest.mark.parametrize("shape,axis", [((2, 0, 3), (0, 2)), ((0, 2, 3), (1, 2)), ((5, 0, 0), (0, -1))])
 def test_quantiles_over_axis_tuples_with_an_empty_kept_axis(f, args, shape, axis):
     # the merged axis is sized by the product of the reduced ones (-1 cannot be resolved when a kept one is 0)
+    if not f.startswith("nan") and np.lib.NumpyVersion(np.__version__) < "2.5.0":
+        pytest.skip("NumPy before 2.5 raises ValueError here (its reshape to -1); pygpu answers as 2.5 does")
     want, got = numpy_and_pygpu(lambda m: getattr(m, f)(m.zeros(shape), *args, axis=axis))
     assert got == want
 
