@@ -110,6 +110,8 @@ USER_HEADERS = [("cupy/complex.cuh", "user_complex.h", False), ("cupy/float16.cu
                 # CuPy's other headers, which its users include out of habit, and thrust's complex
                 ("cupy/math_constants.h", "user_math_constants.h", False), ("cupy/carray.cuh", "user_carray.h", False),
                 ("cupy/atomics.cuh", "user_atomics.h", False), ("thrust/complex.h", "user_thrust_complex.h", False),
+                # what translate_cucomplex=True puts in place of <cuComplex.h>
+                ("cupy/cuComplex_bridge.h", "user_cucomplex_bridge.h", False),
                 ("math_constants.h", "user_math_constants.h", True)] + [
                 # the CUDA runtime's headers: cuda_cpu.h has what kernels use of them
                 (name, "cpu_cuda_runtime.h", True) for name in (

@@ -248,6 +248,34 @@ extern "C" __global__ void r(const float* x, __half* o, int n) {
     assert (got[[6, 7]] == xd[[6, 7], None]).all()
 
 
+TRANSLATED_SRC = r'''
+#include <cuComplex.h>
+extern "C" __global__ void t(const cuComplex* a, const cuDoubleComplex* b, cuComplex* o1, cuDoubleComplex* o2,
+                             float* o3, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    cuComplex x = a[i];
+    o1[i] = cuCadd(cuCmulf(x, make_cuComplex(2, 1)), cuCdivf(x, cuConjf(x)));   // cuCadd of cuComplex: CuPy's too
+    o2[i] = cuCfma(b[i], b[i], cuComplexFloatToDouble(x));
+    o3[i] = cuCabsf(x) + cuCrealf(x) * cuCimagf(x);
+}
+'''
+
+
+@pytest.mark.parametrize("how", ["kernel", "module", "no include"])
+def test_translate_cucomplex_runs_cucomplex_code_on_thrusts_complex(how):
+    src = TRANSLATED_SRC.replace("#include <cuComplex.h>\n", "") if how == "no include" else TRANSLATED_SRC
+    k = (pygpu.RawModule(code=src, translate_cucomplex=True).get_function("t") if how == "module"
+         else pygpu.RawKernel(src, "t", translate_cucomplex=True))
+    a, b = Z[:50].astype(np.complex64), Z[50:100]
+    o1, o2, o3 = pygpu.zeros(50, np.complex64), pygpu.zeros(50, np.complex128), pygpu.zeros(50, np.float32)
+    k((1,), (64,), (pygpu.asarray(a), pygpu.asarray(b), o1, o2, o3, np.int32(50)))
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(pygpu.asnumpy(o1), a * (2 + 1j) + a / np.conj(a), rtol=2e-5)
+        np.testing.assert_allclose(pygpu.asnumpy(o2), b * b + a.astype(np.complex128), rtol=1e-13)
+        np.testing.assert_allclose(pygpu.asnumpy(o3), np.abs(a) + a.real * a.imag, rtol=2e-5, atol=1e-6)
+
+
 # ---------------------------------------------------------------- ElementwiseKernel / ReductionKernel
 
 A = RNG.standard_normal((5, 7)) + 1j * RNG.standard_normal((5, 7))
@@ -386,7 +414,8 @@ def test_nvrtc_compiles_the_cupy_headers_and_the_kernels_using_them(mock_driver,
     from test_raw_kernels_cuda_mock import needs_kernels, needs_nvrtc  # noqa: F401 - their skips
     if needs_nvrtc.args[0] or needs_kernels.args[0]:
         pytest.skip(needs_nvrtc.kwargs.get("reason") or needs_kernels.kwargs.get("reason"))
-    code = "SRC = %r\nCUPY_HEADERS_SRC = %r\n" % (COMPLEX_SRC.replace("CT", "complex<double>"), CUPY_HEADERS_SRC) + """
+    code = "SRC = %r\nCUPY_HEADERS_SRC = %r\nTRANSLATED_SRC = %r\n" % (
+        COMPLEX_SRC.replace("CT", "complex<double>"), CUPY_HEADERS_SRC, TRANSLATED_SRC) + """
 import json, numpy as np, pygpu
 res = {}
 x = pygpu.zeros(4, dtype=np.complex128)
@@ -406,8 +435,11 @@ acc = pygpu.RawKernel(CUPY_HEADERS_SRC, "acc")
 acc((1,), (2,), (pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(1, dtype=np.complex128),
                  pygpu.zeros(2, dtype=np.float16), pygpu.zeros(2, dtype=np.float16), pygpu.zeros(2, dtype=np.complex64),
                  pygpu.zeros(1, dtype=np.complex64), pygpu.zeros(3), np.int32(2)))
+t = pygpu.RawKernel(TRANSLATED_SRC, "t", translate_cucomplex=True)
+t((1,), (2,), (pygpu.zeros(2, dtype=np.complex64), pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(2, dtype=np.complex64),
+               pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(2, dtype=np.float32), np.int32(2)))
 res["compiled"] = pygpu._jit.nvrtc.compiles
 print(json.dumps(res))
 """
     out = run_mock(mock_driver, code, PYGPU_CACHE_DIR=str(tmp_path), MOCK_CUDA_DELAY_US=0)
-    assert out["raw"] and out["compiled"] == 6
+    assert out["raw"] and out["compiled"] == 7

@@ -714,7 +714,6 @@ add("rawkernel-code-none", lambda: pygpu.RawKernel(None, "k"), exc=TypeError)
 add("rawkernel-code-bytes", lambda: pygpu.RawKernel(RAW_SRC.encode(), "pg_malformed_add"), exc=TypeError)
 add("rawkernel-backend-nvcc", lambda: pygpu.RawKernel(RAW_SRC, "k", backend="nvcc"), exc=ValueError)
 add("rawkernel-jitify", lambda: pygpu.RawKernel(RAW_SRC, "k", jitify=True), exc=ValueError)
-add("rawkernel-translate-cucomplex", lambda: pygpu.RawKernel(RAW_SRC, "k", translate_cucomplex=True), exc=ValueError)
 add("rawkernel-options-none", lambda: pygpu.RawKernel(RAW_SRC, "k", options=None), exc=TypeError)
 add("rawkernel-options-int", lambda: pygpu.RawKernel(RAW_SRC, "k", options=5), exc=TypeError)
 add("rawkernel-options-int-entry", lambda: pygpu.RawKernel(RAW_SRC, "pg_malformed_add", options=(1,)).compile(),

@@ -10,6 +10,7 @@ compilers get that folder with -I.
 import functools
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 
@@ -46,3 +47,15 @@ def include_options(cpu):
     """The -I options of pygpu's headers for the host compiler (cpu) or NVRTC."""
     common, cpu_only = _folders()
     return ["-I" + cpu_only, "-I" + common] if cpu else ["-I" + common]
+
+
+_CUCOMPLEX_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]cuComplex\.h[>"]', re.M)
+_BRIDGE = "#include <cupy/cuComplex_bridge.h>"
+
+
+def translate_cucomplex(code):
+    """CuPy's translate_cucomplex: cuComplex's names as thrust's complex<T> (the bridge header in
+    place of <cuComplex.h>, else before the code, its lines numbered as the user's)."""
+    if _CUCOMPLEX_INCLUDE.search(code):
+        return _CUCOMPLEX_INCLUDE.sub(_BRIDGE, code)
+    return _BRIDGE + '\n#line 1 "kernel.cu"\n' + code

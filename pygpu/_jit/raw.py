@@ -3,6 +3,7 @@ Numba's launch form too, running on a GPU (NVRTC) or on the CPU (the host C++ co
 import os
 
 from .. import _core
+from . import headers
 from .module import ImageModule, SourceModule, image_kind
 
 __all__ = ["RawKernel", "RawModule"]
@@ -23,13 +24,11 @@ def _check_options(options):
     return options
 
 
-def _check_backend(backend, jitify, translate_cucomplex):
+def _check_backend(backend, jitify):
     if backend != "nvrtc":
         raise ValueError("pygpu compiles CUDA C with NVRTC (backend='nvrtc'), not %r" % (backend,))
     if jitify:
         raise ValueError("jitify=True is not supported")
-    if translate_cucomplex:
-        raise ValueError("translate_cucomplex=True is not supported")
 
 
 class _DeviceAttributes:
@@ -71,11 +70,13 @@ class RawKernel(_DeviceAttributes, _core._Kernel):
 
     def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False, *,
                  enable_cooperative_groups=False, jitify=False, _module=None):
-        _check_backend(backend, jitify, translate_cucomplex)
+        _check_backend(backend, jitify)
         if not isinstance(name, str):
             raise TypeError("name must be a str, not %s" % type(name).__name__)
         self.name = name
         self.options = _check_options(options)
+        if translate_cucomplex and isinstance(code, str):
+            code = headers.translate_cucomplex(code)
         self.code = code
         self.enable_cooperative_groups = enable_cooperative_groups
         self._source = _module if _module is not None else SourceModule(code, self.options, exports=[name])
@@ -109,7 +110,7 @@ class RawModule:
 
     def __init__(self, code=None, *, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
                  enable_cooperative_groups=False, name_expressions=None, jitify=False):
-        _check_backend(backend, jitify, translate_cucomplex)
+        _check_backend(backend, jitify)
         if (code is None) == (path is None):
             raise TypeError("RawModule takes one of code= and path=")
         self.options = _check_options(options)
@@ -132,6 +133,8 @@ class RawModule:
                 self._module = ImageModule(data, kind, os.fspath(path))
                 return
             code = data.decode("utf-8")
+        if translate_cucomplex and isinstance(code, str):
+            code = headers.translate_cucomplex(code)
         self.code = code
         self._module = SourceModule(code, self.options, self.name_expressions or (), filename="kernel.cu")
         self._kernels = {}
