@@ -19,6 +19,14 @@ export PYTHONUNBUFFERED=1 PYGPU_CUDA_ARCHS=${PYGPU_CUDA_ARCHS:-90}
 PY=${PYTHON:-python3}
 STEPS=${STEPS:-tests,sanitize,bench}
 T0=$(date +%s)
+# the checkout first on the path, for the tests' child processes too (pytest alone puts it on sys.path)
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+# Python packages the machine lacks (dask, distributed: tests/dask), carried as wheels in .whl/
+# (the device tool's README says how to download them here)
+if compgen -G ".whl/*.whl" >/dev/null; then
+    $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl &&
+        export PYTHONPATH="$PYTHONPATH:/tmp/site"
+fi
 stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv 2>&1 | tee "$OUT/device.txt"
