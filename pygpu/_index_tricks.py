@@ -446,3 +446,40 @@ mgrid = _Grid(sparse=False)
 ogrid = _Grid(sparse=True)
 r_ = _Concatenator(0, 1, -1)
 c_ = _Concatenator(-1, 2, 0)
+
+
+# ------------------------------------------------------------------ ufunc.at's indices
+
+def _integer_item(item):
+    if isinstance(item, bool) or isinstance(item, _np.bool_):
+        return False
+    if isinstance(item, (int, _np.integer)):
+        return True
+    if isinstance(item, _np.ndarray):
+        return item.dtype.kind in "iu"
+    if isinstance(item, list):
+        try:
+            return _np.asarray(item).dtype.kind in "iu"
+        except (ValueError, TypeError):
+            return False
+    return False
+
+
+def _at_indices(shape, index):
+    """ufunc.at's index into an array of this shape in the scatter kernels' form: a tuple of k
+    integer indices (int64 arrays, lists or ints, negative ones allowed; checked and broadcast by
+    the caller) for the first k axes. Integer indices stay as they are; any other index NumPy
+    takes (a slice, a boolean mask, None, ..., a mix) becomes the coordinates along every axis
+    of the elements a[index] holds, in a[index]'s order (repeated updates land as NumPy's), with
+    NumPy's IndexError for a bad one. A 0-d array's coordinates are along one axis of length 1.
+    pygpu index arrays are read on the host, as ufunc.at's integer index arrays are (indices are
+    checked before anything runs); the array to update stays where it is."""
+    items = index if isinstance(index, tuple) else (index,)
+    items = tuple(i.get() if isinstance(i, _core.ndarray) else i for i in items)
+    if items and len(items) <= len(shape) and all(_integer_item(i) for i in items):
+        return items
+    n = len(shape)
+    if n == 0:
+        return (_np.zeros((), _np.int64)[items],)
+    return tuple(_np.broadcast_to(_np.arange(s, dtype=_np.int64).reshape((s,) + (1,) * (n - d - 1)), shape)[items]
+                 for d, s in enumerate(shape))

@@ -358,19 +358,101 @@ def test_ufunc_where_stores_only_where_true(f, args):
 @pytest.mark.parametrize("index", [[0, 0, 3, 1], slice(1, 4), np.array([True, False, True, False, True]),
                                    (np.array([0, 2, 2]),)])
 def test_ufunc_at_of_any_ufunc_and_index(f, args, index):
+    """On the CPU device every ufunc's at takes every index: NumPy's at on the array's memory where
+    pygpu has no scatter kernel (negative, sqrt, divide, power: the host rule), pygpu's kernels
+    where it has (add, maximum, subtract)."""
     a = np.arange(1.0, 6.0)
     want = a.copy()
     getattr(np, f).at(want, index, *args)
-    got = pg.asarray(a)
+    got = pg.asarray(a, device="cpu")
     assert getattr(pg, f).at(got, index, *args) is None
     np.testing.assert_allclose(pg.asnumpy(got), want)
 
 
-def test_ufunc_at_errors_are_numpys():
-    with pytest.raises(ValueError):
-        pg.add.at(pg.zeros(3), [0])            # a binary ufunc needs its second operand
-    with pytest.raises(IndexError):
-        pg.negative.at(pg.zeros(3), [5])
+AT_INDICES_1D = [[0, 0, 3, 1], slice(1, 4), np.array([True, False, True, False, True]), (np.array([0, 2, 2]),),
+                 [True, False, True, True, False], [-1, -5, -1, 4], (Ellipsis,), (), slice(None, None, -2), [],
+                 None, 3, (np.array([[1, 1], [0, 4]]),)]
+AT_INDICES_3D = [(slice(None), [0, 0, 2], None, 1), (Ellipsis, [1, 1]), "mask", (0, slice(None, None, 2)),
+                 (slice(1, None), [[0], [2]], [1, 1, -1]), ([1, 0, 1],), (Ellipsis,), (1, 2), (np.array([-1, 1]), 0),
+                 ([True, False], slice(None), [3, 3])]
+
+
+@pytest.mark.parametrize("f", ["add", "subtract", "multiply", "maximum", "minimum", "fmax", "fmin"])
+def test_ufunc_at_of_the_scatter_kernels_takes_any_index(f, device, monkeypatch):
+    """at of the ufuncs with scatter kernels takes every index NumPy takes (slices, boolean masks,
+    None, ..., negative and repeated indices, mixes of them) as the integer coordinates of the
+    elements, on every device: NumPy's at (the host rule, which raises on a GPU) is never called.
+    The values are small multiples of 0.5, so that sums and products of repeated updates are
+    exact in any order (a GPU's atomics)."""
+    from pygpu import _ufunc_on_host
+
+    def refused(*args):
+        raise AssertionError("NumPy's at ran")
+    monkeypatch.setattr(_ufunc_on_host, "at", refused)
+    npf, pgf = getattr(np, f), getattr(pg, f)
+    a1, a3 = np.arange(1.0, 6.0), np.arange(24.0).reshape(2, 3, 4) / 2 - 3
+    for a, indices in ((a1, AT_INDICES_1D), (a3, AT_INDICES_3D)):
+        for index in indices:
+            index = a3 > 1 if isinstance(index, str) else index
+            shape = a[index].shape
+            b = (np.arange(np.prod(shape, dtype=int)).reshape(shape) % 5) * 0.5 - 1
+            for value in (b, pg.asarray(b, device=device), 1.5):
+                want = a.copy()
+                npf.at(want, index, np.asarray(value) if isinstance(value, pg.ndarray) else value)
+                got = pg.asarray(a, device=device)
+                assert pgf.at(got, index, value) is None
+                same(got, want)
+    want = a3.copy()   # a strided view, and pygpu index arrays (a mask, integers) on the device
+    npf.at(want[:, ::2], (a3[:, ::2] > 0, ), 2.0)
+    npf.at(want[:, ::2], (slice(None), np.array([-1, 0, 0])), 0.5)
+    got = pg.asarray(a3, device=device)
+    pgf.at(got[:, ::2], (pg.asarray(a3[:, ::2] > 0, device=device),), 2.0)
+    pgf.at(got[:, ::2], (slice(None), pg.asarray([-1, 0, 0], device=device)), 0.5)
+    same(got, want)
+    for index in ((), None, Ellipsis, True, False):   # a 0-d array
+        want, got = np.array(2.5), pg.asarray(2.5, device=device)
+        npf.at(want, index, 1.5)
+        pgf.at(got, index, 1.5)
+        same(got, want)
+
+
+@pytest.mark.parametrize("index", [[5], [1.5], (0, 0), np.array([True, False]), "x", [True, 1], slice(0, 2)])
+def test_ufunc_at_index_errors_are_numpys(index, device):
+    want = np.zeros(3)
+    try:
+        np.add.at(want, index, np.ones(5))
+    except Exception as e:   # noqa: BLE001 (the kind and words are compared)
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            pg.add.at(pg.zeros(3, device=device), index, pg.ones(5, device=device))
+    else:
+        raise AssertionError("NumPy raised nothing")
+
+
+@pytest.mark.parametrize("f,args", [("negative", ()), ("sqrt", ()), ("divide", (2.0,)), ("power", (2.0,))])
+def test_ufunc_at_beyond_the_scatter_kernels_is_numpys_on_the_cpu_only(f, args, device):
+    """at of a ufunc without a scatter kernel is NumPy's, on the array's memory: on a GPU a
+    TypeError naming it (pygpu never copies device arrays to the host behind the user's back;
+    CuPy has no at of these ufuncs either)."""
+    got = pg.arange(1.0, 6.0, device=device)
+    if device.kind == "cpu":
+        want = np.arange(1.0, 6.0)
+        getattr(np, f).at(want, [0, 0, 2], *args)
+        getattr(pg, f).at(got, [0, 0, 2], *args)
+        np.testing.assert_allclose(pg.asnumpy(got), want)
+    else:
+        with pytest.raises(TypeError, match=f"{f}.at is NumPy's, on the CPU device only; an operand is on cuda"):
+            getattr(pg, f).at(got, [0, 0, 2], *args)
+
+
+def test_ufunc_at_errors_are_numpys(device):
+    with pytest.raises(ValueError, match="second operand needed for ufunc"):
+        pg.add.at(pg.zeros(3, device=device), [0])            # a binary ufunc needs its second operand
+    if device.kind == "cpu":
+        with pytest.raises(IndexError):
+            pg.negative.at(pg.zeros(3, device=device), [5])
+    else:   # NumPy's at: on the CPU device only
+        with pytest.raises(TypeError, match="negative.at"):
+            pg.negative.at(pg.zeros(3, device=device), [5])
 
 
 @pytest.mark.parametrize("f", ["sum", "prod", "max", "min", "any", "all", "argmax", "argmin", "count_nonzero",
@@ -495,24 +577,40 @@ def test_cuda_jit_unpacks_a_tuple_into_array_elements():
 @pytest.mark.parametrize("method,args", [("reduce", (0,)), ("reduce", (1,)), ("accumulate", (0,)),
                                          ("accumulate", (1,)), ("reduceat", ([0, 2, 1], 1))])
 def test_reduce_and_accumulate_of_ufuncs_that_do_not_reorder(f, method, args):
+    """NumPy's method on the memory of arrays on the CPU device (the host rule: pygpu has no
+    kernels that fold left to right)."""
     a = np.arange(1.0, 13.0).reshape(3, 4)
     x = a.astype(np.int64) if f in ("left_shift", "floor_divide", "remainder") else a
     want = quiet(getattr(getattr(np, f), method), x, *args)
-    got = quiet(getattr(getattr(pg, f), method), pg.asarray(x), *args)
+    got = quiet(getattr(getattr(pg, f), method), pg.asarray(x, device="cpu"), *args)
     same(got, want)
-    t = pg.asarray(x).T   # a strided view: NumPy's method reads the same memory
+    t = pg.asarray(x, device="cpu").T   # a strided view: NumPy's method reads the same memory
     same(quiet(getattr(getattr(pg, f), method), t, *args), quiet(getattr(getattr(np, f), method), x.T, *args))
+
+
+@pytest.mark.parametrize("method,args", [("reduce", (0,)), ("accumulate", (1,)), ("reduceat", ([0, 2, 1], 1))])
+def test_reduce_of_ufuncs_that_do_not_reorder_is_cpu_only(method, args, device):
+    """On a GPU: a TypeError naming the method (no implicit copy to the host; CuPy has no
+    subtract.reduce either)."""
+    x = pg.asarray(np.arange(1.0, 13.0).reshape(3, 4), device=device)
+    if device.kind == "cpu":
+        same(getattr(pg.subtract, method)(x, *args), getattr(np.subtract, method)(pg.asnumpy(x), *args))
+    else:
+        with pytest.raises(TypeError, match=f"subtract.{method} is NumPy's, on the CPU device only"):
+            getattr(pg.subtract, method)(x, *args)
+    with pytest.raises(ValueError, match="only supported for binary functions"):   # every device
+        getattr(pg.negative, method)(x, *args[1:])
 
 
 def test_non_reorderable_reduce_takes_out_and_numpys_errors():
     a = np.arange(1.0, 13.0).reshape(3, 4)
-    out = pg.zeros(4)
-    assert pg.subtract.reduce(pg.asarray(a), axis=0, out=out) is out
+    out = pg.zeros(4, device="cpu")
+    assert pg.subtract.reduce(pg.asarray(a, device="cpu"), axis=0, out=out) is out
     same(out, np.subtract.reduce(a, axis=0))
     with pytest.raises(ValueError, match="not reorderable"):
-        pg.subtract.reduce(pg.asarray(a), axis=None)
+        pg.subtract.reduce(pg.asarray(a, device="cpu"), axis=None)
     with pytest.raises(ValueError, match="only supported for binary functions"):
-        pg.negative.reduce(pg.asarray(a))
+        pg.negative.reduce(pg.asarray(a, device="cpu"))
 
 
 # ---------------------------------------------------------------- the third hunt: operators, interop, random
@@ -546,27 +644,46 @@ def test_format_of_0d_arrays():
 
 
 def test_numpy_ufuncs_with_numpy_out_and_where():
-    pa, pb = pg.arange(3.0), pg.asarray([1.0, 2.0, 3.0])
+    """A NumPy out= takes pygpu's result on the CPU device (test_numpy_out_is_cpu_only: a GPU's)."""
+    pa, pb = pg.arange(3.0, device="cpu"), pg.asarray([1.0, 2.0, 3.0], device="cpu")
     out = np.zeros(3)
     assert np.add(pa, pb, out=out) is out
     np.testing.assert_array_equal(out, [1.0, 3.0, 5.0])
     a = np.zeros(3)
-    a += pg.arange(3.0)
+    a += pg.arange(3.0, device="cpu")
     np.testing.assert_array_equal(a, [0.0, 1.0, 2.0])
     out = np.full(3, 9.0)
     np.add(pa, pb, where=np.array([True, False, True]), out=out)
     np.testing.assert_array_equal(out, [1.0, 9.0, 5.0])
-    r = np.add(pa, pb, where=pg.asarray([True, False, True]), out=pg.zeros(3))
+    r = np.add(pa, pb, where=pg.asarray([True, False, True], device="cpu"), out=pg.zeros(3, device="cpu"))
     same(r, np.array([1.0, 0.0, 5.0]))
     with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
         b = np.zeros(3, dtype=np.int64)
-        b += pg.arange(3.0)
+        b += pg.arange(3.0, device="cpu")
 
 
-def test_repr_with_numpys_override():
+def test_numpy_out_is_cpu_only(device):
+    """NumPy's ufuncs into a NumPy out=: on a GPU a TypeError naming the call, nothing copied
+    to the host implicitly (CuPy refuses a NumPy out= too); pygpu outs take it on every device."""
+    pa, pb = pg.arange(3.0, device=device), pg.asarray([1.0, 2.0, 3.0], device=device)
+    r = np.add(pa, pb, where=pg.asarray([True, False, True], device=device), out=pg.zeros(3, device=device))
+    same(r, np.array([1.0, 0.0, 5.0]))
+    if device.kind == "cpu":
+        return
+    out = np.zeros(3)
+    with pytest.raises(TypeError, match="numpy.add with a NumPy out= is NumPy's, on the CPU device only"):
+        np.add(pa, pb, out=out)
+    with pytest.raises(TypeError, match="numpy.add with a NumPy out="):
+        out += pa
+    with pytest.raises(TypeError, match="numpy.sum with a NumPy out="):
+        np.sum(pa, out=np.zeros(()))
+    assert (out == 0).all()
+
+
+def test_repr_with_numpys_override(device):
     with np.printoptions(override_repr=lambda a: "OVR"):
-        assert repr(pg.arange(3)) == "OVR" == pg.array_repr(pg.arange(3))
-    assert repr(pg.arange(3)).endswith(", device='cpu')")
+        assert repr(pg.arange(3, device=device)) == "OVR" == pg.array_repr(pg.arange(3, device=device))
+    assert repr(pg.arange(3, device=device)) == f"array([0, 1, 2], device='{device}')"
 
 
 @pytest.mark.parametrize("order", [">", "<"])

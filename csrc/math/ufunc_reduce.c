@@ -1,9 +1,10 @@
 /* The ufunc methods: reduce, accumulate, reduceat and at of the reduction family, for the op-table
  * ufuncs that reduce (add, multiply, maximum, minimum, fmax, fmin, logical_and/or/xor,
  * bitwise_and/or/xor; at also takes subtract, as an addition of -b). Indices of reduceat and at
- * are checked on the host before anything runs, as NumPy does. The other binary op-table ufuncs
- * (subtract, divide, power, ...) and at with other indices run NumPy's method on the CPU
- * (pygpu/_ufunc_on_host.py). */
+ * are checked on the host before anything runs, as NumPy does; at takes any index NumPy does
+ * (slices, masks, None, ...: as the integer coordinates of the elements, on every device). The
+ * other binary op-table ufuncs (subtract's reduce, divide, power, ...) and the at of ufuncs without
+ * a scatter kernel run NumPy's method on the CPU device (pygpu/_ufunc_on_host.py). */
 #include "math/reduction.h"
 
 /* every element of a on an 8-byte boundary (its data and every stride that moves) */
@@ -267,20 +268,35 @@ operand_type(PyObject *b, int t)
     return bt;
 }
 
-/* whether idx is an integer index (an array or sequence of them, or a tuple of those for the
- * first axes) rather than one with slices, masks, None or Ellipsis */
-static int
-integer_indices(PyObject *idx)
+/* ufunc.at's index in the scatter kernels' form (pygpu._index_tricks._at_indices): a tuple of k
+ * integer indices for the first k axes (k <= ndim, or k == 1 for a 0-d array: its one element);
+ * slices, masks, None and ... become the coordinates of the elements a[index] holds */
+static PyObject *
+at_indices(const PgArray *a, PyObject *index)
 {
-    Py_ssize_t k = PyTuple_Check(idx) ? PyTuple_GET_SIZE(idx) : 1;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *it = PyTuple_Check(idx) ? PyTuple_GET_ITEM(idx, j) : idx;
-        if (PySlice_Check(it) || it == Py_None || it == Py_Ellipsis || PyBool_Check(it) ||
-            (PgArray_Check(it) && ((PgArray *)it)->type == PG_BOOL) ||
-            (PyArray_Check(it) && PyArray_ISBOOL((PyArrayObject *)it)))
-            return 0;
+    PyObject *mod = PyImport_ImportModule("pygpu._index_tricks");
+    PyObject *shape = PyTuple_New(a->ndim);
+    PyObject *r = NULL;
+    if (mod != NULL && shape != NULL) {
+        int ok = 1;
+        for (int d = 0; d < a->ndim && ok; d++) {
+            PyObject *v = PyLong_FromLongLong((long long)a->shape[d]);
+            if (v == NULL)
+                ok = 0;
+            else
+                PyTuple_SET_ITEM(shape, d, v);
+        }
+        if (ok)
+            r = PyObject_CallMethod(mod, "_at_indices", "OO", shape, index);
     }
-    return 1;
+    Py_XDECREF(mod);
+    Py_XDECREF(shape);
+    if (r != NULL && (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) < 1 || PyTuple_GET_SIZE(r) > (a->ndim ? a->ndim : 1))) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_SystemError, "_at_indices returned a malformed index");
+        return NULL;
+    }
+    return r;
 }
 
 /* ufunc.at by NumPy's own on the array's memory (pygpu/_ufunc_on_host.py) */
@@ -321,35 +337,24 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                      Py_TYPE(s[0])->tp_name);
         return NULL;
     }
-    if (from_table && name[0] != '_' &&
-        ((!negate && pg_reduce_op_of_ufunc(name) < 0) || s[2] == NULL || s[2] == Py_None || !integer_indices(s[1])))
-        return at_by_numpy(self, s[0], s[1], s[2]); /* what the scatter kernels below do not do */
+    if (from_table && name[0] != '_' && !negate && pg_reduce_op_of_ufunc(name) < 0)
+        return at_by_numpy(self, s[0], s[1], s[2]); /* the ufuncs the scatter kernels below do not do */
     int op = negate ? PG_ROP_ADD : op_of(self, "at");
     if (op < 0)
         return NULL;
     PgArray *a = (PgArray *)s[0];
-    if (pg_array_check_writeable(a) < 0)
-        return NULL;
-    if (s[2] == NULL || s[2] == Py_None) {
+    if (s[2] == NULL || s[2] == Py_None) { /* NumPy's first check */
         PyErr_SetString(PyExc_ValueError, "second operand needed for ufunc");
         return NULL;
     }
-    /* the index arrays, broadcast together, on the host: checked, then byte offsets */
-    items = PyTuple_Check(s[1]) ? Py_NewRef(s[1]) : PyTuple_Pack(1, s[1]);
+    if (pg_array_check_writeable(a) < 0)
+        return NULL;
+    /* the index arrays (any index: as integer ones), broadcast together, on the host: checked,
+     * then byte offsets */
+    items = at_indices(a, s[1]);
     if (items == NULL)
         goto done;
     Py_ssize_t k = PyTuple_GET_SIZE(items);
-    if (k > a->ndim) {
-        PyErr_Format(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %zd were indexed",
-                     a->ndim, k);
-        goto done;
-    }
-    if (!integer_indices(items)) { /* a vectorize function's at: the scatter kernels only */
-        PyErr_Format(PyExc_IndexError, "pygpu's %s.at takes integer indices (an integer array, or a tuple of "
-                                       "them for the first axes); slices, masks, None and ... are not supported",
-                     name);
-        goto done;
-    }
     numpy = PyImport_ImportModule("numpy");
     PyObject *hosts = numpy ? PyTuple_New(k) : NULL;
     if (hosts == NULL)
@@ -385,7 +390,7 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         if (c == NULL)
             goto done;
         const int64_t *v = (const int64_t *)PyArray_DATA(c);
-        const int64_t len = a->shape[j];
+        const int64_t len = j < a->ndim ? a->shape[j] : 1, stride = j < a->ndim ? a->strides[j] : 0;
         for (npy_intp e = 0; e < nidx; e++) {
             if (v[e] < -len || v[e] >= len) {
                 PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %zd with size %lld",
@@ -393,7 +398,7 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                 Py_DECREF(c);
                 goto done;
             }
-            ov[e] += (v[e] < 0 ? v[e] + len : v[e]) * a->strides[j];
+            ov[e] += (v[e] < 0 ? v[e] + len : v[e]) * stride;
         }
         Py_DECREF(c);
     }
@@ -429,6 +434,13 @@ ufunc_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         goto done;
     }
     b = pg_asarray(s[2], -1, a->device, -1);
+    if (b == NULL)
+        goto done;
+    for (int d = 1; d <= b->ndim; d++) /* NumPy's words where b does not broadcast to a[indices] */
+        if (d > vnd || (b->shape[b->ndim - d] != 1 && b->shape[b->ndim - d] != vshape[vnd - d])) {
+            PyErr_SetString(PyExc_ValueError, "array is not broadcastable to correct shape");
+            goto done;
+        }
     vals = b ? pg_array_new(a->device, pg_reducers[reducer].acc_type, vnd, vshape, 'C', PG_MEM_DEVICE) : NULL;
     if (vals == NULL || pg_array_assign(vals, b) < 0)
         goto done;
