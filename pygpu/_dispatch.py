@@ -134,6 +134,16 @@ def _not_implemented(what):
 _UNSUPPORTED_DTYPE = "pygpu does not support dtype"   # the start of pygpu's TypeError for such a dtype
 
 
+def _no_host_fallback(func, error):
+    """The TypeError of NumPy's func called with an argument pygpu has no arrays of (None, a str,
+    objects) and pygpu arrays on a GPU: NumPy's version would run on them in host memory (as it
+    does for arrays on the CPU device), and pygpu does not copy device arrays to the host implicitly."""
+    return TypeError(f"{_name(func)} got an argument pygpu has no arrays of ({str(error).split(';')[0]}) with "
+                     "pygpu arrays on a GPU: NumPy's version needs them in host memory, and pygpu does not copy "
+                     "device arrays to the host implicitly; copy them with .get() or pygpu.asnumpy() (or use "
+                     "arrays on the CPU device) to run NumPy's version")
+
+
 def _out_position(func):
     try:
         return _out_positions[func]
@@ -185,10 +195,12 @@ def array_function(self, func, types, args, kwargs):
         except TypeError as e:
             # an argument pygpu cannot hold (None, str, objects: matplotlib's np.broadcast_arrays(x,
             # height, ..., hatch=None)): NumPy's answer on zero-copy views of CPU memory, as for
-            # the functions pygpu lacks; any other error, and arrays on a GPU, stay pygpu's
-            if (not str(e).startswith(_UNSUPPORTED_DTYPE) or numpy_impl is None or _asks_unsupported_dtype(kwargs)
-                    or not _all_on_cpu(args, kwargs)):
+            # the functions pygpu lacks; any other error stays pygpu's; with arrays on a GPU, an
+            # error that says why NumPy's answer is not taken (no implicit copy to the host)
+            if not str(e).startswith(_UNSUPPORTED_DTYPE) or numpy_impl is None or _asks_unsupported_dtype(kwargs):
                 raise
+            if not _all_on_cpu(args, kwargs):
+                raise _no_host_fallback(func, e) from e
             return _to_pygpu(numpy_impl(*args, **kwargs))
     if numpy_impl is None or not _all_on_cpu(args, kwargs):
         raise _not_implemented(_name(func))

@@ -251,9 +251,12 @@ def test_equality_with_objects_no_ufunc_takes_is_elementwise():
 
 
 def test_sequences_and_buffers_are_array_operands():
+    # on the CPU device: there a pygpu array has the buffer protocol, as a NumPy array has, so
+    # that bytearray > p is bytearray's comparison of buffers (a bool), as NumPy's; device memory
+    # has no buffer protocol (nor has CuPy's), so a GPU's answer is p's reflected comparison
     import array
     u = np.array([1, 2, 3], np.uint8)
-    p = pygpu.asarray(u)
+    p = pygpu.asarray(u, device="cpu")
     for other in (bytearray(b"\x00\x00\x09"), memoryview(bytearray(b"\x01\x02\x03")), range(3),
                   array.array("d", [1.5, 2.5, 3.5])):
         for op in (operator.add, operator.gt, operator.mul):
@@ -332,9 +335,10 @@ def test_setflags_as_numpy(steps):
 
 
 def test_numpy_ufuncs_store_into_numpy_outputs():
+    # on the CPU device (test_numpy_outs_of_arrays_on_a_gpu_are_refused: a GPU's)
     rng = np.random.default_rng(0)
     m, v = rng.standard_normal((3, 3)), rng.standard_normal(3)
-    pm, pv = pygpu.asarray(m), pygpu.asarray(v)
+    pm, pv = pygpu.asarray(m, device="cpu"), pygpu.asarray(v, device="cpu")
     for call in (lambda x, y, o: np.matmul(x, y, out=o), lambda x, y, o: np.matvec(x, y[0], out=o[0]),
                  lambda x, y, o: np.vecdot(x, y, out=o[0])):
         want, got = np.zeros((3, 3)), np.zeros((3, 3))
@@ -358,22 +362,24 @@ def test_numpy_ufuncs_store_into_numpy_outputs():
 
 
 def test_numpy_copyto_full_and_full_like_into_numpy_arrays_with_pygpu_values():
-    # NumPy's own np.full(shape, fill, dtype=) and np.full_like run np.copyto(numpy_array, fill)
+    # NumPy's own np.full(shape, fill, dtype=) and np.full_like run np.copyto(numpy_array, fill):
+    # on the CPU device (test_numpy_outs_of_arrays_on_a_gpu_are_refused: a GPU's)
     c = np.array([[1.5, 2.5]])
-    assert_array_equal(np.full((3, 2), pygpu.asarray(c), dtype=np.float64), np.full((3, 2), c, dtype=np.float64))
-    got = np.full_like(np.zeros(3, np.int32), pygpu.asarray(2.0))
+    fill = pygpu.asarray(c, device="cpu")
+    assert_array_equal(np.full((3, 2), fill, dtype=np.float64), np.full((3, 2), c, dtype=np.float64))
+    got = np.full_like(np.zeros(3, np.int32), pygpu.asarray(2.0, device="cpu"))
     assert type(got) is np.ndarray and got.dtype == np.int32 and got.tolist() == [2, 2, 2]
     def pygpu_where(kw):
-        return {k: pygpu.asarray(v) if k == "where" else v for k, v in kw.items()}
+        return {k: pygpu.asarray(v, device="cpu") if k == "where" else v for k, v in kw.items()}
     for kw in ({}, {"where": np.array([True, False, True])}, {"casting": "unsafe"}):
         want, got = np.zeros(3), np.zeros(3)
         np.copyto(want, np.array([1.0, 2.0, 3.0]), **kw)
-        np.copyto(got, pygpu.asarray([1.0, 2.0, 3.0]), **pygpu_where(kw))
+        np.copyto(got, pygpu.asarray([1.0, 2.0, 3.0], device="cpu"), **pygpu_where(kw))
         assert_array_equal(got, want)
     for src, kw in ((np.array([1.5, 2.0]), {}), (np.array([1, 2]), {"casting": "no"}),
                     (np.ones(3), {}), (np.ones(2), {"where": np.ones(2)})):
         same_error(lambda: np.copyto(np.zeros(2, np.int32), src, **kw),
-                   lambda: np.copyto(np.zeros(2, np.int32), pygpu.asarray(src), **pygpu_where(kw)))
+                   lambda: np.copyto(np.zeros(2, np.int32), pygpu.asarray(src, device="cpu"), **pygpu_where(kw)))
 
 
 
@@ -398,17 +404,40 @@ NUMPY_OUT_CALLS = [   # (call, the out's shape, its dtypes)
 @pytest.mark.parametrize("i", range(len(NUMPY_OUT_CALLS)))
 def test_numpy_out_of_reductions_scans_and_array_functions(i):
     # NumPy's answer: the result stored into the NumPy out (by the function's own casting rule:
-    # unsafe for sum into int64, same_kind for clip) and that same array returned
+    # unsafe for sum into int64, same_kind for clip) and that same array returned, on the CPU
+    # device (test_numpy_outs_of_arrays_on_a_gpu_are_refused: a GPU's)
     call, shape, dtypes = NUMPY_OUT_CALLS[i]
     x = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
     for dt in dtypes:
         want, got = np.full(shape, 7, dt), np.full(shape, 7, dt)
         assert call(x, want) is want
-        assert call(pygpu.asarray(x), got) is got
+        assert call(pygpu.asarray(x, device="cpu"), got) is got
         assert_array_equal(got, want)
 
 
+def test_numpy_outs_of_arrays_on_a_gpu_are_refused(device):
+    """A NumPy out= (or NumPy array to fill) with pygpu arrays on a GPU: a TypeError naming the
+    function, the NumPy array untouched; pygpu does not copy device arrays to the host behind the
+    user's back (CuPy refuses such calls too)."""
+    if device.kind == "cpu":
+        pytest.skip("the CPU device takes them (the tests above)")
+    x = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
+    p = pygpu.asarray(x, device=device)
+    for call, shape, dtypes in NUMPY_OUT_CALLS:
+        host = np.full(shape, 7, dtypes[0])
+        with pytest.raises(TypeError, match="with a NumPy out= is NumPy's, on the CPU device only; an operand is on "
+                                            "cuda"):
+            call(p, host)
+        assert (host == 7).all()
+    m = pygpu.asarray(np.eye(3), device=device)
+    for call in (lambda: np.matmul(m, m, out=np.zeros((3, 3))), lambda: np.divmod(p, 0.3, out=(x.copy(), x.copy())),
+                 lambda: np.full((3, 2), p[0, :2], dtype=np.float64), lambda: np.copyto(np.zeros(3), p[0])):
+        with pytest.raises(TypeError, match="on the CPU device only; an operand is on cuda"):
+            call()
+
+
 def test_numpy_out_errors_and_overlap():
+    # on the CPU device (test_numpy_outs_of_arrays_on_a_gpu_are_refused: a GPU's)
     x = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
     for call, o in ((lambda x, o: np.clip(x, 0, 2, out=o), np.zeros((2, 3), np.int64)),
                     (lambda x, o: np.argmax(x, axis=0, out=o), np.zeros(3)),
@@ -416,12 +445,12 @@ def test_numpy_out_errors_and_overlap():
         with pytest.raises(TypeError) as ne:
             call(x, o.copy())
         with pytest.raises(TypeError) as pe:
-            call(pygpu.asarray(x), o.copy())
+            call(pygpu.asarray(x, device="cpu"), o.copy())
         assert str(pe.value) == str(ne.value)
     ro = np.zeros(3)
     ro.flags.writeable = False
-    same_error(lambda: np.sum(x, axis=0, out=ro), lambda: np.sum(pygpu.asarray(x), axis=0, out=ro))
-    p = pygpu.asarray(x)
+    same_error(lambda: np.sum(x, axis=0, out=ro), lambda: np.sum(pygpu.asarray(x, device="cpu"), axis=0, out=ro))
+    p = pygpu.asarray(x, device="cpu")
     view = np.asarray(p)   # the out is the input's own memory: NumPy's result all the same
     assert np.cumsum(p, axis=1, out=view) is view
     assert_array_equal(p, np.cumsum(x, axis=1))

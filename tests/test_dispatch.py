@@ -110,10 +110,12 @@ def test_arguments_pygpu_cannot_hold_run_numpys_on_the_cpu():
 
 
 def test_matplotlib_plots_pygpu_arrays(tmp_path):
+    """Arrays on the CPU device: matplotlib takes them as NumPy's (a GPU's arrays are refused with
+    an error that says to copy them: test_missing_function_on_a_fake_gpu_raises_type_error)."""
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    x, y = pygpu.arange(3), pygpu.arange(3.0)
+    x, y = pygpu.arange(3, device="cpu"), pygpu.arange(3.0, device="cpu")
     fig, ax = plt.subplots()
     try:
         ax.bar_label(ax.bar(x, y))   # np.broadcast_arrays(x, height, ..., hatch=None)
@@ -183,9 +185,41 @@ def test_missing_function_on_a_fake_gpu_raises_type_error(mock_driver):
         print(json.dumps({"function": error(lambda: np.is_busday(d)), "window": [str(w.device), w.shape],
                           "window_data": w.data_ptr == d.data_ptr, "none": error(lambda: np.broadcast_arrays(d, None))}))
     """)
-    assert out["none"]["type"] == "TypeError" and "does not support dtype" in out["none"]["msg"]
+    # an argument pygpu has no arrays of (None): NumPy's answer on the CPU device, and on a GPU an
+    # error that says why not and what to do (matplotlib's bar passes hatch=None so)
+    assert out["none"]["type"] == "TypeError" and "does not support dtype dtype('O')" in out["none"]["msg"]
+    assert "numpy.broadcast_arrays got an argument pygpu has no arrays of" in out["none"]["msg"]
+    assert "pygpu does not copy device arrays to the host implicitly" in out["none"]["msg"]
+    assert ".get() or pygpu.asnumpy()" in out["none"]["msg"]
     assert out["function"]["type"] == "TypeError"
     assert "is_busday is not implemented for pygpu arrays on a GPU" in out["function"]["msg"]
     assert out["window"] == ["cuda:0", [3, 2]] and out["window_data"]
     # (every NumPy ufunc has a pygpu implementation now, np.frexp and np.ldexp the last ones)
     assert not [n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and not hasattr(pygpu, n)]
+
+
+@pytest.mark.skipif(pygpu._core._build_info()["fatbin_bytes"] == 0, reason="this build has no CUDA kernels")
+def test_matplotlib_with_gpu_arrays(mock_driver):
+    """matplotlib with arrays on a GPU: what converts them with np.asarray draws (__array__ copies,
+    as NumPy 2's copy=None allows); bar's np.broadcast_arrays(x, height, ..., hatch=None), NumPy's
+    version on the arrays' memory on the CPU device, is refused on a GPU with an error that says
+    why and to copy them (.get(), pygpu.asnumpy()), not pygpu's bare "does not support dtype"."""
+    pytest.importorskip("matplotlib")
+    from conftest import run_mock
+    out = run_mock(mock_driver, """
+        import io
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        x, y = pygpu.arange(3, device="cuda:0"), pygpu.arange(3.0, device="cuda:0")
+        fig, ax = plt.subplots()
+        def plot():   # (matplotlib converts the data when it draws)
+            ax.plot(x, y)
+            fig.savefig(io.BytesIO())
+        print(json.dumps({"bar": error(lambda: ax.bar(x, y)), "plot": error(plot)}))
+    """)
+    assert out["plot"] is None, out
+    assert out["bar"]["type"] == "TypeError", out
+    assert out["bar"]["msg"].startswith("numpy.broadcast_arrays got an argument pygpu has no arrays of (pygpu does "
+                                        "not support dtype dtype('O'))"), out
+    assert ".get() or pygpu.asnumpy()" in out["bar"]["msg"], out

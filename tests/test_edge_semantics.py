@@ -444,6 +444,45 @@ def test_ufunc_at_beyond_the_scatter_kernels_is_numpys_on_the_cpu_only(f, args, 
             getattr(pg, f).at(got, [0, 0, 2], *args)
 
 
+@pytest.mark.skipif(pg._core._build_info()["fatbin_bytes"] == 0, reason="this build has no CUDA kernels")
+def test_ufunc_methods_on_a_fake_gpu(mock_driver):
+    """On a GPU (the fake driver, whose kernels do nothing: errors and launches are checked, not
+    values): at of the scatter-kernel ufuncs with any index launches the scatter kernel; the
+    methods that are NumPy's on the CPU device (the host rule) raise TypeError naming them."""
+    from conftest import run_mock
+    out = run_mock(mock_driver, """
+        d = pygpu.zeros((2, 3, 4), device="cuda:0")
+        def at(f, index, *b):
+            def go():
+                before = stats()["launches"]
+                getattr(pygpu, f).at(d, index, *b)
+                after = stats()
+                return [after["launches"] - before, after["last_kernel"]]
+            return error(go) or go()
+        mask = pygpu.asarray(np.arange(24).reshape(2, 3, 4) % 3 == 0, device="cuda:0")
+        print(json.dumps({
+            "slice": at("add", (slice(None), slice(1, 3)), 1.0), "mask": at("maximum", mask, 2.0),
+            "host_mask": at("subtract", np.ones((2, 3, 4), bool), 2.0), "none": at("multiply", (None, 0, [1, -1]), 2.0),
+            "ellipsis": at("minimum", (Ellipsis, [0, 0]), 2.0), "ints": at("add", ([1, 1], [0, 2]), 1.0),
+            "zero_d": error(lambda: pygpu.add.at(pygpu.zeros((), device="cuda:0"), (), 1.0)),
+            "divide": error(lambda: pygpu.divide.at(d, [0], 2.0)),
+            "no_b": error(lambda: pygpu.add.at(d, [0])),
+            "reduce": error(lambda: pygpu.subtract.reduce(d, axis=0)),
+            "accumulate": error(lambda: pygpu.power.accumulate(d, axis=1)),
+            "numpy_out": error(lambda: np.add(d, d, out=np.zeros((2, 3, 4)))),
+        }))
+    """)
+    for case in ("slice", "mask", "host_mask", "none", "ellipsis", "ints"):
+        launches, kernel = out[case]   # (a list: no error)
+        assert launches >= 1 and kernel.startswith("rat_"), (case, out[case])
+    assert out["zero_d"] is None
+    assert out["no_b"]["type"] == "ValueError" and out["no_b"]["msg"] == "second operand needed for ufunc"
+    for case, name in (("divide", "divide.at"), ("reduce", "subtract.reduce"), ("accumulate", "power.accumulate"),
+                       ("numpy_out", "numpy.add with a NumPy out=")):
+        assert out[case]["type"] == "TypeError", out[case]
+        assert out[case]["msg"] == f"pygpu's {name} is NumPy's, on the CPU device only; an operand is on cuda:0"
+
+
 def test_ufunc_at_errors_are_numpys(device):
     with pytest.raises(ValueError, match="second operand needed for ufunc"):
         pg.add.at(pg.zeros(3, device=device), [0])            # a binary ufunc needs its second operand
