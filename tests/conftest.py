@@ -77,6 +77,20 @@ def same_error(np_call, pg_call):
     assert str(e_pg.value) == str(e_np.value)
 
 
+# ---------------------------------------------------------------- child interpreters
+
+PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+
+
+def child_pythonpath(*first):
+    """PYTHONPATH for a child interpreter: the checkout this pygpu is imported from (then `first`)
+    ahead of the inherited PYTHONPATH, which is kept (where a run's other packages may come from:
+    a GPU run's site folder with dask, matplotlib, ...). pytest puts the checkout on sys.path, not
+    on PYTHONPATH, so a child that only inherits the environment may not find pygpu."""
+    inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return os.pathsep.join([PKG_ROOT, *first, *inherited])
+
+
 # ---------------------------------------------------------------- the fake CUDA driver
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -172,11 +186,11 @@ MOCK_PRELUDE = textwrap.dedent("""
 
 def mock_env(mock_driver, env):
     """The environment of a child that loads the mock: this one's, less MOCK_CUDA_* and PYGPU_*,
-    with the mock first on LD_LIBRARY_PATH, its kernel names, and env on top."""
-    pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+    with the mock first on LD_LIBRARY_PATH, the checkout first on PYTHONPATH, its kernel names,
+    and env on top."""
     child_env = {k: v for k, v in os.environ.items() if not k.startswith(("MOCK_CUDA_", "PYGPU_"))}
     child_env["LD_LIBRARY_PATH"] = mock_driver + os.pathsep + os.environ.get("LD_LIBRARY_PATH", "")
-    child_env["PYTHONPATH"] = pkg_root
+    child_env["PYTHONPATH"] = child_pythonpath()
     child_env["MOCK_CUDA_KERNELS"] = os.path.join(mock_driver, "kernels.txt")
     child_env.update({k: str(v) for k, v in env.items()})
     return child_env

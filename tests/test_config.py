@@ -7,6 +7,7 @@ import re
 import pytest
 
 import pygpu
+from conftest import child_pythonpath
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -53,7 +54,7 @@ def test_command_line_help_json_and_config():
     import json
     import subprocess
     import sys
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__))))
+    env = dict(os.environ, PYTHONPATH=child_pythonpath())
 
     def run(*args):
         return subprocess.run([sys.executable, "-m", "pygpu", *args], capture_output=True, text=True, env=env,

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import pygpu
+from conftest import child_pythonpath
 
 CASES = r'''
 import numpy as np, pygpu
@@ -103,7 +104,8 @@ for dt in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64
 
 
 def compute(baseline):
-    env = dict(os.environ, PYGPU_CPU_BASELINE="1" if baseline else "0", PYGPU_DEVICE="cpu")
+    env = dict(os.environ, PYGPU_CPU_BASELINE="1" if baseline else "0", PYGPU_DEVICE="cpu",
+               PYTHONPATH=child_pythonpath())
     code = CASES + "\nimport pickle, sys\nsys.stdout.buffer.write(pickle.dumps(out))\n"
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=600,
                           cwd=os.path.dirname(os.path.abspath(__file__)))
@@ -128,7 +130,7 @@ def test_baseline_build_is_numpy_exact_on_a_few_sums():
             "assert float(pygpu.sum(x)) == 5000050000.0\n"
             "assert (pygpu.asnumpy(pygpu.sum(x, axis=0)) == a.sum(axis=0)).all()\n"
             "assert int(pygpu.argmax(x)) == 99999\n")
-    env = dict(os.environ, PYGPU_CPU_BASELINE="1")
+    env = dict(os.environ, PYGPU_CPU_BASELINE="1", PYTHONPATH=child_pythonpath())
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=300,
                           cwd=os.path.dirname(os.path.abspath(__file__)))
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import pygpu
+from conftest import child_pythonpath
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -25,7 +26,7 @@ def run_child(code, env_extra, tmp_path, timeout=240, args=()):
     env.pop("OMP_NUM_THREADS", None)
     env.update(env_extra)
     env["PYGPU_DEVICE"] = "cpu"
-    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+    env["PYTHONPATH"] = child_pythonpath()
     proc = subprocess.run([sys.executable, str(script), *args], env=env, capture_output=True, text=True,
                           timeout=timeout, cwd=HERE)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -20,7 +20,7 @@ import pytest
 import pygpu
 from pygpu import _core
 
-from conftest import run_mock
+from conftest import child_pythonpath, run_mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = _core._build_info()
@@ -398,7 +398,7 @@ def test_unusable_gpu_is_reported_loudly(tmp_path):
     smi.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYGPU_TEST")}
     env["PATH"] = str(tmp_path) + os.pathsep + env.get("PATH", "")
-    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+    env["PYTHONPATH"] = child_pythonpath()
     main = subprocess.run([sys.executable, "-c", "from pygpu.__main__ import report; report()"], env=env,
                           capture_output=True, text=True, timeout=120)
     assert main.returncode == 0, main.stderr

@@ -11,6 +11,7 @@ import sys
 import textwrap
 
 import pygpu
+from conftest import child_pythonpath
 
 SPIN_SOURCE = textwrap.dedent('''
     from pygpu import cuda
@@ -148,8 +149,7 @@ CHILD = "SPIN_SOURCE = %r\n" % SPIN_SOURCE + textwrap.dedent(r'''
 
 
 def test_ctrl_c_stops_user_code_on_the_cpu(tmp_path):
-    pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
-    env = dict(os.environ, PYTHONPATH=pkg_root, PYGPU_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, PYTHONPATH=child_pythonpath(), PYGPU_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "spin_kernel.py")], env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import pygpu
-from conftest import DTYPES, assert_array_equal, same_error
+from conftest import DTYPES, assert_array_equal, child_pythonpath, same_error
 
 FLOATS = ["float16", "float32", "float64", "complex64", "complex128"]
 EPS = {"float16": 1e-3, "float32": 2e-6, "complex64": 2e-6, "float64": 1e-14, "complex128": 1e-14}
@@ -338,8 +338,7 @@ def test_matmul_precision_switch():
 
 def test_matmul_precision_environment_variable():
     code = "import pygpu; print(pygpu.get_matmul_precision())"
-    root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
-    env = dict(os.environ, PYGPU_MATMUL_PRECISION="tf32", PYTHONPATH=root)
+    env = dict(os.environ, PYGPU_MATMUL_PRECISION="tf32", PYTHONPATH=child_pythonpath())
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "tf32"
 

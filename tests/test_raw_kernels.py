@@ -15,10 +15,9 @@ from hypothesis import given, settings, strategies as st
 import pygpu
 from pygpu._jit import cache, hostcc
 
-from conftest import DTYPES, assert_array_equal
+from conftest import DTYPES, assert_array_equal, child_pythonpath
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -600,7 +599,7 @@ def test_no_compiler_is_a_clear_error(tmp_path):
             print(e)
     """)
     env = dict(os.environ, PYGPU_CXX="pygpu-no-such-compiler", PYGPU_CACHE_DIR=str(tmp_path), PYGPU_DEVICE="cpu",
-               PYTHONPATH=PKG_ROOT)
+               PYTHONPATH=child_pythonpath())
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=HERE)
     assert "found none (looked for pygpu-no-such-compiler)" in out.stdout, out.stdout + out.stderr
 
@@ -660,7 +659,7 @@ def test_cache_is_shared_across_processes(tmp_path):
         k(1, 8, (x,))
         print(hostcc.compiles, x.get().tolist())
     """)
-    env = dict(os.environ, PYGPU_CACHE_DIR=str(tmp_path), PYTHONPATH=PKG_ROOT)
+    env = dict(os.environ, PYGPU_CACHE_DIR=str(tmp_path), PYTHONPATH=child_pythonpath())
     run = [sys.executable, "-c", code]
     procs = [subprocess.Popen(run, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
              for _ in range(3)]
