@@ -176,7 +176,9 @@ def test_registration_needs_no_user_action(tmp_path):
     code = ("import pygpu, numpy as np\nimport dask.array as da\n"
             "x = da.from_array(np.ones(4), chunks=2) + pygpu.ones(4)\n"
             "print(type(x.compute()).__name__)\n")
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__))))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(pygpu.__file__)))
+    # the checkout first, then the inherited path (Dask may be installed there, not in site-packages)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
     for first, second in (("pygpu", "dask.array"), ("dask.array", "pygpu")):
         script = f"import {first}\nimport {second}\n" + code
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
@@ -203,8 +205,10 @@ def test_distributed_serialization_and_a_local_cluster():
         np.testing.assert_allclose(pygpu.asnumpy(total), (data + 1).sum(axis=0), rtol=1e-12)
         s = client.compute(da.linalg.svd(y)[1]).result()
         np.testing.assert_allclose(pygpu.asnumpy(s), np.linalg.svd(data, compute_uv=False), rtol=1e-9)
-        on_worker = client.submit(lambda a: type(a).__name__ + ":" + a.device.kind, pygpu.asarray(data[:4])).result()
-        assert on_worker == "ndarray:cpu"
+        # the workers run in this environment: their default device is this process's (cuda:0 on a
+        # GPU machine), where this process's array, and any array sent to them, lands
+        on_worker = client.submit(lambda a: type(a).__name__ + ":" + str(a.device), pygpu.asarray(data[:4])).result()
+        assert on_worker == "ndarray:" + str(pygpu.default_device())
         smooth = y.map_overlap(lambda b: (b[:-2] + b[1:-1] + b[2:]) / 3, depth=(1, 0), boundary="none", trim=False,
                                dtype=y.dtype, meta=pygpu.empty((0, 0)))
         got = client.compute(smooth).result()
@@ -249,7 +253,7 @@ def test_cuda_serializer_declines_cpu_arrays():
     the dask serializer's host frame."""
     pytest.importorskip("distributed")
     from distributed.protocol import deserialize, serialize
-    x = pygpu.arange(6.0).reshape(2, 3)
+    x = pygpu.arange(6.0, device="cpu").reshape(2, 3)     # (the default device may be a GPU)
     header, frames = serialize(x, serializers=("cuda", "dask", "pickle"))
     assert header["serializer"] == "dask"
     np.testing.assert_array_equal(pygpu.asnumpy(deserialize(header, frames)), np.arange(6.0).reshape(2, 3))
