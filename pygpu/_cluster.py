@@ -4,8 +4,9 @@ GPU, and optionally workers on the CPU device beside them.
 Each GPU worker's process sees only its GPU (CUDA_VISIBLE_DEVICES, which the CUDA driver
 honours, set in the worker before pygpu first touches the driver), so its default device,
 cuda:0, is that GPU; it also holds the Dask resource GPU=1. A CPU worker runs with
-PYGPU_DEVICE=cpu. Chunks move between them through pygpu's serializers and land on the
-receiving worker's device, so one graph runs across both kinds (pygpu/_distributed.py).
+PYGPU_DEVICE=cpu. Every worker preloads pygpu.dask (distributed's `preload`), so that from its
+first message on, a pygpu array reaching it (a chunk from another worker, an array embedded in
+the graph) lands on its default device: one graph runs across both kinds (pygpu/_distributed.py).
 
 dask-cuda's LocalCUDACluster, which sets CUDA_VISIBLE_DEVICES per worker the same way, works with
 pygpu unchanged; this class is for machines without dask-cuda and for mixed clusters. On many
@@ -54,6 +55,11 @@ class LocalCluster(SpecCluster):
         if not devices and not cpu_workers:
             raise ValueError("LocalCluster needs a GPU (devices=) or CPU workers (cpu_workers=)")
         common = {"nthreads": threads_per_worker, "silence_logs": silence_logs, **(worker_options or {})}
+        # pygpu.dask at each worker's start, before the first message: the serializers and the
+        # unpickler that land arrays on the worker's device (pygpu/_distributed.py)
+        preload = common.get("preload") or []
+        common["preload"] = ["pygpu.dask"] + [p for p in ([preload] if isinstance(preload, str) else preload)
+                                              if p != "pygpu.dask"]
         workers = {}
         for d in devices:
             workers[f"gpu-{d}"] = {"cls": Nanny, "options": {**common, "env": {"CUDA_VISIBLE_DEVICES": d},

@@ -8,7 +8,9 @@ sizeof; and a `to_pygpu` dispatch for Array.to_backend("pygpu").
     x = da.from_array(pygpu.arange(10**6), chunks=10**5)
     x.to_backend("numpy")                             # NumPy chunks; .to_backend("pygpu") back
 
-The chunks live on the current pygpu device of the worker that computes them. Dask's blocked
+The chunks live on the current pygpu device of the worker that computes them; a pygpu array that
+reaches a worker through dask.distributed lands on that worker's default device, so a graph runs
+on mixed clusters (pygpu/_distributed.py). Dask's blocked
 linear algebra (da.linalg.lu, solve, inv, cholesky, solve_triangular, lstsq) runs pygpu.linalg's
 lu and solve_triangular on pygpu blocks where Dask calls SciPy's. pygpu.dask.LocalCluster starts
 one worker per GPU (and CPU workers beside them, for mixed clusters)."""

@@ -221,10 +221,34 @@ def _worker_view():
     return os.environ.get("CUDA_VISIBLE_DEVICES"), os.environ.get("PYGPU_DEVICE"), pygpu.default_device().kind
 
 
+def _held_devices(dask_worker):
+    """This worker's default device and the devices of the pygpu arrays it holds (in its data,
+    through the dicts and tuples of Dask's reductions), for client.run."""
+    seen = set()
+
+    def walk(v):
+        if isinstance(v, pygpu.ndarray):
+            seen.add(str(v.device))
+        elif isinstance(v, dict):
+            for w in v.values():
+                walk(w)
+        elif isinstance(v, (list, tuple)):
+            for w in v:
+                walk(w)
+    for value in list(dask_worker.data.values()):
+        walk(value)
+    return str(pygpu.default_device()), sorted(seen)
+
+
 def test_mixed_cluster_one_worker_per_gpu_and_a_cpu_worker():
     """pygpu.dask.LocalCluster: a worker per GPU (CUDA_VISIBLE_DEVICES: its GPU is its cuda:0; on
     this machine without one the worker falls back to the CPU device) beside a CPU worker
-    (PYGPU_DEVICE=cpu). A chunk made on one worker is used on the other, on that one's device."""
+    (PYGPU_DEVICE=cpu). A pygpu array reaching a worker (from another worker, or embedded in the
+    graph as da.from_array's array is) lands on that worker's default device, so every array a
+    task sees there is on one device. The chunks are placed on both workers (persist with
+    workers=), whatever the scheduler would choose. Without a GPU both workers are CPU workers and
+    this checks little of that: test_mixed_cluster_on_the_mock_driver runs the same with a
+    (fake) GPU worker."""
     distributed = pytest.importorskip("distributed")
     import pygpu.dask
     with pytest.raises(ValueError, match="needs a GPU"):
@@ -235,17 +259,146 @@ def test_mixed_cluster_one_worker_per_gpu_and_a_cpu_worker():
         client.wait_for_workers(2)
         views = client.run(_worker_view)
         by_name = {info["name"]: addr for addr, info in client.scheduler_info()["workers"].items()}
-        assert views[by_name["gpu-0"]] == ("0", None, gpu_kind)
-        assert views[by_name["cpu-0"]] == (None, "cpu", "cpu")
-        assert client.scheduler_info()["workers"][by_name["gpu-0"]]["resources"] == {"GPU": 1}
-        made = client.submit(lambda n: pygpu.arange(float(n)), 10, workers=[by_name["gpu-0"]])
-        used = client.submit(lambda a: (a.device.kind, float(a.sum())), made, workers=[by_name["cpu-0"]])
+        gpu, cpu = by_name["gpu-0"], by_name["cpu-0"]
+        assert views[gpu] == ("0", None, gpu_kind)
+        assert views[cpu] == (None, "cpu", "cpu")
+        assert client.scheduler_info()["workers"][gpu]["resources"] == {"GPU": 1}
+        made = client.submit(lambda n: pygpu.arange(float(n)), 10, workers=[gpu])
+        used = client.submit(lambda a: (a.device.kind, float(a.sum())), made, workers=[cpu])
         assert used.result() == ("cpu", 45.0)
+        made = client.submit(lambda n: pygpu.arange(float(n)), 10, workers=[cpu])
+        used = client.submit(lambda a: (a.device.kind, float(a.sum())), made, workers=[gpu])
+        assert used.result() == (gpu_kind, 45.0)
         data = np.random.default_rng(3).standard_normal((300, 20))
-        x = da.from_array(pygpu.asarray(data), chunks=(50, 20))
-        total = client.compute((x - x.mean(axis=0)).std(axis=0)).result()
+        # arrays that travel in the graph (pickled, as da.from_array's do) to the other kind of worker:
+        # a CPU array to the GPU worker, a GPU array (where there is a GPU) to the CPU worker
+        gpu_device = "cuda:0" if gpu_kind == "cuda" else "cpu"
+        # (the metas on the client's device: the client concatenates them)
+        top = client.persist(da.from_array(pygpu.asarray(data[:150], device="cpu"), chunks=(50, 20),
+                                           meta=pygpu.empty((0, 0))), workers=[gpu])
+        bottom = client.persist(da.from_array(pygpu.asarray(data[150:], device=gpu_device), chunks=(50, 20),
+                                              meta=pygpu.empty((0, 0))), workers=[cpu])
+        distributed.wait([top, bottom])
+        held = client.run(_held_devices)
+        assert held[gpu][1] and held[cpu][1], held                # chunks on both workers
+        for here, kinds in held.values():
+            assert kinds == [here], held
+        xs = da.concatenate([top, bottom])
+        centred = client.persist(xs - xs.mean(axis=0))            # combines chunks of both workers
+        distributed.wait(centred)
+        for here, kinds in client.run(_held_devices).values():
+            assert kinds == [here], held
+        total = client.compute(centred.std(axis=0)).result()
         assert isinstance(total, pygpu.ndarray)
         np.testing.assert_allclose(pygpu.asnumpy(total), data.std(axis=0), rtol=1e-12)
+
+
+def test_mixed_cluster_on_the_mock_driver(mock_driver):
+    """The mixed cluster where this machine has no GPU: its GPU worker's cuda:0 is the fake CUDA
+    driver's (tests/mock_cuda; kernels do nothing there, so devices are checked, not values).
+    Arrays made on either device reach the other worker, and da.from_array's arrays (pickled in
+    the graph: a cuda:0 one to the CPU worker, a CPU one to the GPU worker), on the receiver's
+    default device;
+    a reduction over chunks of both workers meets one device in each task."""
+    pytest.importorskip("distributed")
+    from conftest import run_mock
+    if pygpu._core._build_info()["fatbin_bytes"] == 0:
+        pytest.skip("this build has no CUDA kernels")
+    out = run_mock(mock_driver, """
+        import dask.array as da
+        import distributed
+        import pygpu.dask
+
+        def held(dask_worker):
+            seen = set()
+            def walk(v):
+                if isinstance(v, pygpu.ndarray):
+                    seen.add(str(v.device))
+                elif isinstance(v, (dict, list, tuple)):
+                    for w in (v.values() if isinstance(v, dict) else v):
+                        walk(w)
+            for value in list(dask_worker.data.values()):
+                walk(value)
+            return str(pygpu.default_device()), sorted(seen)
+
+        res = {"client": str(pygpu.default_device())}
+        with pygpu.dask.LocalCluster(devices=["0"], cpu_workers=1, dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as client:
+            client.wait_for_workers(2)
+            by_name = {info["name"]: addr for addr, info in client.scheduler_info()["workers"].items()}
+            gpu, cpu = by_name["gpu-0"], by_name["cpu-0"]
+            for src, dst in ((gpu, cpu), (cpu, gpu)):
+                made = client.submit(lambda n: pygpu.arange(float(n)), 10, workers=[src], pure=False)
+                res[src == gpu and "gpu_to_cpu" or "cpu_to_gpu"] = client.submit(
+                    lambda a: str(a.device), made, workers=[dst]).result()
+            # arrays pickled in the graph, each to the other kind of worker
+            # (the metas on the client's cuda:0: the client concatenates them)
+            top = client.persist(da.from_array(pygpu.ones((150, 20), device="cpu"), chunks=(50, 20),
+                                               meta=pygpu.empty((0, 0))), workers=[gpu])
+            bottom = client.persist(da.from_array(pygpu.ones((150, 20), device="cuda:0"), chunks=(50, 20),
+                                                  meta=pygpu.empty((0, 0))), workers=[cpu])
+            distributed.wait([top, bottom])
+            res["chunks"] = {name: client.run(held)[addr] for name, addr in by_name.items()}
+            xs = da.concatenate([top, bottom])
+            centred = client.persist(xs - xs.mean(axis=0))
+            distributed.wait(centred)
+            res["centred"] = {name: client.run(held)[addr] for name, addr in by_name.items()}
+            res["std"] = str(client.compute(centred.std(axis=0)).result().device)
+        print(json.dumps(res))
+    """)
+    assert out["client"] == "cuda:0", out
+    assert out["gpu_to_cpu"] == "cpu" and out["cpu_to_gpu"] == "cuda:0", out
+    for stage in ("chunks", "centred"):
+        assert out[stage]["gpu-0"] == ["cuda:0", ["cuda:0"]], out
+        assert out[stage]["cpu-0"] == ["cpu", ["cpu"]], out
+    assert out["std"] == "cuda:0", out
+
+
+def test_arrays_land_on_the_receivers_default_device(mock_driver):
+    """distributed's deserializers (dask, cuda and pickle) put a pygpu array on the receiving
+    process's default device, whatever device it left: a cuda:0 array in a process whose default
+    device is the CPU (PYGPU_DEVICE=cpu) and a CPU array in one whose default is cuda:0 (the fake
+    driver's); plain pickle keeps the device. Values come back through device copies, which the
+    fake driver makes (for C-contiguous arrays; the others' need kernels, which it does not run)."""
+    import textwrap
+    pytest.importorskip("distributed")
+    from conftest import run_mock
+    code = """
+        import pickle
+        import pygpu.dask
+        from distributed.protocol import deserialize, serialize
+        from distributed.protocol import pickle as dpickle
+        host = np.arange(12.0).reshape(3, 4)
+        src = pygpu.asarray(host, device=SOURCE)
+        res = {"default": str(pygpu.default_device()), "source": str(src.device)}
+        for v, want, tag in ((src, host, "c"), (src.T, host.T, "f"), (src[:, ::2], host[:, ::2], "strided")):
+            for serializers in (("dask",), ("cuda", "dask")):
+                header, frames = serialize(v, serializers=serializers)
+                back = deserialize(header, frames)
+                res["+".join(serializers) + ":" + tag] = [header["serializer"], str(back.device),
+                                                        bool(np.array_equal(pygpu.asnumpy(back), want))]
+            buffers = []
+            back = dpickle.loads(dpickle.dumps(v, buffer_callback=buffers.append), buffers=buffers)
+            res["pickle:" + tag] = ["pickle", str(back.device), bool(np.array_equal(pygpu.asnumpy(back), want))]
+        plain = pickle.loads(pickle.dumps(src))
+        res["plain"] = str(plain.device)
+        print(json.dumps(res))
+    """
+    if pygpu._core._build_info()["fatbin_bytes"] == 0:
+        pytest.skip("this build has no CUDA kernels")
+    code = textwrap.dedent(code)
+    to_cpu = run_mock(mock_driver, "SOURCE = 'cuda:0'\n" + code, PYGPU_DEVICE="cpu")
+    to_cuda = run_mock(mock_driver, "SOURCE = 'cpu'\n" + code)
+    assert (to_cpu["default"], to_cpu["source"], to_cpu["plain"]) == ("cpu", "cuda:0", "cuda:0"), to_cpu
+    assert (to_cuda["default"], to_cuda["source"], to_cuda["plain"]) == ("cuda:0", "cpu", "cpu"), to_cuda
+    for got, here in ((to_cpu, "cpu"), (to_cuda, "cuda:0")):
+        for key, value in got.items():
+            if ":" in key and key.split(":")[0] in ("dask", "cuda+dask", "pickle"):
+                # (the fake driver runs no kernels: only a C-contiguous array's values survive the
+                # strided copies; the devices are the point here)
+                assert value[1] == here and (value[2] or not key.endswith(":c")), (key, got)
+    # a GPU array takes the device frame where cuda is offered; a CPU array the host frame
+    assert to_cpu["cuda+dask:c"][0] == "cuda" and to_cuda["cuda+dask:c"][0] == "dask"
 
 
 def test_cuda_serializer_declines_cpu_arrays():
