@@ -927,7 +927,7 @@ def test_math_api_float_overloads_and_integer_helpers(device):
     code = r'''extern "C" __global__ void k(float* o, long long* l, unsigned long long* u) {
     float s, c; sincos(0.5f, &s, &c); o[0] = s; o[1] = c;
     sincospi(0.25f, &s, &c); o[2] = s; o[3] = c;
-    o[4] = normcdf(0.0f) + (float)normcdf(0); o[5] = fdividef(1.0f, 4.0f); o[6] = norm4d(1.0f, 1.0f, 1.0f, 1.0f);
+    o[4] = normcdf(0.0f) + (float)normcdf(0.0); o[5] = fdividef(1.0f, 4.0f); o[6] = norm4d(1.0f, 1.0f, 1.0f, 1.0f);
     o[7] = rnorm3d(0.0f, 3.0f, 4.0f) + rnorm4df(0.f, 0.f, 3.f, 4.f) + rhypot(3, 4);
     l[0] = llmax(-3LL, 2LL); l[1] = llmin(-3LL, 2LL); u[0] = umax(3u, 7u); u[1] = umin(3u, 7u);
     u[2] = ullmax(1ULL << 40, 5ULL); u[3] = ullmin(1ULL << 40, 5ULL);
@@ -939,3 +939,35 @@ def test_math_api_float_overloads_and_integer_helpers(device):
     pygpu.RawKernel(code, "k")((1,), (1,), (o, ll, u))
     np.testing.assert_allclose(o.get(), [np.sin(.5), np.cos(.5), np.sqrt(.5), np.sqrt(.5), 1, .25, 2, .6], rtol=1e-6)
     assert ll.get().tolist() == [2, -3] and u.get().tolist() == [7, 3, 1 << 40, 5]
+
+
+# CUDA declares its math functions for float and for double (and min/max for the integer types):
+# an integer argument, or float and double mixed, is ambiguous to NVRTC; the CPU refuses the same
+# source (the C++ library's templates for integer arguments are not CUDA's)
+AMBIGUOUS_IN_CUDA = ["normcdf(0)", "sin(1)", "sqrt(2u)", "isnan(1)", "erfinv(1LL)", "cyl_bessel_i0(1)", "j0(1)",
+                     "rsqrt(4)", "sinpi(1)", "exp10(1)", "pow(2, 3)", "pow(1.0f, 2.0)", "fmax(1.0f, 2.0)",
+                     "hypot(1, 2)", "fma(1, 2, 3)", "ldexp(1, 2)", "min(1.0f, 2)", "max(1LL, 2)", "copysign(1.0f, 2)"]
+
+
+@pytest.mark.parametrize("expr", AMBIGUOUS_IN_CUDA)
+def test_math_calls_cuda_finds_ambiguous_do_not_compile(device, expr):
+    code = 'extern "C" __global__ void k(double* o) { o[0] = (double)(%s); }' % expr
+    o = pygpu.zeros(1, np.float64, device=device)
+    with pytest.raises(pygpu.CompileError):
+        pygpu.RawKernel(code, "k")((1,), (1,), (o,))
+
+
+# the result's type as CUDA's overloads give it (a float overload for a float argument, with an
+# integer too; rhypot and norm3d are double only)
+RESULT_TYPES = [("sinpi(1.0f)", 4), ("rsqrt(1.0f)", 4), ("exp10(1.0f)", 4), ("j0(1.0f)", 4), ("yn(1, 2.0f)", 4),
+                ("erfinv(0.5f)", 4), ("erfinv(0.5)", 8), ("pow(2.0f, 3)", 4), ("hypot(1.0f, 2)", 4),
+                ("fmax(1, 2.0f)", 4), ("rhypot(1.0f, 2.0f)", 8), ("norm3d(1.0f, 2.0f, 3.0f)", 8),
+                ("rhypot(3, 4)", 8), ("min(1u, 2)", 4), ("min(1.0f, 2.0)", 8), ("pow(2.0, 3)", 8)]
+
+
+@pytest.mark.parametrize("expr, size", RESULT_TYPES)
+def test_math_call_result_types_are_cudas(device, expr, size):
+    code = 'extern "C" __global__ void k(double* o) { static_assert(sizeof(%s) == %d, "type"); o[0] = (double)(%s); }' % (
+        expr, size, expr)
+    o = pygpu.zeros(1, np.float64, device=device)
+    pygpu.RawKernel(code, "k")((1,), (1,), (o,))

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <assert.h>
+#include <type_traits>
 
 #include "cpu_kernel_abi.h"
 #include "kernel_types.h"
@@ -308,22 +309,56 @@ PG_ATOMIC_SCOPES(atomicXor)
  * <math.h> (libstdc++'s) brings the float overloads of sin, exp, ... into the global namespace,
  * as CUDA has them. Below: CUDA's extras and intrinsics, with IEEE results (the fast
  * intrinsics are the accurate functions here). */
-template <class A, class B> static inline auto min(A a, B b) -> decltype(a + b) { return b < a ? b : a; }
-template <class A, class B> static inline auto max(A a, B b) -> decltype(a + b) { return b > a ? b : a; }
+/* min and max: CUDA's overloads (crt/math_functions.hpp), no more: what is ambiguous there
+ * (min(1.0f, 2), max(1LL, 2)) is ambiguous here */
+#define PG_MINMAX_INT(R, A, B)                                                                     \
+    static inline R min(A a, B b) { return (R)b < (R)a ? (R)b : (R)a; }                            \
+    static inline R max(A a, B b) { return (R)b > (R)a ? (R)b : (R)a; }
+PG_MINMAX_INT(int, int, int)
+PG_MINMAX_INT(unsigned int, unsigned int, unsigned int)
+PG_MINMAX_INT(unsigned int, int, unsigned int)
+PG_MINMAX_INT(unsigned int, unsigned int, int)
+PG_MINMAX_INT(long, long, long)
+PG_MINMAX_INT(unsigned long, unsigned long, unsigned long)
+PG_MINMAX_INT(unsigned long, long, unsigned long)
+PG_MINMAX_INT(unsigned long, unsigned long, long)
+PG_MINMAX_INT(long long, long long, long long)
+PG_MINMAX_INT(unsigned long long, unsigned long long, unsigned long long)
+PG_MINMAX_INT(unsigned long long, long long, unsigned long long)
+PG_MINMAX_INT(unsigned long long, unsigned long long, long long)
+#undef PG_MINMAX_INT
 static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
+static inline double min(float a, double b) { return fmin(a, b); }
+static inline double max(float a, double b) { return fmax(a, b); }
+static inline double min(double a, float b) { return fmin(a, b); }
+static inline double max(double a, float b) { return fmax(a, b); }
 /* named __pg_* behind macros: newer C libraries declare some of these (C23's rsqrt, sinpi) */
+/* each CUDA function of a real argument takes float (a float result) or double, as CUDA's C++
+ * overloads: an integer argument is ambiguous there, so it is here */
 static inline float __pg_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double __pg_rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float __pg_rsqrt(float x) { return __pg_rsqrtf(x); }
 static inline float __pg_rcbrtf(float x) { return 1.0f / cbrtf(x); }
 static inline double __pg_rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline float __pg_rcbrt(float x) { return __pg_rcbrtf(x); }
 static inline float __pg_exp10f(float x) { return powf(10.0f, x); }
 static inline float __pg_sinpif(float x) { return sinf((float)M_PI * x); }
 static inline float __pg_cospif(float x) { return cosf((float)M_PI * x); }
 static inline double __pg_sinpi(double x) { return sin(M_PI * x); }
 static inline double __pg_cospi(double x) { return cos(M_PI * x); }
+static inline float __pg_sinpi(float x) { return __pg_sinpif(x); }
+static inline float __pg_cospi(float x) { return __pg_cospif(x); }
+/* the C library's exp10, Bessel functions of the first and second kind: double only there */
+static inline float exp10(float x) { return __pg_exp10f(x); }
+static inline float j0(float x) { return j0f(x); }
+static inline float j1(float x) { return j1f(x); }
+static inline float y0(float x) { return y0f(x); }
+static inline float y1(float x) { return y1f(x); }
+static inline float jn(int n, float x) { return jnf(n, x); }
+static inline float yn(int n, float x) { return ynf(n, x); }
 static inline void __pg_sincospif(float x, float *s, float *c) { *s = __pg_sinpif(x); *c = __pg_cospif(x); }
 static inline void __pg_sincospi(double x, double *s, double *c) { *s = __pg_sinpi(x); *c = __pg_cospi(x); }
 static inline float __pg_normcdff(float x) { return 0.5f * erfcf(-x * (float)M_SQRT1_2); }
@@ -342,11 +377,9 @@ static inline double __pg_normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2);
 #define normcdff __pg_normcdff
 #define normcdf __pg_normcdf
 /* The rest of CUDA's math API (erfinv, erfcx, normcdfinv, cyl_bessel_i0, norm3d, ...): computed
- * in double, the float forms rounded from it; each name takes float (a float result), and double
- * or integers (a double result), as CUDA's C++ overloads. */
-template <class T> struct __pg_real { typedef double type; };
-template <> struct __pg_real<float> { typedef float type; };
-#define PG_REAL_OF(...) typename __pg_real<decltype(__VA_ARGS__)>::type
+ * in double, the float forms rounded from it; each name of one argument takes float (a float
+ * result) or double, as CUDA's C++ overloads (an integer is ambiguous); rhypot, norm3d, rnorm3d,
+ * norm4d and rnorm4d take doubles only (CUDA has no float overloads of those: the ...f names). */
 static const double __pg_2_sqrtpi = 1.1283791670955126; /* 2 / sqrt(pi) */
 /* exp(x*x) * erfc(x): x*x split into its rounded value and error (fma) so that exp loses nothing;
  * past x = 25 (where erfc nears underflow) the asymptotic series */
@@ -478,8 +511,9 @@ static inline double __pg_norm4d(double a, double b, double c, double d)
     return m * sqrt(a * a + b * b + c * c + d * d);
 }
 #define PG_MATH1(name, expr)                                                                       \
-    template <class A> static inline PG_REAL_OF(A() + 0) name(A x) { return (PG_REAL_OF(A() + 0))(expr); } \
-    static inline float name##f(float x) { return (float)(expr); }
+    static inline double name(double x) { return (expr); }                                         \
+    static inline float name##f(float x) { return (float)(expr); }                                 \
+    static inline float name(float x) { return name##f(x); }
 PG_MATH1(erfinv, __pg_erfinv((double)x))
 PG_MATH1(erfcinv, __pg_erfcinv((double)x))
 PG_MATH1(erfcx, __pg_erfcx((double)x))
@@ -487,37 +521,71 @@ PG_MATH1(normcdfinv, -M_SQRT2 * __pg_erfcinv(2.0 * (double)x))
 PG_MATH1(cyl_bessel_i0, __pg_bessel_i(0, (double)x))
 PG_MATH1(cyl_bessel_i1, __pg_bessel_i(1, (double)x))
 #undef PG_MATH1
-template <class A, class B> static inline PG_REAL_OF(A() + B()) rhypot(A x, B y)
-{
-    return (PG_REAL_OF(A() + B()))(1.0 / hypot((double)x, (double)y));
-}
+static inline double rhypot(double x, double y) { return 1.0 / hypot(x, y); }
 static inline float rhypotf(float x, float y) { return (float)(1.0 / hypot((double)x, (double)y)); }
-template <class A, class B, class C> static inline PG_REAL_OF(A() + B() + C()) norm3d(A a, B b, C c)
-{
-    return (PG_REAL_OF(A() + B() + C()))__pg_norm3d(a, b, c);
-}
-template <class A, class B, class C> static inline PG_REAL_OF(A() + B() + C()) rnorm3d(A a, B b, C c)
-{
-    return (PG_REAL_OF(A() + B() + C()))(1.0 / __pg_norm3d(a, b, c));
-}
-template <class A, class B, class C, class D> static inline PG_REAL_OF(A() + B() + C() + D()) norm4d(A a, B b, C c, D d)
-{
-    return (PG_REAL_OF(A() + B() + C() + D()))__pg_norm4d(a, b, c, d);
-}
-template <class A, class B, class C, class D> static inline PG_REAL_OF(A() + B() + C() + D()) rnorm4d(A a, B b, C c, D d)
-{
-    return (PG_REAL_OF(A() + B() + C() + D()))(1.0 / __pg_norm4d(a, b, c, d));
-}
+static inline double norm3d(double a, double b, double c) { return __pg_norm3d(a, b, c); }
+static inline double rnorm3d(double a, double b, double c) { return 1.0 / __pg_norm3d(a, b, c); }
+static inline double norm4d(double a, double b, double c, double d) { return __pg_norm4d(a, b, c, d); }
+static inline double rnorm4d(double a, double b, double c, double d) { return 1.0 / __pg_norm4d(a, b, c, d); }
 static inline float norm3df(float a, float b, float c) { return (float)__pg_norm3d(a, b, c); }
 static inline float rnorm3df(float a, float b, float c) { return (float)(1.0 / __pg_norm3d(a, b, c)); }
 static inline float norm4df(float a, float b, float c, float d) { return (float)__pg_norm4d(a, b, c, d); }
 static inline float rnorm4df(float a, float b, float c, float d) { return (float)(1.0 / __pg_norm4d(a, b, c, d)); }
-#undef PG_REAL_OF
 /* the float overloads CUDA's C++ has (cupyx's gausspulse calls sincos with T = float) */
 static inline void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 static inline void __pg_sincospi(float x, float *s, float *c) { __pg_sincospif(x, s, c); }
 static inline float __pg_normcdf(float x) { return __pg_normcdff(x); }
-template <class A> static inline double __pg_normcdf(A x) { return __pg_normcdf((double)x); } /* integers */
+/* the C++ library's <math.h> adds templates for integer arguments (sin(1) is sin(1.0)) and mixed
+ * ones (pow(1.0f, 2.0) a double); CUDA has none, and the same source must fail on either device:
+ * a deleted template of the same form makes those calls ambiguous, as CUDA's overloads are */
+template <class T> struct __pg_is_real { static const bool value = false; };
+template <> struct __pg_is_real<float> { static const bool value = true; };
+template <> struct __pg_is_real<double> { static const bool value = true; };
+template <class A, class B> struct __pg_ambiguous2 {
+    static const bool value = (std::is_integral<A>::value && std::is_integral<B>::value) ||
+                              (__pg_is_real<A>::value && __pg_is_real<B>::value && !std::is_same<A, B>::value);
+};
+#define PG_NO_INT1(name)                                                                           \
+    template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0> void name(A) = delete;
+#define PG_NO_INT2(name)                                                                           \
+    template <class A, class B, typename std::enable_if<__pg_ambiguous2<A, B>::value, int>::type = 0> \
+    void name(A, B) = delete;
+PG_NO_INT1(acos) PG_NO_INT1(acosh) PG_NO_INT1(asin) PG_NO_INT1(asinh) PG_NO_INT1(atan) PG_NO_INT1(atanh)
+PG_NO_INT1(cbrt) PG_NO_INT1(ceil) PG_NO_INT1(cos) PG_NO_INT1(cosh) PG_NO_INT1(erf) PG_NO_INT1(erfc)
+PG_NO_INT1(exp) PG_NO_INT1(exp2) PG_NO_INT1(expm1) PG_NO_INT1(fabs) PG_NO_INT1(floor) PG_NO_INT1(ilogb)
+PG_NO_INT1(isfinite) PG_NO_INT1(isinf) PG_NO_INT1(isnan) PG_NO_INT1(isnormal) PG_NO_INT1(signbit)
+PG_NO_INT1(fpclassify) PG_NO_INT1(lgamma) PG_NO_INT1(llrint) PG_NO_INT1(llround) PG_NO_INT1(log)
+PG_NO_INT1(log10) PG_NO_INT1(log1p) PG_NO_INT1(log2) PG_NO_INT1(logb) PG_NO_INT1(lrint) PG_NO_INT1(lround)
+PG_NO_INT1(nearbyint) PG_NO_INT1(rint) PG_NO_INT1(round) PG_NO_INT1(sin) PG_NO_INT1(sinh) PG_NO_INT1(sqrt)
+PG_NO_INT1(tan) PG_NO_INT1(tanh) PG_NO_INT1(tgamma) PG_NO_INT1(trunc)
+PG_NO_INT2(atan2) PG_NO_INT2(copysign) PG_NO_INT2(fdim) PG_NO_INT2(fmax) PG_NO_INT2(fmin) PG_NO_INT2(fmod)
+PG_NO_INT2(hypot) PG_NO_INT2(nextafter) PG_NO_INT2(pow) PG_NO_INT2(remainder)
+/* float with an integer: CUDA's float overload (the C++ library's template would compute in double) */
+#define PG_FLOAT_INT2(name)                                                                        \
+    template <class B, typename std::enable_if<std::is_integral<B>::value, int>::type = 0>         \
+    static inline float name(float a, B b) { return name(a, (float)b); }                           \
+    template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0>         \
+    static inline float name(A a, float b) { return name((float)a, b); }
+PG_FLOAT_INT2(atan2) PG_FLOAT_INT2(fdim) PG_FLOAT_INT2(fmax) PG_FLOAT_INT2(fmin) PG_FLOAT_INT2(fmod)
+PG_FLOAT_INT2(hypot) PG_FLOAT_INT2(nextafter) PG_FLOAT_INT2(pow) PG_FLOAT_INT2(remainder)
+#undef PG_FLOAT_INT2
+/* copysign(1.0f, 2) does not compile with NVRTC */
+template <class B, typename std::enable_if<std::is_integral<B>::value, int>::type = 0> void copysign(float, B) = delete;
+template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0> void copysign(A, float) = delete;
+template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0> void ldexp(A, int) = delete;
+template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0> void scalbn(A, int) = delete;
+template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0> void scalbln(A, long) = delete;
+template <class A, typename std::enable_if<std::is_integral<A>::value, int>::type = 0> void frexp(A, int *) = delete;
+template <class A, class B, typename std::enable_if<__pg_ambiguous2<A, B>::value, int>::type = 0>
+void remquo(A, B, int *) = delete;
+template <class A, class B, class C,
+          typename std::enable_if<(std::is_integral<A>::value && std::is_integral<B>::value && std::is_integral<C>::value) ||
+                                      ((std::is_same<A, float>::value || std::is_same<B, float>::value || std::is_same<C, float>::value) &&
+                                       (std::is_same<A, double>::value || std::is_same<B, double>::value || std::is_same<C, double>::value)),
+                                  int>::type = 0>
+void fma(A, B, C) = delete;
+#undef PG_NO_INT1
+#undef PG_NO_INT2
 static inline float fdividef(float x, float y) { return x / y; }
 static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
 static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
