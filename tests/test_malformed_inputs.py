@@ -724,7 +724,10 @@ add("rawkernel-syntax-error", lambda: pygpu.RawKernel('extern "C" __global__ voi
     exc=CompileError)
 add("rawkernel-missing-kernel", lambda: pygpu.RawKernel(RAW_SRC, "pg_not_there").compile(), exc=ValueError,
     match="no kernel")
-add("rawkernel-empty-name", lambda: pygpu.RawKernel(RAW_SRC, "").compile(), exc=(ValueError, CompileError))
+add("rawkernel-empty-name", lambda: pygpu.RawKernel(RAW_SRC, "").compile(), exc=ValueError, match="name must name")
+add("rawkernel-blank-name", lambda: pygpu.RawKernel(RAW_SRC, "  "), exc=ValueError, match="name must name")
+add("rawmodule-empty-function-name", lambda: pygpu.RawModule(code=RAW_SRC).get_function(""), exc=ValueError,
+    match="name must name")
 
 MOD_SRC = r"""
 template <typename T> __global__ void pg_malformed_scale(T* x, T a) { x[threadIdx.x] *= a; }
@@ -891,7 +894,13 @@ for _fn, _sig in [(k_returns, _F32), (k_generator, _F32), (k_try, _F32), (k_recu
                   (k_grid4, _F32), (k_print, _F32), (k_assign_shape, _F32), (k_array_arith, "void(float32[:], float32[:])"),
                   (k_unknown_attr, _F32)]:
     add("jit-source-" + _fn.__name__[2:].replace("_", "-"), lambda f=_fn, s=_sig: cuda.jit(s)(f), exc=CompileError)
-add("jit-source-conditional-local", lambda: cuda.jit(_F32_I64)(k_conditional_local)[1, 1](np.zeros(1, np.float32), 0),
+# the CPU checks every launch; a GPU only under debug=True (as Numba's kernels: without it a GPU
+# thread that raises just exits)
+add("jit-source-conditional-local",
+    lambda: cuda.jit(_F32_I64)(k_conditional_local)[1, 1](pygpu.zeros(1, np.float32, device=CPU), 0),
+    exc=UnboundLocalError, match="local variable 'y'")
+add("jit-source-conditional-local-debug",
+    lambda: cuda.jit(_F32_I64, debug=True)(k_conditional_local)[1, 1](np.zeros(1, np.float32), 0),
     exc=UnboundLocalError, match="local variable 'y'")
 add("jit-source-lambda", lambda: cuda.jit(lambda x: None)[1, 1](pygpu.zeros(1, device=CPU)), exc=(CompileError, TypeError),
     match="lambda|source|def")

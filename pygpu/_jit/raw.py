@@ -73,6 +73,10 @@ class RawKernel(_DeviceAttributes, _core._Kernel):
         _check_backend(backend, jitify)
         if not isinstance(name, str):
             raise TypeError("name must be a str, not %s" % type(name).__name__)
+        if not name.strip():
+            # refused before any device sees it: the driver's answer (cuModuleGetFunction("")) is
+            # an opaque invalid-argument error, and the CPU's would differ from it
+            raise ValueError("name must name the kernel (a kernel's name or a name expression), not %r" % (name,))
         self.name = name
         self.options = _check_options(options)
         if translate_cucomplex and isinstance(code, str):
