@@ -760,15 +760,19 @@ extern "C" __global__ void grid_sum(const float* x, float* partial, float* out, 
 
 
 def test_cooperative_kernel_syncs_the_grid(cuda_device):
-    """A grid-wide sync runs under enable_cooperative_groups=True (cuLaunchCooperativeKernel)."""
+    """A grid-wide sync runs under enable_cooperative_groups=True (cuLaunchCooperativeKernel):
+    thread 0 reads every block's partial after grid.sync(); one it read before its block wrote
+    it would be the NaN partial starts with. Small integers, so that the float32 sum is exact in
+    any order (arange's would pass 2**24 and round)."""
     k = pygpu.RawKernel(GRID_SUM, "grid_sum", enable_cooperative_groups=True)
     blocks = cuda_device.properties()["multiprocessors"]
     with cuda_device:
-        x = pygpu.arange(blocks * 128, dtype=np.float32)
-        partial = pygpu.empty(blocks * 128, dtype=np.float32)
+        xs = (np.arange(blocks * 128) % 7).astype(np.float32)
+        x = pygpu.asarray(xs)
+        partial = pygpu.full(blocks * 128, np.nan, dtype=np.float32)
         out = pygpu.zeros(1, dtype=np.float32)
         k(blocks, 128, (x, partial, out, np.int32(blocks * 128)))
-        assert out.get()[0] == np.arange(blocks * 128, dtype=np.float64).sum()
+        assert out.get()[0] == xs.astype(np.float64).sum()
         with pytest.raises(ValueError, match="cooperative launch of"):
             k(blocks * 1000, 128, (x, partial, out, np.int32(blocks * 128)))
 
