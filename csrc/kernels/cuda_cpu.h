@@ -465,6 +465,8 @@ static inline double __pg_bessel_i(int nu, double x)
     double a = fabs(x), r;
     if (a != a)
         return x;
+    if (a == INFINITY) /* CUDA: I0(+-inf) = +inf, I1(+-inf) = +-inf (the asymptotic form is inf * 0) */
+        return nu ? x : INFINITY;
     if (a <= 30.0) {
         double q = a * a / 4.0, t = nu ? a / 2.0 : 1.0;
         r = t;
