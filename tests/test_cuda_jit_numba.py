@@ -40,6 +40,13 @@ def exp(a):
         a[i] = math.exp(a[i])
 
 
+@cuda.jit
+def rsqrt(a):   # a name CUDA declares with C linkage (NVRTC refuses an extern "C" kernel of it)
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = 1.0 / math.sqrt(a[i])
+
+
 def test_kernels_named_like_c_library_functions():
     a = np.arange(8.0)
     div[1, 8](a, 2.0)
@@ -47,6 +54,10 @@ def test_kernels_named_like_c_library_functions():
     exp[1, 8](a)
     assert_array_equal(a, np.exp(np.arange(8.0) / 2))
     assert 'void div_(' in div.inspect_source()
+    b = np.array([1.0, 4.0, 16.0])
+    rsqrt[1, 8](b)
+    assert_array_equal(b, [1.0, 0.5, 0.25])
+    assert 'void rsqrt_(' in rsqrt.inspect_source()
 
 
 # ------------------------------------------------------------------ Numba's type objects

@@ -782,7 +782,11 @@ def test_cooperative_kernel_syncs_the_grid(cuda_device):
 # names the host's C library declares or GCC knows as builtins: free names on NVRTC (the CPU gives
 # each kernel a private C++ name and exports it under the user's)
 LIBC_NAMES = ["cabs", "cabsf", "cexp", "csqrt", "conj", "carg", "creal", "cimag", "clog", "cpow", "ccos", "random",
-              "rand", "select", "gamma", "bcmp", "memcpy", "index", "rindex", "abort", "malloc", "printf"]
+              "rand", "select", "gamma", "bcmp", "memcpy", "memset", "calloc", "index", "rindex", "abort"]
+# names CUDA declares with C linkage for device code: NVRTC refuses a kernel of one with C linkage
+# ("more than one instance of overloaded function "malloc" has "C" linkage"), and so does the CPU
+CUDA_C_NAMES = ["malloc", "free", "printf", "sin", "expf", "rsqrt", "normcdf", "max", "umin", "clock64", "__popc",
+                "__syncthreads"]
 
 
 @pytest.mark.parametrize("name", LIBC_NAMES + ["double_it"])
@@ -791,6 +795,20 @@ def test_kernel_named_like_a_c_library_function(device, name):
     x = pygpu.asarray(np.array([1.5, 2.5], np.float32), device=device)
     y = pygpu.zeros(2, np.float32, device=device)
     pygpu.RawKernel(code, name)((1,), (2,), (x, y))
+    assert_array_equal(y, np.array([3, 5], np.float32))
+
+
+@pytest.mark.parametrize("name", CUDA_C_NAMES)
+def test_kernel_with_c_linkage_named_like_a_cuda_function_does_not_compile(device, name):
+    x = pygpu.asarray(np.array([1.5, 2.5], np.float32), device=device)
+    y = pygpu.zeros(2, np.float32, device=device)
+    for code in ['extern "C" __global__ void %s(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x] * 2; }',
+                 'extern "C" {\n__global__ void %s(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x] * 2; }\n}']:
+        with pytest.raises(pygpu.CompileError, match='"%s" has "C" linkage' % name):
+            pygpu.RawKernel(code % name, name)((1,), (2,), (x, y))
+    # in a namespace, with C++ linkage, the name is free
+    code = 'namespace k { __global__ void %s(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x] * 2; } }' % name
+    pygpu.RawModule(code=code, name_expressions=["k::" + name]).get_function("k::" + name)((1,), (2,), (x, y))
     assert_array_equal(y, np.array([3, 5], np.float32))
 
 
@@ -803,7 +821,7 @@ namespace ns { template <typename T> __global__ void sqrt(T* y, T a) { y[threadI
 template <typename T> __global__ void exp(T* y);
 template <typename T> __global__ void exp(T* y) { y[threadIdx.x] = (T)3; }
 template __global__ void exp<double>(double*);
-extern "C" __global__ void sin(float* y) { y[threadIdx.x] = 7.0f; }
+extern "C" __global__ void sinl(float* y) { y[threadIdx.x] = 7.0f; }
 extern "C" __global__ void plain(float* y) { y[threadIdx.x] = sinf(0.0f) + expf(0.0f); }
 #define STAMP(name, v) extern "C" __global__ void name(float* y) { y[threadIdx.x] = v; }
 STAMP(stamped, 9.0f)
@@ -817,7 +835,7 @@ STAMP(stamped, 9.0f)
         m.get_function("exp<double>")((1,), (2,), (b,))
         assert_array_equal(b, np.array([3, 3], np.float64))
         c = pygpu.zeros(2, np.float32)
-        m.get_function("sin")((1,), (2,), (c,))
+        m.get_function("sinl")((1,), (2,), (c,))
         assert_array_equal(c, np.array([7, 7], np.float32))
         m.get_function("plain")((1,), (2,), (c,))
         assert_array_equal(c, np.array([1, 1], np.float32))

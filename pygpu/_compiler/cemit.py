@@ -121,9 +121,10 @@ def _half(element):
 
 def kernel_cname(name):
     """The C name (the extern "C" symbol) of a kernel: its Python name unless that is a C library
-    function's (a kernel named div or exp)."""
+    function's (a kernel named div or exp) or one CUDA declares for device code (rsqrt, max, clock64)."""
+    from .._jit import cuda_c_names
     c = cname(name)
-    return c + "_" if c in _LIBC else c
+    return c + "_" if c in _LIBC or c in cuda_c_names.NAMES else c
 
 
 def cname(name):

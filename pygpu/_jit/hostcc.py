@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 
-from . import cache, headers, signature
+from . import cache, cuda_c_names, headers, signature
 from .. import _core
 from .._core import CompileError
 
@@ -261,6 +261,12 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
     the exports it holds: an export the source does not define is dropped (get_function then
     says the module has no such kernel). CompileError with the compiler's log otherwise."""
     exports = list(exports)
+    clash = [n for n in signature.c_linkage_names(source) if n in cuda_c_names.NAMES]
+    if clash:
+        raise CompileError(
+            '%s: error: more than one instance of overloaded function "%s" has "C" linkage: CUDA declares '
+            '%s for device code, so NVRTC refuses a kernel of that name with C linkage (extern "C"); rename '
+            "the kernel" % (filename, clash[0], clash[0]))
     cxx, identity = compiler()
     user_flags = list(FLAGS) + _options(options)
     # pygpu's headers (named by their digest): the CPU's versions of CUDA's own headers

@@ -125,6 +125,33 @@ def sites(source):
     return found
 
 
+_EXTERN_C = re.compile(r'extern\s+"C"\s*(?:(?:static|inline|__forceinline__|__noinline__)\s+)*$')
+
+
+def c_linkage_names(source):
+    """The names of the __global__ functions the source gives C linkage (extern "C" before the
+    declaration, or inside an extern "C" { } block)."""
+    text = strip_comments(source)
+    blocks = []
+    for m in re.finditer(r'\bextern\s+"C"\s*\{', source):
+        if text[m.start():m.start() + 6] != "extern":
+            continue   # in a comment or a string
+        depth = 0
+        for i in range(m.end() - 1, len(text)):
+            depth += text[i] == "{"
+            depth -= text[i] == "}"
+            if depth == 0:
+                blocks.append((m.end(), i))
+                break
+    names = []
+    for m in _GLOBAL.finditer(text):
+        before = source[max(0, m.start() - 200):m.start()]
+        if _EXTERN_C.search(before) or any(a <= m.start() < b for a, b in blocks):
+            if m.group(1) not in names:
+                names.append(m.group(1))
+    return names
+
+
 def kernels(source):
     """{name: [(template parameters or None, parameter list text), ...]} of the __global__
     functions in the source (a forward declaration and its definition count once)."""

@@ -1,0 +1,99 @@
+"""The functions CUDA declares with C linkage for device code (NVRTC 13.0's built-in declarations
+and headers: the math API, the intrinsics, malloc, free, printf, __syncthreads, ...).
+
+NVRTC refuses a kernel of one of these names that has C linkage (``extern "C" __global__ void
+malloc(...)``: "more than one instance of overloaded function "malloc" has "C" linkage"); the CPU
+backend, which compiles each kernel under a private C++ name, refuses the same source with the
+same CompileError, so that code behaves alike on both. Found by compiling, with NVRTC, an
+``extern "C"`` kernel of each function-like name of the toolkit's headers (crt/*.h, *.h) and
+keeping those it refused for that reason (memcpy, memset, calloc, ... are not among them).
+"""
+
+NAMES = frozenset("""
+__assertfail __bmma_m8n8k128_ld_c __bmma_m8n8k128_mma_and_popc_b1 __bmma_m8n8k128_mma_xor_popc_b1
+__bmma_m8n8k128_st_c_i32 __brev __brevll __brkpt __builtin_expect __byte_perm __clz __clzll __cosf
+__cu_va_copy __cu_va_end __cudaPushCallConfiguration __dadd_rd __dadd_rn __dadd_ru __dadd_rz __ddiv_rd
+__ddiv_rn __ddiv_ru __ddiv_rz __dmma_m8n8k4_ld_a __dmma_m8n8k4_ld_b __dmma_m8n8k4_ld_c __dmma_m8n8k4_mma_f64
+__dmma_m8n8k4_st_c_f64 __dmul_rd __dmul_rn __dmul_ru __dmul_rz __double2float_rd __double2float_rn
+__double2float_ru __double2float_rz __double2hiint __double2int_rd __double2int_rn __double2int_ru
+__double2int_rz __double2ll_rd __double2ll_rn __double2ll_ru __double2ll_rz __double2loint __double2uint_rd
+__double2uint_rn __double2uint_ru __double2uint_rz __double2ull_rd __double2ull_rn __double2ull_ru
+__double2ull_rz __double_as_longlong __drcp_rd __drcp_rn __drcp_ru __drcp_rz __dsqrt_rd __dsqrt_rn __dsqrt_ru
+__dsqrt_rz __dsub_rd __dsub_rn __dsub_ru __dsub_rz __exp10f __expf __fadd_rd __fadd_rn __fadd_ru __fadd_rz
+__fdiv_rd __fdiv_rn __fdiv_ru __fdiv_rz __fdividef __ffs __ffsll __finite __finitef __finitel __float2int_rd
+__float2int_rn __float2int_ru __float2int_rz __float2ll_rd __float2ll_rn __float2ll_ru __float2ll_rz
+__float2uint_rd __float2uint_rn __float2uint_ru __float2uint_rz __float2ull_rd __float2ull_rn __float2ull_ru
+__float2ull_rz __float_as_int __float_as_uint __fma_rd __fma_rn __fma_ru __fma_rz __fmaf_ieee_rd
+__fmaf_ieee_rn __fmaf_ieee_ru __fmaf_ieee_rz __fmaf_rd __fmaf_rn __fmaf_ru __fmaf_rz __fmul_rd __fmul_rn
+__fmul_ru __fmul_rz __frcp_rd __frcp_rn __frcp_ru __frcp_rz __frsqrt_rn __fsqrt_rd __fsqrt_rn __fsqrt_ru
+__fsqrt_rz __fsub_rd __fsub_rn __fsub_ru __fsub_rz __hadd __hiloint2double __hmma_m16n16k16_ld_a
+__hmma_m16n16k16_ld_b __hmma_m16n16k16_ld_c_f16 __hmma_m16n16k16_ld_c_f32 __hmma_m16n16k16_mma_f16f16
+__hmma_m16n16k16_mma_f16f32 __hmma_m16n16k16_mma_f32f16 __hmma_m16n16k16_mma_f32f32 __hmma_m16n16k16_st_c_f16
+__hmma_m16n16k16_st_c_f32 __hmma_m32n8k16_ld_a __hmma_m32n8k16_ld_b __hmma_m32n8k16_ld_c_f16
+__hmma_m32n8k16_ld_c_f32 __hmma_m32n8k16_mma_f16f16 __hmma_m32n8k16_mma_f16f32 __hmma_m32n8k16_mma_f32f16
+__hmma_m32n8k16_mma_f32f32 __hmma_m32n8k16_st_c_f16 __hmma_m32n8k16_st_c_f32 __hmma_m8n32k16_ld_a
+__hmma_m8n32k16_ld_b __hmma_m8n32k16_ld_c_f16 __hmma_m8n32k16_ld_c_f32 __hmma_m8n32k16_mma_f16f16
+__hmma_m8n32k16_mma_f16f32 __hmma_m8n32k16_mma_f32f16 __hmma_m8n32k16_mma_f32f32 __hmma_m8n32k16_st_c_f16
+__hmma_m8n32k16_st_c_f32 __imma_m16n16k16_ld_a_s8 __imma_m16n16k16_ld_a_u8 __imma_m16n16k16_ld_b_s8
+__imma_m16n16k16_ld_b_u8 __imma_m16n16k16_ld_c __imma_m16n16k16_mma_s8 __imma_m16n16k16_mma_u8
+__imma_m16n16k16_st_c_i32 __imma_m32n8k16_ld_a_s8 __imma_m32n8k16_ld_a_u8 __imma_m32n8k16_ld_b_s8
+__imma_m32n8k16_ld_b_u8 __imma_m32n8k16_ld_c __imma_m32n8k16_mma_s8 __imma_m32n8k16_mma_u8
+__imma_m32n8k16_st_c_i32 __imma_m8n32k16_ld_a_s8 __imma_m8n32k16_ld_a_u8 __imma_m8n32k16_ld_b_s8
+__imma_m8n32k16_ld_b_u8 __imma_m8n32k16_ld_c __imma_m8n32k16_mma_s8 __imma_m8n32k16_mma_u8
+__imma_m8n32k16_st_c_i32 __imma_m8n8k32_ld_a_s4 __imma_m8n8k32_ld_a_u4 __imma_m8n8k32_ld_b_s4
+__imma_m8n8k32_ld_b_u4 __imma_m8n8k32_ld_c __imma_m8n8k32_mma_s4 __imma_m8n8k32_mma_u4 __imma_m8n8k32_st_c_i32
+__int2double_rn __int2float_rd __int2float_rn __int2float_ru __int2float_rz __int_as_float __isinf __isinff
+__isinfl __isnan __isnanf __isnanl __ll2double_rd __ll2double_rn __ll2double_ru __ll2double_rz __ll2float_rd
+__ll2float_rn __ll2float_ru __ll2float_rz __log2f __logf __longlong_as_double __match32_all_sync
+__match32_any_sync __match64_all_sync __match64_any_sync __mma_bf16_m16n16k16_ld_a __mma_bf16_m16n16k16_ld_b
+__mma_bf16_m16n16k16_mma_f32 __mma_bf16_m32n8k16_ld_a __mma_bf16_m32n8k16_ld_b __mma_bf16_m32n8k16_mma_f32
+__mma_bf16_m8n32k16_ld_a __mma_bf16_m8n32k16_ld_b __mma_bf16_m8n32k16_mma_f32 __mma_m16n16k8_st_c_f32
+__mma_tf32_m16n16k8_ld_a __mma_tf32_m16n16k8_ld_b __mma_tf32_m16n16k8_ld_c __mma_tf32_m16n16k8_mma_f32 __mul24
+__mul64hi __mulhi __nv_aligned_device_malloc __nv_aligned_device_malloc_impl __nv_associate_access_property
+__nv_associate_access_property_impl __nv_bswap16_impl __nv_bswap32_impl __nv_bswap64_impl
+__nv_clusterDimIsSpecifed_impl __nv_clusterDim_impl __nv_clusterGridDimInClusters_impl __nv_clusterIdx_impl
+__nv_clusterRelativeBlockIdx_impl __nv_clusterRelativeBlockRank_impl __nv_clusterSizeInBlocks_impl
+__nv_cluster_barrier_arrive_impl __nv_cluster_barrier_arrive_relaxed_impl __nv_cluster_barrier_wait_impl
+__nv_cluster_map_shared_rank_impl __nv_cluster_query_shared_rank_impl __nv_cvta_constant_to_generic_impl
+__nv_cvta_generic_to_constant_impl __nv_cvta_generic_to_global_impl __nv_cvta_generic_to_local_impl
+__nv_cvta_generic_to_shared_impl __nv_cvta_global_to_generic_impl __nv_cvta_local_to_generic_impl
+__nv_cvta_shared_to_generic_impl __nv_isClusterShared_impl __nv_isConstant_impl __nv_isGlobal_impl
+__nv_isGridConstant_impl __nv_isLocal_impl __nv_isShared_impl __nv_memcpy_async_shared_global_16
+__nv_memcpy_async_shared_global_16_impl __nv_memcpy_async_shared_global_4
+__nv_memcpy_async_shared_global_4_impl __nv_memcpy_async_shared_global_8
+__nv_memcpy_async_shared_global_8_impl __nv_threadfence_cluster_impl __nvvm_bar_warp_sync __nvvm_barrier_sync
+__nvvm_barrier_sync_cnt __nvvm_fns __nvvm_shfl_bfly_sync __nvvm_shfl_down_sync __nvvm_shfl_idx_sync
+__nvvm_shfl_up_sync __nvvm_vote_all_sync __nvvm_vote_any_sync __nvvm_vote_ballot_sync __nvvm_vote_uni_sync
+__pm0 __pm1 __pm2 __pm3 __popc __popcll __powf __prof_trigger __rhadd __sad __saturatef __signbit __signbitf
+__signbitl __sincosf __sinf __syncthreads __syncthreads_and __syncthreads_count __syncthreads_or __tanf
+__tanhf __threadfence __threadfence_block __threadfence_system __trap __u128AtomicCAS __u128AtomicCAS_block
+__u128AtomicCAS_system __u128AtomicExch __u128AtomicExch_block __u128AtomicExch_system __uhadd
+__uint2double_rn __uint2float_rd __uint2float_rn __uint2float_ru __uint2float_rz __uint_as_float
+__ull2double_rd __ull2double_rn __ull2double_ru __ull2double_rz __ull2float_rd __ull2float_rn __ull2float_ru
+__ull2float_rz __umul24 __umul64hi __umulhi __urhadd __usad __vabs2 __vabs4 __vabsdiffs2 __vabsdiffs4
+__vabsdiffu2 __vabsdiffu4 __vabsss2 __vabsss4 __vadd2 __vadd4 __vaddss2 __vaddss4 __vaddus2 __vaddus4 __vavgs2
+__vavgs4 __vavgu2 __vavgu4 __vcmpeq2 __vcmpeq4 __vcmpges2 __vcmpges4 __vcmpgeu2 __vcmpgeu4 __vcmpgts2
+__vcmpgts4 __vcmpgtu2 __vcmpgtu4 __vcmples2 __vcmples4 __vcmpleu2 __vcmpleu4 __vcmplts2 __vcmplts4 __vcmpltu2
+__vcmpltu4 __vcmpne2 __vcmpne4 __vhaddu2 __vhaddu4 __viaddmax_s16x2 __viaddmax_s16x2_relu __viaddmax_s32
+__viaddmax_s32_relu __viaddmax_u16x2 __viaddmax_u32 __viaddmin_s16x2 __viaddmin_s16x2_relu __viaddmin_s32
+__viaddmin_s32_relu __viaddmin_u16x2 __viaddmin_u32 __vibmax_s16x2 __vibmax_s32 __vibmax_u16x2 __vibmax_u32
+__vibmin_s16x2 __vibmin_s32 __vibmin_u16x2 __vibmin_u32 __vimax3_s16x2 __vimax3_s16x2_relu __vimax3_s32
+__vimax3_s32_relu __vimax3_u16x2 __vimax3_u32 __vimax_s16x2_relu __vimax_s32_relu __vimin3_s16x2
+__vimin3_s16x2_relu __vimin3_s32 __vimin3_s32_relu __vimin3_u16x2 __vimin3_u32 __vimin_s16x2_relu
+__vimin_s32_relu __vmaxs2 __vmaxs4 __vmaxu2 __vmaxu4 __vmins2 __vmins4 __vminu2 __vminu4 __vneg2 __vneg4
+__vnegss2 __vnegss4 __vsads2 __vsads4 __vsadu2 __vsadu4 __vseteq2 __vseteq4 __vsetges2 __vsetges4 __vsetgeu2
+__vsetgeu4 __vsetgts2 __vsetgts4 __vsetgtu2 __vsetgtu4 __vsetles2 __vsetles4 __vsetleu2 __vsetleu4 __vsetlts2
+__vsetlts4 __vsetltu2 __vsetltu4 __vsetne2 __vsetne4 __vsub2 __vsub4 __vsubss2 __vsubss4 __vsubus2 __vsubus4
+abs acos acosf acosh acoshf asin asinf asinh asinhf atan atan2 atan2f atanf atanh atanhf cbrt cbrtf ceil ceilf
+clock64 copysign copysignf cos cosf cosh coshf cospi cospif cyl_bessel_i0 cyl_bessel_i0f cyl_bessel_i1
+cyl_bessel_i1f erf erfc erfcf erfcinv erfcinvf erfcx erfcxf erff erfinv erfinvf exp exp10 exp10f exp2 exp2f
+expf expm1 expm1f fabs fabsf fdim fdimf fdivide fdividef floor floorf fma fmaf fmax fmaxf fmin fminf fmod
+fmodf free frexp frexpf hypot hypotf ilogb ilogbf j0 j0f j1 j1f jn jnf labs ldexp ldexpf lgamma lgammaf llabs
+llmax llmin llrint llrintf llround llroundf log log10 log10f log1p log1pf log2 log2f logb logbf logf lrint
+lrintf lround lroundf malloc max min modf modff nan nanf nearbyint nearbyintf nextafter nextafterf norm norm3d
+norm3df norm4d norm4df normcdf normcdff normcdfinv normcdfinvf normf pow powf printf rcbrt rcbrtf remainder
+remainderf remquo remquof rhypot rhypotf rint rintf rnorm rnorm3d rnorm3df rnorm4d rnorm4df rnormf round
+roundf rsqrt rsqrtf scalbln scalblnf scalbn scalbnf sin sincos sincosf sincospi sincospif sinf sinh sinhf
+sinpi sinpif sqrt sqrtf tan tanf tanh tanhf tgamma tgammaf trunc truncf ullmax ullmin umax umin y0 y0f y1 y1f
+yn ynf
+""".split())
