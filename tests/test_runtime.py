@@ -132,6 +132,28 @@ def test_pool_off_gives_each_array_its_own_allocation(device):
     assert values == list(range(7))
 
 
+def test_pool_off_zeroes_the_bytes_past_an_arrays_end_in_its_last_word():
+    """PYGPU_POOL=off rounds an allocation up to whole 4-byte words (a sub-word ufunc.at updates
+    its element by a compare-and-swap of the aligned word): the bytes past the array's end are
+    written (zeros) at the allocation, so that initcheck reports only reads of the array's own
+    unwritten elements. Checked on the CPU, whose device memory the test can read; a freed block
+    of about the same size, full of 0xAB, comes back from malloc otherwise."""
+    code = textwrap.dedent("""
+        import ctypes, json, numpy as np, pygpu
+        tails = []
+        for n in (1001, 5, 6, 7, 1, 2):
+            junk = pygpu.full(n + 3, 0xAB, dtype=np.uint8, device="cpu")
+            del junk
+            a = pygpu.empty(n, dtype=np.uint8, device="cpu")
+            tails.append(list(ctypes.string_at(a.data_ptr + n, -n % 4)))
+        print(json.dumps(tails))
+    """)
+    env = dict(os.environ, PYGPU_POOL="off")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    tails = json.loads(out.stdout.strip().splitlines()[-1])
+    assert tails == [[0] * (-n % 4) for n in (1001, 5, 6, 7, 1, 2)]
+
+
 def test_out_of_memory_raises_and_recovers(device):
     nbytes = 1 << 58  # beyond any machine's memory and address-space reservations
     with pytest.raises(pygpu.OutOfMemoryError) as info:

@@ -261,6 +261,20 @@ pg_pool_alloc(PgDevice *dev, size_t nbytes, PgMemKind kind, void *stream)
         }
         return NULL;
     }
+    if (pool->exact && rounded > nbytes) {
+        /* the bytes past the array's end in its last word: zeros, so that initcheck does not take a
+         * sub-word ufunc.at's compare-and-swap of that word for a read of memory nothing wrote */
+        static const unsigned char zeros[4];
+        if (kind == PG_MEM_DEVICE || kind == PG_MEM_MANAGED)
+            rc = dev->backend->memcpy(dev, (char *)ptr + nbytes, zeros, rounded - nbytes, PG_COPY_H2D, stream);
+        else
+            memset((char *)ptr + nbytes, 0, rounded - nbytes);
+        if (rc != 0) {
+            dev->backend->mem_free(dev, ptr, kind);
+            PyMem_RawFree(b);
+            return NULL;
+        }
+    }
     b->ptr = ptr;
     b->size = rounded;
     b->kind = kind;
