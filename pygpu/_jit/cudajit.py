@@ -443,6 +443,10 @@ class Dispatcher(_core._Kernel):
                 record = flag.get()
                 if record[0]:
                     flag[...] = np.zeros(4, np.uint64)   # a copy, not a kernel: the next launch starts clean
+                    # ... once the copy has landed: a copy from pageable memory returns when its
+                    # bytes are staged, and a launch on a non-blocking stream does not wait for the
+                    # current stream's work (it could set the flag before the zeros arrive)
+                    device.synchronize()
                     axis, line = int(record[3]) % 256, int(record[3]) // 256
                     raise IndexError("index %d is out of bounds for axis %d with size %d (%s, line %d)"
                                      % (np.int64(record[1]), axis, np.int64(record[2]), _basename(spec.filename),
@@ -452,6 +456,7 @@ class Dispatcher(_core._Kernel):
                     record = flag.get()
                     if record[0]:
                         flag[...] = np.zeros(2, np.uint64)
+                        device.synchronize()   # as above
                         cls, text, line = spec.raises[int(record[1])]
                         raise cls("%s (%s, line %d)" % (text, _basename(spec.filename), line) if text
                                   else "%s, line %d" % (_basename(spec.filename), line))
