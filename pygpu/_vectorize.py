@@ -7,6 +7,9 @@ import numpy as np
 from . import _core
 from ._compiler import compile_program
 from ._compiler import types as T
+from ._jit import tier as _tier
+
+_tier.set_mode()   # PYGPU_VECTORIZE_TIER: the compiled tier's hook in the C launch
 
 _TARGETS = ("cpu", "parallel", "cuda")
 

@@ -10,6 +10,7 @@
 #define PG_JIT_H
 #include "math/ufunc.h"
 #include "kernels/vm_types.h"
+#include "jit/kernel.h"
 
 /* pygpu._core.VmProgram: one compiled function for one signature. */
 typedef struct {
@@ -18,6 +19,13 @@ typedef struct {
     size_t nbytes;
     int ndevices;           /* copies in CUDA devices' memory, by device index */
     struct PgBlock **device;
+    PyObject *dict;         /* Python attributes: the compiled tier keeps the program's text there */
+    /* The compiled tier (pygpu/_jit/tier.py): per device (the CPU, then cuda:0 ..), the kernel
+     * the program was compiled to, for contiguous operands stored as tier_types (the inputs,
+     * then the output); state 0: ask the tier's hook, 1: tier_fn is ready, -1: the VM only. */
+    PyObject *tier_fn[PG_KERNEL_SLOTS];
+    signed char tier_state[PG_KERNEL_SLOTS];
+    int tier_types[PG_KERNEL_SLOTS][PG_VM_MAXARGS];
 } PgVmProgramObject;
 
 extern PyTypeObject PgVmProgram_Type;
@@ -27,6 +35,9 @@ extern PyTypeObject PgVmProgram_Type;
 const PgVmProgram *pg_vm_program_on(PgVmProgramObject *p, PgDevice *dev);
 /* Runs the program over operands (inputs, then the output) on dev's current stream. */
 int pg_vm_launch(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops);
+
+/* The compiled tier's hook (vm_program.c's _vm_tier_hook), NULL: the VM only. */
+extern PyObject *pg_vm_tier_hook;
 
 /* Module init of the jit layer: the types and functions, and the ufunc's program hook. */
 int pg_jit_init(PyObject *module);

@@ -6,6 +6,83 @@
 #include "jit/jit.h"
 #include "runtime/stream.h"
 
+/* The device's slot in a program's tier arrays: the CPU 0, cuda:i 1 + i (-1: none). */
+static int
+tier_slot(PgDevice *dev)
+{
+    int slot = dev->kind == PG_DEVICE_CPU ? 0 : 1 + dev->index;
+    return slot < PG_KERNEL_SLOTS ? slot : -1;
+}
+
+/* The compiled tier: 1 when the program's kernel ran over the contiguous operands, 0 when the
+ * VM is to run them, -1 with an exception. */
+static int
+tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *ops, int nd,
+            int64_t (*strides)[PG_MAXDIMS], int64_t size)
+{
+    int slot = tier_slot(dev);
+    if (slot < 0 || nd != 1 || prog->tier_state[slot] < 0)
+        return 0;
+    for (int k = 0; k < nargs; k++) /* every operand an array, walked element by element */
+        if (ops[k].data == NULL || (size > 1 && strides[k][0] != pg_type_info[ops[k].type].itemsize))
+            return 0;
+    if (prog->tier_state[slot] == 0) {
+        PyObject *types = PyTuple_New(nargs);
+        if (types == NULL)
+            return -1;
+        for (int k = 0; k < nargs; k++)
+            PyTuple_SET_ITEM(types, k, PyLong_FromLong(ops[k].type));
+        PyObject *r = PyObject_CallFunctionObjArgs(pg_vm_tier_hook, (PyObject *)prog, (PyObject *)dev, types, NULL);
+        Py_DECREF(types);
+        if (r == NULL)
+            return -1;
+        if (r == Py_None) {
+            Py_DECREF(r);
+            return 0;
+        }
+        if (!PgFunction_Check(r)) {
+            Py_DECREF(r);
+            prog->tier_state[slot] = -1;
+            return 0;
+        }
+        prog->tier_fn[slot] = r;
+        prog->tier_state[slot] = 1;
+        for (int k = 0; k < nargs; k++)
+            prog->tier_types[slot][k] = ops[k].type;
+    }
+    for (int k = 0; k < nargs; k++) /* compiled for the operand types it first met */
+        if (prog->tier_types[slot][k] != ops[k].type)
+            return 0;
+    PgFunction *fn = (PgFunction *)prog->tier_fn[slot];
+    PgLaunchConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    int64_t blocks;
+    if (dev->kind == PG_DEVICE_CPU) { /* one thread per block, a contiguous run of elements each */
+        cfg.block[0] = 1;
+        blocks = (size + 4095) / 4096;
+        if (blocks > (1 << 20))
+            blocks = 1 << 20;
+    } else { /* 256 threads, about 4 elements each (the kernel's loop is grid-stride) */
+        cfg.block[0] = 256;
+        blocks = (size + 1023) / 1024;
+        if (blocks > (1 << 24))
+            blocks = 1 << 24;
+    }
+    cfg.grid[0] = (unsigned int)(blocks < 1 ? 1 : blocks);
+    cfg.grid[1] = cfg.grid[2] = cfg.block[1] = cfg.block[2] = 1;
+    int64_t n = size;
+    char *data[PG_VM_MAXARGS];
+    void *params[PG_VM_MAXARGS + 1];
+    params[0] = &n;
+    for (int k = 0; k < nargs; k++) {
+        data[k] = ops[k].data;
+        params[1 + k] = &data[k];
+    }
+    if (dev->backend->kernel_launch(dev, &fn->info, &cfg, params, pg_stream_current_handle(dev)) < 0)
+        return -1;
+    return 1;
+}
+
 int
 pg_vm_launch(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops)
 {
@@ -24,6 +101,11 @@ pg_vm_launch(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops)
     int nd = pg_loop_layout(nargs, ops, shape, strides, &size);
     if (size == 0)
         return 0;
+    if (pg_vm_tier_hook != NULL) {
+        int done = tier_launch(prog, dev, nargs, ops, nd, strides, size);
+        if (done != 0)
+            return done < 0 ? -1 : 0;
+    }
     PgVmArgs a;
     memset(&a, 0, sizeof a);
     a.program = pg_vm_program_on(prog, dev);

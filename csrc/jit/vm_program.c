@@ -95,6 +95,9 @@ static void
 program_dealloc(PyObject *self)
 {
     PgVmProgramObject *p = (PgVmProgramObject *)self;
+    for (int i = 0; i < PG_KERNEL_SLOTS; i++)
+        Py_CLEAR(p->tier_fn[i]);
+    Py_CLEAR(p->dict);
     for (int i = 0; i < p->ndevices; i++)
         if (p->device[i])
             pg_pool_free(p->device[i]);
@@ -242,12 +245,15 @@ PyTypeObject PgVmProgram_Type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pygpu._core.VmProgram",
     .tp_basicsize = sizeof(PgVmProgramObject),
+    .tp_dictoffset = offsetof(PgVmProgramObject, dict),
     .tp_dealloc = program_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "VmProgram(code, consts, nslots, in_regs, in_types, out_reg, out_type)\n--\n\n"
               "A checked vectorize VM program (made by pygpu._compiler from a Python function).",
     .tp_new = program_new,
     .tp_getset = program_getset,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
 };
 
 /* ------------------------------------------------------------------ device copies */
@@ -336,7 +342,69 @@ py_vmath_variant(PyObject *m, PyObject *args)
     return PyUnicode_FromString(r);
 }
 
+/* _vm_tier_hook(hook): the compiled tier's hook (None: the VM only). pg_vm_launch calls
+ * hook(program, device, types) for a contiguous launch on a device where the program has no
+ * answer yet: a _Function (the compiled kernel, launched from then on for those operand types),
+ * None (not ready: the VM runs, ask again next time) or False (the VM only, on that device). */
+PyObject *pg_vm_tier_hook = NULL;
+
+static PyObject *
+py_vm_tier_hook(PyObject *m, PyObject *hook)
+{
+    PG_UNUSED(m);
+    if (hook != Py_None && !PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "_vm_tier_hook takes a callable or None");
+        return NULL;
+    }
+    Py_XSETREF(pg_vm_tier_hook, hook == Py_None ? NULL : Py_NewRef(hook));
+    Py_RETURN_NONE;
+}
+
+/* _vm_tier_forget(program): the program asks the hook again on every device (tests). */
+static PyObject *
+py_vm_tier_forget(PyObject *m, PyObject *obj)
+{
+    PG_UNUSED(m);
+    if (!PgVmProgram_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "_vm_tier_forget takes a VmProgram");
+        return NULL;
+    }
+    PgVmProgramObject *p = (PgVmProgramObject *)obj;
+    for (int i = 0; i < PG_KERNEL_SLOTS; i++) {
+        Py_CLEAR(p->tier_fn[i]);
+        p->tier_state[i] = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+/* _vm_tier_state(program): {device slot: 'compiled' | 'vm'} where the program has an answer. */
+static PyObject *
+py_vm_tier_state(PyObject *m, PyObject *obj)
+{
+    PG_UNUSED(m);
+    if (!PgVmProgram_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "_vm_tier_state takes a VmProgram");
+        return NULL;
+    }
+    PgVmProgramObject *p = (PgVmProgramObject *)obj;
+    PyObject *d = PyDict_New();
+    for (int i = 0; d != NULL && i < PG_KERNEL_SLOTS; i++) {
+        if (p->tier_state[i] == 0)
+            continue;
+        PyObject *k = PyLong_FromLong(i);
+        PyObject *v = PyUnicode_FromString(p->tier_state[i] > 0 ? "compiled" : "vm");
+        if (k == NULL || v == NULL || PyDict_SetItem(d, k, v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    return d;
+}
+
 PyMethodDef pg_vm_module_methods[] = {
+    {"_vm_tier_hook", py_vm_tier_hook, METH_O, NULL},
+    {"_vm_tier_forget", py_vm_tier_forget, METH_O, NULL},
+    {"_vm_tier_state", py_vm_tier_state, METH_O, NULL},
     {"_vm_opcodes", py_vm_opcodes, METH_NOARGS, NULL},
     {"_vmath_variant", py_vmath_variant, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

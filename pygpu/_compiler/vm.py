@@ -601,8 +601,12 @@ def emit(fn):
     e.func = _FuncContext(ret, fn.return_type, ret_mask)
     e.block(fn.body, None)
     code = b"".join(_INSN.pack(*insn) for insn in e.code)
-    return _core.VmProgram(code, e.const_list, e.nslots, params, [T.NUMBER[p.type] for p in fn.params], ret,
-                           T.NUMBER[fn.return_type])
+    in_types = [T.NUMBER[p.type] for p in fn.params]
+    program = _core.VmProgram(code, e.const_list, e.nslots, params, in_types, ret, T.NUMBER[fn.return_type])
+    # what the compiled tier (pygpu/_jit/tier.py) translates to C: the checked program's own text
+    program._tier_ir = (tuple(tuple(i) for i in e.code), tuple(e.const_list), e.nslots, tuple(params),
+                        tuple(in_types), ret, T.NUMBER[fn.return_type], fn.name)
+    return program
 
 
 def listing(fn):

@@ -159,9 +159,10 @@ _memory = {}
 compiles = 0  # NVRTC runs in this process (the cache's misses), for tests and benchmarks
 
 
-def compile_source(source, options, name_expressions, compute_capability, filename="kernel.cu"):
+def compile_source(source, options, name_expressions, compute_capability, filename="kernel.cu", cached_only=False):
     """(image, kind, {name expression: lowered name}) of source compiled for a device of the given
-    compute capability: from memory, from the disk cache, or by NVRTC."""
+    compute capability: from memory, from the disk cache, or by NVRTC (cached_only: None instead
+    of compiling)."""
     path, version = load()
     arch = target(tuple(compute_capability))
     # the user's folders, then pygpu's headers, then the toolkit's: pygpu's <thrust/complex.h> (CuPy's
@@ -178,6 +179,8 @@ def compile_source(source, options, name_expressions, compute_capability, filena
     if stored is not None:
         meta, image = stored
         result = (image, meta["kind"], meta["lowered"])
+    elif cached_only:
+        return None
     else:
         global compiles
         compiles += 1

@@ -1,0 +1,255 @@
+"""The compiled tier of vectorize and fuse: a VM program (pygpu/_compiler/vm.py, kernels/vm.h)
+translated to a CUDA C elementwise kernel, compiled by NVRTC for a GPU (by the host C++
+compiler for the CPU) while the VM runs the first calls.
+
+The translation is of the checked program itself, instruction by instruction: one C variable per
+register (a union of the register types), each op-table loop the op table's own expression
+(kernels/ops.def, as cuda.jit's C defines them: the same pg_math.h functions), casts, complex
+parts and moves as vm.h computes them, masked moves as `if (mask)`, jumps as `goto`. The kernel
+runs the program for one element per iteration of a grid-stride loop (the CPU: a contiguous run
+per block), so registers live in machine registers instead of the VM's local-memory register
+file, and the compiler schedules the whole function. With one element per thread a
+`jump_if_none` is taken when this element's mask is clear, which is the VM's rule for a thread
+of one lane, and masked moves are how the VM keeps lanes apart: every element gets the value the
+VM gives it. Both compile with --fmad=false (no contraction across or within ops), so on a GPU
+the results are bitwise the VM's. On the CPU the VM computes float32/float64 sin, exp, log, ...
+with the whole-array functions of kernels/vmath.h, the compiled tier with pg_math.h's scalar
+ones: within their documented 1 ulp of each other, not bitwise.
+
+It runs where every operand is an array walked contiguously (one merged dimension): broadcast,
+strided and scalar operands stay on the VM, as do reductions (pygpu.reduce, .reduce). The C
+ufunc path calls hook() (set with _core._vm_tier_hook) the first time a program meets such
+operands on a device; the answer is kept in the program (jit/vm_launch.c).
+
+PYGPU_VECTORIZE_TIER picks the tier: 'auto' (the default: the VM until the kernel is compiled in
+a background thread, then the kernel; a kernel in the disk cache from the first call; on the CPU
+the VM, which is faster there), 'compiled' (every device compiles at the first call and waits for
+it: the tests' way of running every program through the compiled tier) or 'vm'. set_mode()
+changes it at run time."""
+import os
+import threading
+
+import numpy as np
+
+from .. import _core
+from .._compiler import types as T
+
+_SUFFIX = {T.NUMBER[t]: T.SUFFIX[t] for t in T.ALL}
+_ITEMSIZE = {T.NUMBER[t]: t.itemsize for t in T.ALL}
+_REG_SUFFIXES = ("b", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128")
+_MODES = ("auto", "compiled", "vm")
+_mode = None
+_lock = threading.Lock()
+stats = {"compiled": 0, "cache_hits": 0, "failed": 0}   # for tests and benchmarks
+
+
+def mode():
+    return _mode
+
+
+def set_mode(value=None):
+    """Sets the tier ('auto', 'compiled', 'vm'; None: $PYGPU_VECTORIZE_TIER, else 'auto') and
+    returns the previous one. Programs that already have a kernel keep using it."""
+    global _mode
+    if value is None:
+        value = os.environ.get("PYGPU_VECTORIZE_TIER", "auto").strip().lower() or "auto"
+    if value not in _MODES:
+        raise ValueError("PYGPU_VECTORIZE_TIER must be one of %s, not %r" % (", ".join(_MODES), value))
+    previous, _mode = _mode, value
+    _core._vm_tier_hook(None if value == "vm" else hook)
+    return previous
+
+
+# ------------------------------------------------------------------ the C source
+
+def _opcode_names():
+    return {v: k for k, v in _core._vm_opcodes().items()}
+
+
+_names = None
+
+
+def source(ir, types, cpu):
+    """The C (after the prelude) of the kernel `pg_tier` of a program's _tier_ir for operands
+    stored as `types` (PgType numbers: the inputs, then the output)."""
+    global _names
+    if _names is None:
+        _names = _opcode_names()
+    from .._compiler import cemit
+    code, consts, nslots, in_regs, in_types, out_reg, out_type, name = ir
+    ops_text = cemit.op_sources()
+    ops = {}
+    body = []
+    targets = {insn[3] for insn in code if _names[insn[0]] == "jump_if_none"} | \
+              {insn[2] for insn in code if _names[insn[0]] == "jump"}
+
+    def r(k, suffix):
+        return "pg_r%d.%s" % (k, suffix)
+
+    for pc, (op, dst, a, b, c) in enumerate(code):
+        if pc in targets:
+            body.append("pg_L%d:;" % pc)
+        n = _names[op]
+        if n == "move":
+            body.append("%s = %s;" % (r(dst, "m%d" % c), r(a, "m%d" % c)))
+        elif n == "move_masked":
+            body.append("if (%s) %s = %s;" % (r(b, "b"), r(dst, "m%d" % c), r(a, "m%d" % c)))
+        elif n == "cast":
+            f, t = _SUFFIX[b], _SUFFIX[c]
+            body.append("%s = pg_load_%s((const char *)&%s, PG_TYPE_%s);" % (r(dst, t), t, r(a, f), f))
+        elif n == "complex":
+            s, p = ("c64", "f32") if c == T.NUMBER[T.COMPLEX64] else ("c128", "f64")
+            body.append("{ pg_t_%s re = %s, im = %s; %s = re; %s = im; }"
+                        % (p, r(a, p), r(b, p), r(dst, s + ".re"), r(dst, s + ".im")))
+        elif n in ("real", "imag"):
+            s = "c64" if c == T.NUMBER[T.COMPLEX64] else "c128"
+            p = "f32" if s == "c64" else "f64"
+            body.append("%s = %s;" % (r(dst, p), r(a, s + (".re" if n == "real" else ".im"))))
+        elif n == "jump":
+            poll = "(void)__pg_going(); " if cpu and a <= pc else ""
+            body.append("%sgoto pg_L%d;" % (poll, a))
+        elif n == "jump_if_none":
+            body.append("if (!%s) goto pg_L%d;" % (r(a, "b"), b))
+        else:   # an op-table loop
+            ins, out, text = ops_text[n]
+            if n not in ops:
+                params = ", ".join("pg_t_%s x%d" % (s, i) for i, s in enumerate(ins))
+                ops[n] = "PG_JIT_FN pg_t_%s op_%s(%s) { return (pg_t_%s)(%s); }" % (out, n, params, out, text)
+            args = ", ".join(r(x, s) for x, s in zip((a, b, c), ins))
+            body.append("%s = op_%s(%s);" % (r(dst, out), n, args))
+    if len(code) in targets:
+        body.append("pg_L%d:;" % len(code))
+
+    nin = len(in_regs)
+    lines = ["/* %s: the compiled tier of a vectorize program (pygpu/_jit/tier.py) */" % name.replace("*/", ""),
+             "typedef struct { uint64_t w[2]; } pg_tier_u128;",
+             "union pg_tier_reg { pg_tier_u128 m16; uint8_t m1; uint16_t m2; uint32_t m4; uint64_t m8; %s };"
+             % " ".join("pg_t_%s %s;" % (s, s) for s in _REG_SUFFIXES)]
+    lines += [ops[k] for k in sorted(ops)]
+    if cpu:   # the element loop is bounded: no Ctrl-C poll in it (the program's backward jumps poll)
+        lines += ['#pragma push_macro("for")', "#undef for"]
+    params = ", ".join(["int64_t pg_n"] + ["char *pg_d%d" % k for k in range(nin + 1)])
+    lines.append('extern "C" PG_JIT_KERNEL __global__ void pg_tier(%s)' % params)
+    lines.append("{")
+    if cpu:   # a contiguous run of elements per block (one thread each)
+        lines += ["    const int64_t pg_per = (pg_n + gridDim.x - 1) / gridDim.x;",
+                  "    const int64_t pg_lo = (int64_t)blockIdx.x * pg_per;",
+                  "    const int64_t pg_hi = pg_lo + pg_per < pg_n ? pg_lo + pg_per : pg_n;",
+                  "    for (int64_t pg_i = pg_lo; pg_i < pg_hi; pg_i++) {"]
+    else:
+        lines += ["    for (int64_t pg_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; pg_i < pg_n;",
+                  "         pg_i += (int64_t)blockDim.x * gridDim.x) {"]
+    lines += ["        union pg_tier_reg %s;" % ", ".join("pg_r%d = {}" % k for k in range(max(nslots, 1)))]
+    for reg, t, value in consts:   # the VM's constant registers, as the bytes it fills them with
+        data = np.array(value.item() if isinstance(value, np.generic) else value, dtype=T.ALL[[T.NUMBER[x] for x in T.ALL].index(t)]).tobytes()
+        if len(data) == 16:
+            lo, hi = int.from_bytes(data[:8], "little"), int.from_bytes(data[8:], "little")
+            lines.append("        pg_r%d.m16.w[0] = 0x%xULL; pg_r%d.m16.w[1] = 0x%xULL;" % (reg, lo, reg, hi))
+        else:
+            lines.append("        pg_r%d.m%d = 0x%xULL;" % (reg, len(data), int.from_bytes(data, "little")))
+    for k in range(nin):
+        s = _SUFFIX[in_types[k]]
+        lines.append("        %s = pg_load_%s(pg_d%d + pg_i * %d, %d);" % (r(in_regs[k], s), s, k, _ITEMSIZE[types[k]],
+                                                                        types[k]))
+    lines += ["        " + x for x in body]
+    so = _SUFFIX[out_type]
+    lines.append("        pg_store_%s(pg_d%d + pg_i * %d, %d, %s);" % (so, nin, _ITEMSIZE[types[nin]], types[nin],
+                                                                    r(out_reg, so)))
+    lines += ["    }", "}"]
+    if cpu:
+        lines.append('#pragma pop_macro("for")')
+    return "\n".join(lines) + "\n"
+
+
+def full_source(ir, types, cpu):
+    from .cudajit import prelude
+    return "#define PG_JIT_CHECK 0\n" + prelude() + "\n" + source(ir, types, cpu)
+
+
+# ------------------------------------------------------------------ compiling and loading
+
+_FILENAME = "pg_tier.cu"
+
+
+def _compile(device, text, cached_only):
+    """What _load needs: the image (GPU) or the shared object's path (CPU); None when cached_only
+    and it is not in the cache."""
+    if device.type == "cpu":
+        from . import hostcc
+        if cached_only:
+            return None
+        return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME)[0]
+    from . import nvrtc
+    from .module import compute_capability
+    hit = nvrtc.compile_source(text, (), (), compute_capability(device), _FILENAME, cached_only=cached_only)
+    return None if hit is None else hit[0]
+
+
+def _load(device, built):
+    return _core._Module(device, built).get_function("pg_tier", None, "pg_tier")
+
+
+class _Job:
+    """A compile in a background thread: done, then result (what _compile returned) or error."""
+
+    def __init__(self, device, text):
+        self.done = False
+        self.result = self.error = None
+        threading.Thread(target=self.run, args=(device, text), daemon=True, name="pygpu-tier").start()
+
+    def run(self, device, text):
+        try:
+            self.result = _compile(device, text, False)
+        except BaseException as e:  # the VM keeps running the program
+            self.error = e
+        self.done = True
+
+
+def hook(program, device, types):
+    """The C launch's question (jit/vm_launch.c): the kernel of `program` for operands stored as
+    `types` on `device`, None (not yet: run the VM), or False (the VM only there)."""
+    ir = getattr(program, "_tier_ir", None)
+    if ir is None or _mode == "vm" or (device.type == "cpu" and _mode != "compiled"):
+        return False
+    if any(t not in _ITEMSIZE for t in types):
+        return False
+    jobs = getattr(program, "_tier_jobs", None)
+    if jobs is None:
+        jobs = program._tier_jobs = {}
+    key = (str(device), tuple(types))
+    job = jobs.get(key)
+    try:
+        if job is None:
+            text = full_source(ir, types, device.type == "cpu")
+            if _mode == "compiled":
+                fn = _load(device, _compile(device, text, False))
+                stats["compiled"] += 1
+                return fn
+            built = _compile(device, text, True)
+            if built is not None:   # in the disk cache: the kernel from the first call
+                stats["cache_hits"] += 1
+                return _load(device, built)
+            jobs[key] = _Job(device, text)
+            return None
+        if not job.done:
+            return None
+        if job.error is not None:
+            raise job.error
+        fn = _load(device, job.result)
+        stats["compiled"] += 1
+        return fn
+    except Exception as e:   # whatever went wrong, the VM still computes the program
+        program._tier_error = e
+        stats["failed"] += 1
+        if _mode == "compiled" and os.environ.get("PYGPU_TIER_STRICT"):
+            raise
+        return False
+
+
+def wait(program, timeout=None):
+    """Waits for the background compiles of a program (tests, benchmarks)."""
+    import time
+    end = None if timeout is None else time.monotonic() + timeout
+    for job in list(getattr(program, "_tier_jobs", {}).values()):
+        while not job.done and (end is None or time.monotonic() < end):
+            time.sleep(0.005)
