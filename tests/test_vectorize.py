@@ -1058,7 +1058,8 @@ needs_kernels = pytest.mark.skipif(pygpu._core._build_info()["fatbin_bytes"] == 
 def test_mock_cuda_vm_launch(mock_driver):
     """The VM's CUDA launch: its kernel in the 'vm' module, the grid (256 threads of 4 elements
     a block, 8 blocks per SM at most), the program copied to the device once, and the register
-    limit refused on the host."""
+    limit refused on the host. The tier is pinned to the VM (the compiled tier's launch is
+    test_vectorize_tier.py's)."""
     from conftest import run_mock
     out = run_mock(mock_driver, """
         import math
@@ -1078,7 +1079,7 @@ def test_mock_cuda_vm_launch(mock_driver):
         big = pygpu.vectorize(["float64(float64)"], target="cuda")(eval(src))
         res["big"] = error(lambda: big(pygpu.zeros(4, device="cuda:0")))
         print(json.dumps(res))
-    """)
+    """, PYGPU_VECTORIZE_TIER="vm")
     assert out["target"] == "cuda:0"
     first, second, small, before = out["first"], out["second"], out["small"], out["before"]
     assert first["last_kernel"] == "pg_vm_run" and first["block"] == 256

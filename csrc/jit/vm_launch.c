@@ -6,6 +6,8 @@
 #include "jit/jit.h"
 #include "runtime/stream.h"
 
+#define PG_TIER_SCALAR 100 /* added to a scalar operand's type in the tier's key (tier.py knows it) */
+
 /* The device's slot in a program's tier arrays: the CPU 0, cuda:i 1 + i (-1: none). */
 static int
 tier_slot(PgDevice *dev)
@@ -23,15 +25,20 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
     int slot = tier_slot(dev);
     if (slot < 0 || nd != 1 || prog->tier_state[slot] < 0)
         return 0;
-    for (int k = 0; k < nargs; k++) /* every operand an array, walked element by element */
-        if (ops[k].data == NULL || (size > 1 && strides[k][0] != pg_type_info[ops[k].type].itemsize))
+    /* every array operand walked element by element; scalars are passed by value. An operand's
+     * key: its stored type, + PG_TIER_SCALAR for a scalar */
+    int key[PG_VM_MAXARGS];
+    for (int k = 0; k < nargs; k++) {
+        if (ops[k].data != NULL && size > 1 && strides[k][0] != pg_type_info[ops[k].type].itemsize)
             return 0;
+        key[k] = ops[k].type + (ops[k].data == NULL ? PG_TIER_SCALAR : 0);
+    }
     if (prog->tier_state[slot] == 0) {
         PyObject *types = PyTuple_New(nargs);
         if (types == NULL)
             return -1;
         for (int k = 0; k < nargs; k++)
-            PyTuple_SET_ITEM(types, k, PyLong_FromLong(ops[k].type));
+            PyTuple_SET_ITEM(types, k, PyLong_FromLong(key[k]));
         PyObject *r = PyObject_CallFunctionObjArgs(pg_vm_tier_hook, (PyObject *)prog, (PyObject *)dev, types, NULL);
         Py_DECREF(types);
         if (r == NULL)
@@ -48,10 +55,10 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
         prog->tier_fn[slot] = r;
         prog->tier_state[slot] = 1;
         for (int k = 0; k < nargs; k++)
-            prog->tier_types[slot][k] = ops[k].type;
+            prog->tier_types[slot][k] = key[k];
     }
     for (int k = 0; k < nargs; k++) /* compiled for the operand types it first met */
-        if (prog->tier_types[slot][k] != ops[k].type)
+        if (prog->tier_types[slot][k] != key[k])
             return 0;
     PgFunction *fn = (PgFunction *)prog->tier_fn[slot];
     PgLaunchConfig cfg;
@@ -72,11 +79,20 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
     cfg.grid[1] = cfg.grid[2] = cfg.block[1] = cfg.block[2] = 1;
     int64_t n = size;
     char *data[PG_VM_MAXARGS];
-    void *params[PG_VM_MAXARGS + 1];
-    params[0] = &n;
-    for (int k = 0; k < nargs; k++) {
+    uint64_t scalar[PG_VM_MAXARGS][2];
+    void *params[2 * PG_VM_MAXARGS + 1];
+    int np = 0;
+    params[np++] = &n;
+    for (int k = 0; k < nargs; k++) { /* an array's pointer, or a scalar's two words */
         data[k] = ops[k].data;
-        params[1 + k] = &data[k];
+        scalar[k][0] = ops[k].scalar[0];
+        scalar[k][1] = ops[k].scalar[1];
+        if (data[k] != NULL) {
+            params[np++] = &data[k];
+        } else {
+            params[np++] = &scalar[k][0];
+            params[np++] = &scalar[k][1];
+        }
     }
     if (dev->backend->kernel_launch(dev, &fn->info, &cfg, params, pg_stream_current_handle(dev)) < 0)
         return -1;

@@ -256,10 +256,11 @@ _memory = {}
 compiles = 0  # compiler runs in this process (the cache's misses), for tests and benchmarks
 
 
-def compile_module(source, exports, options=(), filename="kernel.cu"):
+def compile_module(source, exports, options=(), filename="kernel.cu", cached_only=False):
     """The path of the shared object of `source` with `exports` (compiled, or from the cache), and
     the exports it holds: an export the source does not define is dropped (get_function then
-    says the module has no such kernel). CompileError with the compiler's log otherwise."""
+    says the module has no such kernel). CompileError with the compiler's log otherwise.
+    cached_only: (None, exports) instead of compiling."""
     exports = list(exports)
     clash = [n for n in signature.c_linkage_names(source) if n in cuda_c_names.NAMES]
     if clash:
@@ -285,6 +286,8 @@ def compile_module(source, exports, options=(), filename="kernel.cu"):
             return hit, exports
         path = cache.path(name)
         if not os.path.exists(path):
+            if cached_only:
+                return None, exports
             text = full_source(source, exports, filename)
             try:
                 path = cache.write_atomically(name, _run(cxx, flags, text, filename))

@@ -35,11 +35,12 @@ from .. import _core
 from .._compiler import types as T
 
 _SUFFIX = {T.NUMBER[t]: T.SUFFIX[t] for t in T.ALL}
+SCALAR = 100   # added to a scalar operand's type in the C launch's key (jit/vm_launch.c)
 _ITEMSIZE = {T.NUMBER[t]: t.itemsize for t in T.ALL}
 _REG_SUFFIXES = ("b", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128")
 _MODES = ("auto", "compiled", "vm")
 _mode = None
-_lock = threading.Lock()
+auto_cpu = False   # 'auto' compiles for the CPU device too (the VM is faster there: docs/guide)
 stats = {"compiled": 0, "cache_hits": 0, "failed": 0}   # for tests and benchmarks
 
 
@@ -128,7 +129,8 @@ def source(ir, types, cpu):
     lines += [ops[k] for k in sorted(ops)]
     if cpu:   # the element loop is bounded: no Ctrl-C poll in it (the program's backward jumps poll)
         lines += ['#pragma push_macro("for")', "#undef for"]
-    params = ", ".join(["int64_t pg_n"] + ["char *pg_d%d" % k for k in range(nin + 1)])
+    params = ", ".join(["int64_t pg_n"] + [("uint64_t pg_s%da, uint64_t pg_s%db" % (k, k)) if types[k] >= SCALAR
+                                           else "char *pg_d%d" % k for k in range(nin + 1)])
     lines.append('extern "C" PG_JIT_KERNEL __global__ void pg_tier(%s)' % params)
     lines.append("{")
     if cpu:   # a contiguous run of elements per block (one thread each)
@@ -149,6 +151,10 @@ def source(ir, types, cpu):
             lines.append("        pg_r%d.m%d = 0x%xULL;" % (reg, len(data), int.from_bytes(data, "little")))
     for k in range(nin):
         s = _SUFFIX[in_types[k]]
+        if types[k] >= SCALAR:   # its value's bytes, as stored (the VM loads it the same way)
+            lines.append("        { const uint64_t pg_v[2] = {pg_s%da, pg_s%db}; %s = pg_load_%s((const char *)pg_v, %d); }"
+                         % (k, k, r(in_regs[k], s), s, types[k] - SCALAR))
+            continue
         lines.append("        %s = pg_load_%s(pg_d%d + pg_i * %d, %d);" % (r(in_regs[k], s), s, k, _ITEMSIZE[types[k]],
                                                                         types[k]))
     lines += ["        " + x for x in body]
@@ -176,9 +182,7 @@ def _compile(device, text, cached_only):
     and it is not in the cache."""
     if device.type == "cpu":
         from . import hostcc
-        if cached_only:
-            return None
-        return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME)[0]
+        return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only)[0]
     from . import nvrtc
     from .module import compute_capability
     hit = nvrtc.compile_source(text, (), (), compute_capability(device), _FILENAME, cached_only=cached_only)
@@ -195,7 +199,8 @@ class _Job:
     def __init__(self, device, text):
         self.done = False
         self.result = self.error = None
-        threading.Thread(target=self.run, args=(device, text), daemon=True, name="pygpu-tier").start()
+        # not a daemon: the interpreter waits for a compile at exit instead of ending under it
+        threading.Thread(target=self.run, args=(device, text), name="pygpu-tier").start()
 
     def run(self, device, text):
         try:
@@ -209,9 +214,9 @@ def hook(program, device, types):
     """The C launch's question (jit/vm_launch.c): the kernel of `program` for operands stored as
     `types` on `device`, None (not yet: run the VM), or False (the VM only there)."""
     ir = getattr(program, "_tier_ir", None)
-    if ir is None or _mode == "vm" or (device.type == "cpu" and _mode != "compiled"):
+    if ir is None or _mode == "vm" or (device.type == "cpu" and _mode != "compiled" and not auto_cpu):
         return False
-    if any(t not in _ITEMSIZE for t in types):
+    if any((t - SCALAR if t >= SCALAR else t) not in _ITEMSIZE for t in types) or types[-1] >= SCALAR:
         return False
     jobs = getattr(program, "_tier_jobs", None)
     if jobs is None:
