@@ -6,6 +6,7 @@
 #include "jit/jit.h"
 #include "runtime/stream.h"
 
+#define PG_VM_GPU_SLOTS_HOST 32 /* PG_VM_GPU_SLOTS of kernels/vm.h (backend_cuda_vm.c's limit) */
 #define PG_TIER_SCALAR 100 /* added to a scalar operand's type in the tier's key (tier.py knows it) */
 
 /* The device's slot in a program's tier arrays: the CPU 0, cuda:i 1 + i (-1: none). */
@@ -39,7 +40,9 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
             return -1;
         for (int k = 0; k < nargs; k++)
             PyTuple_SET_ITEM(types, k, PyLong_FromLong(key[k]));
-        PyObject *r = PyObject_CallFunctionObjArgs(pg_vm_tier_hook, (PyObject *)prog, (PyObject *)dev, types, NULL);
+        /* a program the CUDA interpreter cannot run (more registers than its file): compile now */
+        PyObject *now = dev->kind != PG_DEVICE_CPU && prog->host->nslots > PG_VM_GPU_SLOTS_HOST ? Py_True : Py_False;
+        PyObject *r = PyObject_CallFunctionObjArgs(pg_vm_tier_hook, (PyObject *)prog, (PyObject *)dev, types, now, NULL);
         Py_DECREF(types);
         if (r == NULL)
             return -1;

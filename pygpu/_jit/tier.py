@@ -182,7 +182,15 @@ def _compile(device, text, cached_only):
     and it is not in the cache."""
     if device.type == "cpu":
         from . import hostcc
-        return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only)[0]
+        try:
+            return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only)[0]
+        except hostcc.CompileError as e:
+            if "internal compiler error" not in str(e):
+                raise
+            # gcc 12's SLP vectorizer fails on some programs' straight-line complex code
+            # (get_vectype_for_scalar_type): the same module without it
+            text = '#pragma GCC optimize("no-tree-slp-vectorize")\n' + text
+            return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only)[0]
     from . import nvrtc
     from .module import compute_capability
     hit = nvrtc.compile_source(text, (), (), compute_capability(device), _FILENAME, cached_only=cached_only)
@@ -210,9 +218,10 @@ class _Job:
         self.done = True
 
 
-def hook(program, device, types):
+def hook(program, device, types, now=False):
     """The C launch's question (jit/vm_launch.c): the kernel of `program` for operands stored as
-    `types` on `device`, None (not yet: run the VM), or False (the VM only there)."""
+    `types` on `device`, None (not yet: run the VM), or False (the VM only there). now: the VM
+    cannot run it there (more registers than the CUDA interpreter has): compile and wait."""
     ir = getattr(program, "_tier_ir", None)
     if ir is None or _mode == "vm" or (device.type == "cpu" and _mode != "compiled" and not auto_cpu):
         return False
@@ -226,7 +235,7 @@ def hook(program, device, types):
     try:
         if job is None:
             text = full_source(ir, types, device.type == "cpu")
-            if _mode == "compiled":
+            if _mode == "compiled" or now:
                 fn = _load(device, _compile(device, text, False))
                 stats["compiled"] += 1
                 return fn
