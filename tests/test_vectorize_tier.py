@@ -7,6 +7,7 @@ from pg_math.h's scalar ones, which the kernel calls, as a GPU's VM does); on a 
 checks there. The CUDA launch itself (NVRTC for real, the fake driver's launch) is checked here
 without a GPU."""
 import math
+import struct
 
 import numpy as np
 import pytest
@@ -129,20 +130,21 @@ def test_compiled_tier_is_bitwise_the_vm_on_the_cpu(tier_mode, name, make, args)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_vmath_functions_within_their_ulp(tier_mode, dtype):
     """sin, cos, exp, log on the CPU: the VM's whole-array functions (vmath.h, about 1 ulp) and
-    pg_math.h's scalar ones in the kernel: within 2 ulp of each other."""
+    pg_math.h's scalar ones in the kernel: each term within 1 ulp of its value (at most 4 here),
+    so the results within a few ulp of 4."""
     x = pygpu.asarray(np.linspace(0.01, 20, 5001, dtype=dtype), device="cpu")
     vm, compiled, n = both_tiers(tier_mode, lambda: pygpu.vectorize(
         lambda v: math.cos(v) ** 2 + math.sin(v) ** 2 + math.exp(-v) * math.log(v)), [x])
     assert n == 1
-    ulp = np.spacing(np.maximum(np.abs(vm), np.abs(compiled)).astype(dtype))
-    assert np.all(np.abs(vm - compiled) <= 2 * ulp)
+    assert np.all(np.abs(vm - compiled) <= 4 * np.spacing(dtype(4)))
 
 
 def test_out_dtype_and_where_go_through_the_ufunc(tier_mode):
     """out=, dtype= and a float16 output: the C ufunc path around the kernel is the VM's."""
     x = ARGS["f64"][:64]
-    for kw in ({}, {"dtype": np.float32}):
-        vm, compiled, _ = both_tiers(tier_mode, lambda: pygpu.vectorize(horner), [pygpu.asarray(x, device="cpu")], **kw)
+    for v in (x, x.astype(np.float32)):   # a lazy loop per dtype
+        vm, compiled, n = both_tiers(tier_mode, lambda: pygpu.vectorize(horner), [pygpu.asarray(v, device="cpu")])
+        assert n == 1
         assert_bitwise(vm, compiled)
     out_vm = pygpu.zeros(64, dtype=np.float16, device="cpu")
     out_c = pygpu.zeros(64, dtype=np.float16, device="cpu")
@@ -158,10 +160,10 @@ def test_strided_and_broadcast_operands_stay_on_the_vm(tier_mode):
     f = pygpu.vectorize(["float64(float64, float64)"])(piecewise)
     a = pygpu.asarray(np.linspace(0, 1, 200).reshape(10, 20), device="cpu")
     before = dict(tier.stats)
-    r = f(a[:, ::2], a[0])
+    r = f(a[:, ::2], a[0, ::2])
     assert tier.stats == before   # not asked: the VM ran
     tier_mode("vm")
-    expect = pygpu.vectorize(["float64(float64, float64)"])(piecewise)(a[:, ::2], a[0])
+    expect = pygpu.vectorize(["float64(float64, float64)"])(piecewise)(a[:, ::2], a[0, ::2])
     assert_bitwise(pygpu.asnumpy(r), pygpu.asnumpy(expect))
 
 
@@ -171,8 +173,9 @@ def test_fuse_runs_compiled(tier_mode):
     x = pygpu.asarray(np.linspace(-3, 3, 999, dtype=np.float32), device="cpu")
     vm, compiled, n = both_tiers(tier_mode, lambda: pygpu.fuse(selu), [x])
     assert n == 1
-    ulp = np.spacing(np.abs(vm))
-    assert np.all(np.abs(vm - compiled) <= 2 * ulp)   # exp: vmath.h on the CPU's VM
+    # exp: vmath.h's on the CPU's VM, within 1 ulp of pg_math.h's; exp(v) - 1 near 0 keeps
+    # that absolute error (of 1 * 1.6733 * 1.0507)
+    assert np.all(np.abs(vm - compiled) <= 2 * np.spacing(np.maximum(np.abs(vm), np.float32(2))))
 
 
 def test_auto_compiles_in_the_background_then_launches_the_kernel(tier_mode, monkeypatch):
@@ -223,9 +226,11 @@ def test_a_cached_kernel_is_used_from_the_first_call(tmp_path):
         from pygpu._jit import tier
         tier.auto_cpu = True
         f = pygpu.vectorize(["float64(float64)"])(lambda v: v * 2.5 - 1.0)
-        f(pygpu.asarray(np.arange(10.0), device="cpu"))
-        for p in [o for o in __import__("gc").get_objects() if isinstance(o, pygpu._core.VmProgram)]:
+        x = pygpu.asarray(np.arange(10.0), device="cpu")
+        f(x)
+        for _, p in f._programs:
             tier.wait(p, 120)
+        f(x)
         print(tier.stats["compiled"], tier.stats["cache_hits"])
     """
     env = dict(os.environ, PYGPU_CACHE_DIR=str(tmp_path), PYGPU_VECTORIZE_TIER="auto")
@@ -261,7 +266,7 @@ def test_mock_cuda_compiled_tier_launch(mock_driver, tmp_path):
         b = pygpu.zeros(1000, dtype=np.float32, device="cuda:0")
         g(b)
         res["auto_first"] = stats()["last_kernel"]
-        for p in [o for o in __import__("gc").get_objects() if isinstance(o, pygpu._core.VmProgram)]:
+        for _, p in g._programs:
             tier.wait(p, 120)
         g(b)
         res["auto_later"] = stats()["last_kernel"]
