@@ -181,23 +181,14 @@ def test_fuse_runs_compiled(tier_mode):
 def test_auto_compiles_in_the_background_then_launches_the_kernel(tier_mode, monkeypatch):
     monkeypatch.setattr(tier, "auto_cpu", True)
     tier_mode("auto")
-    f = pygpu.vectorize(["float64(float64)"])(lambda v: v * 1.5 + 0.25 + tier_marker_unique())
+    f = pygpu.vectorize(["float64(float64)"])(lambda v: v * 1.5 + 0.25)
     x = pygpu.asarray(ARGS["f64"], device="cpu")
     first = f(x)   # the VM; the compile starts
-    program = next(iter(_programs(f)))
+    (program,) = tier.programs(f)
     tier.wait(program, timeout=120)
     second = f(x)
-    assert _core._vm_tier_state(program) == {0: "compiled"}
+    assert _core._vm_tier_state(program) == {0: "compiled"}   # from the compile, or the disk cache
     assert_bitwise(pygpu.asnumpy(first), pygpu.asnumpy(second))
-
-
-def tier_marker_unique():
-    return 0.0
-
-
-def _programs(uf):
-    """The VmPrograms of a vectorize ufunc's loops."""
-    return [p for _, p in uf._programs]
 
 
 def test_vm_mode_never_asks():
@@ -305,3 +296,34 @@ def test_gpu_tier_is_bitwise_the_vm(tier_mode, name, make, args):
     vm, compiled, n = both_tiers(tier_mode, make, dargs)
     assert n == 1, "the compiled tier did not run"
     assert_bitwise(vm, compiled)
+
+
+def test_cpu_auto_keeps_vmath_programs_on_the_vm():
+    """'auto' on the CPU compiles what the kernel runs faster: not a program calling sin/exp/...
+    (the VM's vmath.h functions are several times faster than scalar calls)."""
+    trig = pygpu.vectorize(["float32(float32)"])(lambda v: math.cos(v) ** 2 + math.sin(v) ** 2)
+    poly = pygpu.vectorize(["float64(float64)"])(horner)
+    loop = pygpu.vectorize(["int64(int64)"])(collatz)
+    assert [tier.cpu_prefers_compiled(p._tier_ir) for f in (trig, poly, loop) for p in tier.programs(f)] == \
+        [False, True, True]
+
+
+def test_auto_compiles_at_the_second_call(tier_mode, monkeypatch):
+    """A function called once costs no compile: the second call queues it."""
+    tier_mode("auto")
+    import time
+    ns = {}   # a program no earlier run has put in the disk cache
+    exec("def g(n):\n    return n * %d + 1 if n > 3 else n\n" % (time.time_ns() % 10**9), ns)
+    f = pygpu.vectorize(["int64(int64)"])(ns["g"])
+    x = pygpu.asarray(ARGS["i64"][:50], device="cpu")
+    f(x)
+    (program,) = tier.programs(f)
+    (job,) = program._tier_jobs.values()
+    assert not job.queued
+    f(x)
+    assert job.queued
+    tier.wait(program, 120)
+    r = f(x)
+    assert _core._vm_tier_state(program) == {0: "compiled"}
+    tier_mode("vm")
+    assert_bitwise(pygpu.asnumpy(r), pygpu.asnumpy(pygpu.vectorize(["int64(int64)"])(ns["g"])(x)))

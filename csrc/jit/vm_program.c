@@ -401,7 +401,30 @@ py_vm_tier_state(PyObject *m, PyObject *obj)
     return d;
 }
 
+/* _vmath_loops(): the op-table loops the CPU's VM computes with kernels/vmath.h's whole-array
+ * functions (the compiled tier calls pg_math.h's scalar ones for them). */
+static PyObject *
+py_vmath_loops(PyObject *m, PyObject *unused)
+{
+    PG_UNUSED(m);
+    PG_UNUSED(unused);
+#define PG_VMATH_NAME(NAME, T) #NAME,
+    static const char *const names[] = {PG_VMATH_LOOPS(PG_VMATH_NAME) PG_VMATH_LOOPS2(PG_VMATH_NAME)};
+#undef PG_VMATH_NAME
+    size_t n = sizeof names / sizeof names[0];
+    PyObject *t = PyTuple_New((Py_ssize_t)n);
+    for (size_t i = 0; t != NULL && i < n; i++) {
+        PyObject *v = PyUnicode_FromString(names[i]);
+        if (v == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, (Py_ssize_t)i, v);
+    }
+    return t;
+}
+
 PyMethodDef pg_vm_module_methods[] = {
+    {"_vmath_loops", py_vmath_loops, METH_NOARGS, NULL},
     {"_vm_tier_hook", py_vm_tier_hook, METH_O, NULL},
     {"_vm_tier_forget", py_vm_tier_forget, METH_O, NULL},
     {"_vm_tier_state", py_vm_tier_state, METH_O, NULL},
