@@ -16,16 +16,18 @@ the results are bitwise the VM's. On the CPU the VM computes float32/float64 sin
 with the whole-array functions of kernels/vmath.h, the compiled tier with pg_math.h's scalar
 ones: within their documented 1 ulp of each other, not bitwise.
 
-It runs where every operand is an array walked contiguously (one merged dimension): broadcast,
-strided and scalar operands stay on the VM, as do reductions (pygpu.reduce, .reduce). The C
-ufunc path calls hook() (set with _core._vm_tier_hook) the first time a program meets such
-operands on a device; the answer is kept in the program (jit/vm_launch.c).
+It runs where every array operand is walked contiguously (one merged dimension; scalars are
+passed by value): broadcast and strided operands stay on the VM, as do reductions
+(pygpu.reduce, .reduce). The C ufunc path calls hook() (set with _core._vm_tier_hook) for such
+operands on a device until it answers; the answer is kept in the program (jit/vm_launch.c). A
+kernel is compiled for the operand types a program first meets there; other types run the VM.
 
-PYGPU_VECTORIZE_TIER picks the tier: 'auto' (the default: the VM until the kernel is compiled in
-a background thread, then the kernel; a kernel in the disk cache from the first call; on the CPU
-only for the programs the kernel runs faster, cpu_prefers_compiled()), 'compiled' (every device compiles at the first call and waits for
-it: the tests' way of running every program through the compiled tier) or 'vm'. set_mode()
-changes it at run time."""
+PYGPU_VECTORIZE_TIER picks the tier: 'auto' (the default: the VM until the kernel, queued at the
+program's second call, is compiled by a background thread, then the kernel; a kernel in the disk
+cache from the first call; on the CPU only for the programs the kernel runs faster,
+cpu_prefers_compiled()), 'compiled' (every device compiles at the first call and waits for it:
+the tests' way of running every program through the compiled tier; PYGPU_TIER_STRICT=1 raises
+a compile error instead of falling back to the VM) or 'vm'. set_mode() changes it at run time."""
 import os
 import threading
 
