@@ -239,7 +239,8 @@ def test_a_cached_kernel_is_used_from_the_first_call(tmp_path):
 def test_mock_cuda_compiled_tier_launch(mock_driver, tmp_path):
     """NVRTC compiles the kernel of a program (for the fake sm_90 device, for real) and the launch
     hands it (n, the operands' pointers; a scalar's two words): 'compiled' at the first call,
-    'auto' after the background compile."""
+    'auto' after the background compile (a strided operand: the VM), and at once for a program
+    the CUDA VM's 32 registers cannot hold."""
     from conftest import run_mock
     out = run_mock(mock_driver, """
         from pygpu._jit import tier
@@ -263,6 +264,10 @@ def test_mock_cuda_compiled_tier_launch(mock_driver, tmp_path):
         res["auto_later"] = stats()["last_kernel"]
         g(b[::2])
         res["strided"] = stats()["last_kernel"]
+        src = "lambda x: " + " + ".join(f"x * {i}.5" for i in range(40))   # 44 registers: past the VM's 32
+        big = pygpu.vectorize(["float64(float64)"], target="cuda")(eval(src))
+        big(pygpu.zeros(4, device="cuda:0"))
+        res["big"] = stats()["last_kernel"]
         print(json.dumps(res))
     """, PYGPU_VECTORIZE_TIER="compiled", PYGPU_TIER_STRICT="1", PYGPU_CACHE_DIR=str(tmp_path), MOCK_CUDA_DELAY_US=0)
     kernel, grid, block, nparams, raw, ptr, stats, version = out["compiled"]
@@ -272,6 +277,7 @@ def test_mock_cuda_compiled_tier_launch(mock_driver, tmp_path):
     assert (n, px, py, k0) == (10**6, ptr, ptr, 7)
     assert stats["compiled"] == 1 and stats["failed"] == 0
     assert out["auto_first"] == "pg_vm_run" and out["auto_later"] == "pg_tier" and out["strided"] == "pg_vm_run"
+    assert out["big"] == "pg_tier"   # compiled at its first call: the CUDA VM cannot hold it
 
 
 # ------------------------------------------------------------------ on a GPU
