@@ -115,8 +115,9 @@ def main():
         expected = gpu or all(tier.cpu_prefers_compiled(p._tier_ir) for p in tier.programs(f_c))
         failures += expected and not ok
         state = [_core._vm_tier_state(p) for p in tier.programs(f_c)]
+        verdict = "EQUAL" if ok else "DIFFERENT" + ("" if expected else " (vmath.h, expected)")
         print("%-26s vm %9.0f us   compiled %9.0f us   speedup %5.2fx   bitwise %s   (compile+first %.0f ms, %s)"
-              % (name, t_vm, t_c, t_vm / t_c, "EQUAL" if ok else "DIFFERENT" + ("" if expected else " (vmath.h, expected)"), t_first, state), flush=True)
+              % (name, t_vm, t_c, t_vm / t_c, verdict, t_first, state), flush=True)
 
     red = pygpu.reduce(lambda u, v: u + v)
     print("%-26s %9.0f us (no compiled tier: the reduction kernels with a VM combiner)"

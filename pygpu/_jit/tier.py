@@ -39,6 +39,7 @@ from .._compiler import types as T
 _SUFFIX = {T.NUMBER[t]: T.SUFFIX[t] for t in T.ALL}
 SCALAR = 100   # added to a scalar operand's type in the C launch's key (jit/vm_launch.c)
 _ITEMSIZE = {T.NUMBER[t]: t.itemsize for t in T.ALL}
+_DTYPE = {T.NUMBER[t]: t for t in T.ALL}
 _REG_SUFFIXES = ("b", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128")
 _MODES = ("auto", "compiled", "vm")
 _mode = None
@@ -145,7 +146,8 @@ def source(ir, types, cpu):
                   "         pg_i += (int64_t)blockDim.x * gridDim.x) {"]
     lines += ["        union pg_tier_reg %s;" % ", ".join("pg_r%d = {}" % k for k in range(max(nslots, 1)))]
     for reg, t, value in consts:   # the VM's constant registers, as the bytes it fills them with
-        data = np.array(value.item() if isinstance(value, np.generic) else value, dtype=T.ALL[[T.NUMBER[x] for x in T.ALL].index(t)]).tobytes()
+        value = value.item() if isinstance(value, np.generic) else value
+        data = np.array(value, dtype=_DTYPE[t]).tobytes()
         if len(data) == 16:
             lo, hi = int.from_bytes(data[:8], "little"), int.from_bytes(data[8:], "little")
             lines.append("        pg_r%d.m16.w[0] = 0x%xULL; pg_r%d.m16.w[1] = 0x%xULL;" % (reg, lo, reg, hi))
