@@ -256,11 +256,12 @@ _memory = {}
 compiles = 0  # compiler runs in this process (the cache's misses), for tests and benchmarks
 
 
-def compile_module(source, exports, options=(), filename="kernel.cu", cached_only=False):
+def compile_module(source, exports, options=(), filename="kernel.cu", cached_only=False, user_headers=True):
     """The path of the shared object of `source` with `exports` (compiled, or from the cache), and
     the exports it holds: an export the source does not define is dropped (get_function then
     says the module has no such kernel). CompileError with the compiler's log otherwise.
-    cached_only: (None, exports) instead of compiling."""
+    cached_only: (None, exports) instead of compiling. user_headers=False: the source includes
+    none of the user's headers (the key skips looking for them)."""
     exports = list(exports)
     clash = [n for n in signature.c_linkage_names(source) if n in cuda_c_names.NAMES]
     if clash:
@@ -279,7 +280,8 @@ def compile_module(source, exports, options=(), filename="kernel.cu", cached_onl
         # the key is of what the translation unit is made from (it is built only on a miss: the
         # rewriting passes over a long source cost more than loading the cached result)
         k = cache.key("cpu", _REWRITES, identity, _cpu_identity(), flags, _header_digest(), filename, exports,
-                      hashlib.sha256(source.encode()).hexdigest(), cache.included_files_digest(source, user_flags))
+                      hashlib.sha256(source.encode()).hexdigest(),
+                      cache.included_files_digest(source, user_flags) if user_headers else "")
         name = k + ".so"
         hit = _memory.get(k)
         if hit is not None:

@@ -159,18 +159,23 @@ _memory = {}
 compiles = 0  # NVRTC runs in this process (the cache's misses), for tests and benchmarks
 
 
-def compile_source(source, options, name_expressions, compute_capability, filename="kernel.cu", cached_only=False):
+def compile_source(source, options, name_expressions, compute_capability, filename="kernel.cu", cached_only=False,
+                   user_headers=True, key_text=None):
     """(image, kind, {name expression: lowered name}) of source compiled for a device of the given
     compute capability: from memory, from the disk cache, or by NVRTC (cached_only: None instead
-    of compiling)."""
+    of compiling). user_headers=False: the source includes none of the user's headers (pygpu's
+    own code: the key skips looking for them, a scan of the source that costs milliseconds);
+    key_text: a shorter text that determines the source, keyed instead of it (the key of a long
+    source costs about a millisecond)."""
     path, version = load()
     arch = target(tuple(compute_capability))
     # the user's folders, then pygpu's headers, then the toolkit's: pygpu's <thrust/complex.h> (CuPy's
     # complex) compiles under NVRTC, CCCL's needs <cmath>
     opts = (["-arch=" + arch] + contraction_options(options) + headers.include_options(cpu=False) +
             ["-I" + d for d in _include_dirs(version[0])])
-    k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename, source,
-                  cache.included_files_digest(source, options))
+    k = cache.key("nvrtc", list(version), opts, list(name_expressions), filename,
+                  source if key_text is None else ["key", key_text],
+                  cache.included_files_digest(source, options) if user_headers else "")
     hit = _memory.get(k)
     if hit is not None:
         return hit

@@ -171,9 +171,22 @@ def source(ir, types, cpu):
     return "\n".join(lines) + "\n"
 
 
+_HEAD = None
+
+
+def _head():
+    """(the text before a kernel's source: the prelude, and its digest)."""
+    global _HEAD
+    if _HEAD is None:
+        import hashlib
+        from .cudajit import prelude
+        text = "#define PG_JIT_CHECK 0\n" + prelude() + "\n"
+        _HEAD = (text, hashlib.sha256(text.encode()).hexdigest())
+    return _HEAD
+
+
 def full_source(ir, types, cpu):
-    from .cudajit import prelude
-    return "#define PG_JIT_CHECK 0\n" + prelude() + "\n" + source(ir, types, cpu)
+    return _head()[0] + source(ir, types, cpu)
 
 
 # ------------------------------------------------------------------ compiling and loading
@@ -187,17 +200,22 @@ def _compile(device, text, cached_only):
     if device.type == "cpu":
         from . import hostcc
         try:
-            return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only)[0]
+            return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only,
+                                         user_headers=False)[0]
         except hostcc.CompileError as e:
             if "internal compiler error" not in str(e):
                 raise
             # gcc 12's SLP vectorizer fails on some programs' straight-line complex code
             # (get_vectype_for_scalar_type): the same module without it
             text = '#pragma GCC optimize("no-tree-slp-vectorize")\n' + text
-            return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only)[0]
+            return hostcc.compile_module(text, ["pg_tier"], (), _FILENAME, cached_only=cached_only,
+                                         user_headers=False)[0]
     from . import nvrtc
     from .module import compute_capability
-    hit = nvrtc.compile_source(text, (), (), compute_capability(device), _FILENAME, cached_only=cached_only)
+    head, digest = _head()   # the key: of the prelude's digest and the kernel's own text
+    key_text = digest + text[len(head):] if text.startswith(head) else None
+    hit = nvrtc.compile_source(text, (), (), compute_capability(device), _FILENAME, cached_only=cached_only,
+                               user_headers=False, key_text=key_text)
     return None if hit is None else hit[0]
 
 
