@@ -291,6 +291,21 @@ def _at_exit():
             _cv.wait(0.1)
 
 
+def _after_fork_in_child():
+    """A forked child has no worker thread: it starts its own, and its jobs are queued again."""
+    global _worker, _current, _cv, _stopping
+    for job in _queue + ([_current] if _current is not None else []):
+        job.queued = False
+    _queue.clear()
+    _worker = _current = None
+    _cv = threading.Condition()
+    _stopping = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 CALLS_BEFORE_COMPILING = 2   # the VM runs a program this many times on a device before it compiles
 
 
