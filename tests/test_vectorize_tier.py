@@ -155,16 +155,33 @@ def test_out_dtype_and_where_go_through_the_ufunc(tier_mode):
     assert_bitwise(pygpu.asnumpy(out_vm), pygpu.asnumpy(out_c))
 
 
-def test_strided_and_broadcast_operands_stay_on_the_vm(tier_mode):
+@pytest.mark.parametrize("name,make,args", CASES[:7], ids=[c[0] for c in CASES[:7]])
+def test_strided_and_broadcast_operands_run_the_strided_kernel(tier_mode, name, make, args):
+    """Views and broadcasting: the kernel of any strides (up to 4 merged dimensions), bitwise."""
+    views = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            m = np.resize(a, 2 * 3 * 40).reshape(2, 3, 40)
+            views.append(pygpu.asarray(m, device="cpu")[:, ::-1, ::2])   # reversed and strided
+        else:
+            views.append(a)
+    views[0] = views[0][:1]   # broadcast along the first dimension
+    vm, compiled, n = both_tiers(tier_mode, make, views)
+    assert n == 1, "the compiled tier did not run"
+    assert vm.shape[1:] == (3, 20)
+    assert_bitwise(vm, compiled)
+
+
+def test_deep_layouts_stay_on_the_vm(tier_mode):
+    """More than 4 merged dimensions: the VM."""
     tier_mode("compiled")
     f = pygpu.vectorize(["float64(float64, float64)"])(piecewise)
-    a = pygpu.asarray(np.linspace(0, 1, 200).reshape(10, 20), device="cpu")
+    a = pygpu.asarray(np.linspace(0, 1, 2 ** 6).reshape((2,) * 6), device="cpu")[..., ::-1, :, ::-1, :, ::-1, :]
     before = dict(tier.stats)
-    r = f(a[:, ::2], a[0, ::2])
+    r = f(a, a[0])
     assert tier.stats == before   # not asked: the VM ran
     tier_mode("vm")
-    expect = pygpu.vectorize(["float64(float64, float64)"])(piecewise)(a[:, ::2], a[0, ::2])
-    assert_bitwise(pygpu.asnumpy(r), pygpu.asnumpy(expect))
+    assert_bitwise(pygpu.asnumpy(r), pygpu.asnumpy(pygpu.vectorize(["float64(float64, float64)"])(piecewise)(a, a[0])))
 
 
 def test_fuse_runs_compiled(tier_mode):
@@ -264,6 +281,12 @@ def test_mock_cuda_compiled_tier_launch(mock_driver, tmp_path):
         res["auto_later"] = stats()["last_kernel"]
         g(b[::2])
         res["strided"] = stats()["last_kernel"]
+        tier.set_mode("compiled")
+        h = pygpu.vectorize(["float64(float64, float64)"], target="cuda")(lambda x, k: x * k)
+        m = pygpu.zeros((6, 8), dtype=np.float64, device="cuda:0")
+        h(m[:, 1:5], 3.0)
+        s = stats()
+        res["strided_compiled"] = [s["last_kernel"], s["last_nparams"], s["last_params"][:288], m.data_ptr]
         src = "lambda x: " + " + ".join(f"x * {i}.5" for i in range(40))   # 44 registers: past the VM's 32
         big = pygpu.vectorize(["float64(float64)"], target="cuda")(eval(src))
         big(pygpu.zeros(4, device="cuda:0"))
@@ -277,6 +300,12 @@ def test_mock_cuda_compiled_tier_launch(mock_driver, tmp_path):
     assert (n, px, py, k0) == (10**6, ptr, ptr, 7)
     assert stats["compiled"] == 1 and stats["failed"] == 0
     assert out["auto_first"] == "pg_vm_run" and out["auto_later"] == "pg_tier" and out["strided"] == "pg_vm_run"
+    kernel, nparams, raw, ptr = out["strided_compiled"]
+    assert kernel == "pg_tier" and nparams == 18   # n, nd, shape[4], x and its strides[4], k's two words, out ...
+    words = struct.unpack_from("<qqqqqqQqqqqdQ", bytes.fromhex(raw), 0)
+    assert words[:6] == (24, 2, 4, 6, 1, 1)        # 24 elements, 2 dimensions, innermost first
+    assert words[6:11] == (ptr + 8, 8, 64, 0, 0)  # x: columns 1 to 4 of a 6 x 8 float64 array
+    assert words[11] == 3.0
     assert out["big"] == "pg_tier"   # compiled at its first call: the CUDA VM cannot hold it
 
 

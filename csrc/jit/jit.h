@@ -20,13 +20,17 @@ typedef struct {
     int ndevices;           /* copies in CUDA devices' memory, by device index */
     struct PgBlock **device;
     PyObject *dict;         /* Python attributes: the compiled tier keeps the program's text there */
-    /* The compiled tier (pygpu/_jit/tier.py): per device (the CPU, then cuda:0 ..), the kernel
-     * the program was compiled to, for contiguous operands stored as tier_types (the inputs,
-     * then the output); state 0: ask the tier's hook, 1: tier_fn is ready, -1: the VM only. */
-    PyObject *tier_fn[PG_KERNEL_SLOTS];
-    signed char tier_state[PG_KERNEL_SLOTS];
-    int tier_types[PG_KERNEL_SLOTS][PG_VM_MAXARGS];
+    /* The compiled tier (pygpu/_jit/tier.py): per device (the CPU, then cuda:0 ..) and layout
+     * (PG_TIER_CONTIGUOUS, PG_TIER_STRIDED), the kernel the program was compiled to, for
+     * operands stored as tier_types (the inputs, then the output); state 0: ask the tier's
+     * hook, 1: tier_fn is ready, -1: the VM only. */
+    PyObject *tier_fn[PG_KERNEL_SLOTS][2];
+    signed char tier_state[PG_KERNEL_SLOTS][2];
+    int tier_types[PG_KERNEL_SLOTS][2][PG_VM_MAXARGS];
 } PgVmProgramObject;
+#define PG_TIER_CONTIGUOUS 0   /* every array operand contiguous along one merged dimension */
+#define PG_TIER_STRIDED 1      /* up to PG_TIER_MAXDIMS dimensions of any strides (broadcast: 0) */
+#define PG_TIER_MAXDIMS 4
 
 extern PyTypeObject PgVmProgram_Type;
 #define PgVmProgram_Check(o) (Py_TYPE(o) == &PgVmProgram_Type)

@@ -17,24 +17,31 @@ tier_slot(PgDevice *dev)
     return slot < PG_KERNEL_SLOTS ? slot : -1;
 }
 
-/* The compiled tier: 1 when the program's kernel ran over the contiguous operands, 0 when the
- * VM is to run them, -1 with an exception. */
+/* The compiled tier: 1 when the program's kernel ran over the operands, 0 when the VM is to run
+ * them, -1 with an exception. Layouts: every array operand contiguous along one merged
+ * dimension (the contiguous kernel: n, then per operand its pointer), else up to
+ * PG_TIER_MAXDIMS merged dimensions of any strides (the strided kernel: n, nd, the shape from
+ * the innermost dimension out, then per operand its pointer and byte strides). A scalar operand
+ * passes its value's two words instead. */
 static int
 tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *ops, int nd,
-            int64_t (*strides)[PG_MAXDIMS], int64_t size)
+            const int64_t *shape, int64_t (*strides)[PG_MAXDIMS], int64_t size)
 {
     int slot = tier_slot(dev);
-    if (slot < 0 || nd != 1 || prog->tier_state[slot] < 0)
+    if (slot < 0 || nd > PG_TIER_MAXDIMS)
         return 0;
-    /* every array operand walked element by element; scalars are passed by value. An operand's
-     * key: its stored type, + PG_TIER_SCALAR for a scalar */
+    int v = PG_TIER_CONTIGUOUS; /* (nd 0: one element) */
+    for (int k = 0; k < nargs; k++)
+        if (ops[k].data != NULL &&
+            (nd > 1 || (nd == 1 && size > 1 && strides[k][0] != pg_type_info[ops[k].type].itemsize)))
+            v = PG_TIER_STRIDED;
+    if (prog->tier_state[slot][v] < 0)
+        return 0;
+    /* an operand's key: its stored type, + PG_TIER_SCALAR for a scalar */
     int key[PG_VM_MAXARGS];
-    for (int k = 0; k < nargs; k++) {
-        if (ops[k].data != NULL && size > 1 && strides[k][0] != pg_type_info[ops[k].type].itemsize)
-            return 0;
+    for (int k = 0; k < nargs; k++)
         key[k] = ops[k].type + (ops[k].data == NULL ? PG_TIER_SCALAR : 0);
-    }
-    if (prog->tier_state[slot] == 0) {
+    if (prog->tier_state[slot][v] == 0) {
         PyObject *types = PyTuple_New(nargs);
         if (types == NULL)
             return -1;
@@ -42,7 +49,8 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
             PyTuple_SET_ITEM(types, k, PyLong_FromLong(key[k]));
         /* a program the CUDA interpreter cannot run (more registers than its file): compile now */
         PyObject *now = dev->kind != PG_DEVICE_CPU && prog->host->nslots > PG_VM_GPU_SLOTS_HOST ? Py_True : Py_False;
-        PyObject *r = PyObject_CallFunctionObjArgs(pg_vm_tier_hook, (PyObject *)prog, (PyObject *)dev, types, now, NULL);
+        PyObject *r = PyObject_CallFunctionObjArgs(pg_vm_tier_hook, (PyObject *)prog, (PyObject *)dev, types, now,
+                                                   v == PG_TIER_STRIDED ? Py_True : Py_False, NULL);
         Py_DECREF(types);
         if (r == NULL)
             return -1;
@@ -52,18 +60,18 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
         }
         if (!PgFunction_Check(r)) {
             Py_DECREF(r);
-            prog->tier_state[slot] = -1;
+            prog->tier_state[slot][v] = -1;
             return 0;
         }
-        prog->tier_fn[slot] = r;
-        prog->tier_state[slot] = 1;
+        prog->tier_fn[slot][v] = r;
+        prog->tier_state[slot][v] = 1;
         for (int k = 0; k < nargs; k++)
-            prog->tier_types[slot][k] = key[k];
+            prog->tier_types[slot][v][k] = key[k];
     }
     for (int k = 0; k < nargs; k++) /* compiled for the operand types it first met */
-        if (prog->tier_types[slot][k] != key[k])
+        if (prog->tier_types[slot][v][k] != key[k])
             return 0;
-    PgFunction *fn = (PgFunction *)prog->tier_fn[slot];
+    PgFunction *fn = (PgFunction *)prog->tier_fn[slot][v];
     PgLaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     int64_t blocks;
@@ -80,21 +88,34 @@ tier_launch(PgVmProgramObject *prog, PgDevice *dev, int nargs, const PgOperand *
     }
     cfg.grid[0] = (unsigned int)(blocks < 1 ? 1 : blocks);
     cfg.grid[1] = cfg.grid[2] = cfg.block[1] = cfg.block[2] = 1;
-    int64_t n = size;
+    int64_t n = size, ndims = nd, dims[PG_TIER_MAXDIMS], st[PG_VM_MAXARGS][PG_TIER_MAXDIMS];
     char *data[PG_VM_MAXARGS];
     uint64_t scalar[PG_VM_MAXARGS][2];
-    void *params[2 * PG_VM_MAXARGS + 1];
+    void *params[1 + 1 + PG_TIER_MAXDIMS + PG_VM_MAXARGS * (1 + PG_TIER_MAXDIMS)];
     int np = 0;
     params[np++] = &n;
-    for (int k = 0; k < nargs; k++) { /* an array's pointer, or a scalar's two words */
+    if (v == PG_TIER_STRIDED) {
+        params[np++] = &ndims;
+        for (int d = 0; d < PG_TIER_MAXDIMS; d++) { /* innermost first; past nd: 1 */
+            dims[d] = d < nd ? shape[nd - 1 - d] : 1;
+            params[np++] = &dims[d];
+        }
+    }
+    for (int k = 0; k < nargs; k++) {
         data[k] = ops[k].data;
         scalar[k][0] = ops[k].scalar[0];
         scalar[k][1] = ops[k].scalar[1];
-        if (data[k] != NULL) {
-            params[np++] = &data[k];
-        } else {
+        if (data[k] == NULL) {
             params[np++] = &scalar[k][0];
             params[np++] = &scalar[k][1];
+            continue;
+        }
+        params[np++] = &data[k];
+        if (v == PG_TIER_STRIDED) {
+            for (int d = 0; d < PG_TIER_MAXDIMS; d++) {
+                st[k][d] = d < nd ? strides[k][nd - 1 - d] : 0;
+                params[np++] = &st[k][d];
+            }
         }
     }
     if (dev->backend->kernel_launch(dev, &fn->info, &cfg, params, pg_stream_current_handle(dev)) < 0)
@@ -121,7 +142,7 @@ pg_vm_launch(PyObject *program, PgDevice *dev, int nargs, const PgOperand *ops)
     if (size == 0)
         return 0;
     if (pg_vm_tier_hook != NULL) {
-        int done = tier_launch(prog, dev, nargs, ops, nd, strides, size);
+        int done = tier_launch(prog, dev, nargs, ops, nd, shape, strides, size);
         if (done != 0)
             return done < 0 ? -1 : 0;
     }

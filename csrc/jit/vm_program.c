@@ -96,7 +96,8 @@ program_dealloc(PyObject *self)
 {
     PgVmProgramObject *p = (PgVmProgramObject *)self;
     for (int i = 0; i < PG_KERNEL_SLOTS; i++)
-        Py_CLEAR(p->tier_fn[i]);
+        for (int v = 0; v < 2; v++)
+            Py_CLEAR(p->tier_fn[i][v]);
     Py_CLEAR(p->dict);
     for (int i = 0; i < p->ndevices; i++)
         if (p->device[i])
@@ -345,7 +346,8 @@ py_vmath_variant(PyObject *m, PyObject *args)
 /* _vm_tier_hook(hook): the compiled tier's hook (None: the VM only). pg_vm_launch calls
  * hook(program, device, types) for a contiguous launch on a device where the program has no
  * answer yet: a _Function (the compiled kernel, launched from then on for those operand types),
- * None (not ready: the VM runs, ask again next time) or False (the VM only, on that device). */
+ * None (not ready: the VM runs, ask again next time) or False (the VM only, on that device).
+ * Its full call: hook(program, device, types, now, strided) (jit/vm_launch.c). */
 PyObject *pg_vm_tier_hook = NULL;
 
 static PyObject *
@@ -371,17 +373,25 @@ py_vm_tier_forget(PyObject *m, PyObject *obj)
     }
     PgVmProgramObject *p = (PgVmProgramObject *)obj;
     for (int i = 0; i < PG_KERNEL_SLOTS; i++) {
-        Py_CLEAR(p->tier_fn[i]);
-        p->tier_state[i] = 0;
+        for (int v = 0; v < 2; v++) {
+            Py_CLEAR(p->tier_fn[i][v]);
+            p->tier_state[i][v] = 0;
+        }
     }
     Py_RETURN_NONE;
 }
 
-/* _vm_tier_state(program): {device slot: 'compiled' | 'vm'} where the program has an answer. */
+/* _vm_tier_state(program): {device slot: 'compiled' | 'vm'} where the program has an answer
+ * for contiguous operands; with strided=True, for the strided layout. */
 static PyObject *
-py_vm_tier_state(PyObject *m, PyObject *obj)
+py_vm_tier_state(PyObject *m, PyObject *args, PyObject *kwds)
 {
     PG_UNUSED(m);
+    static char *kwlist[] = {"program", "strided", NULL};
+    PyObject *obj;
+    int v = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p:_vm_tier_state", kwlist, &obj, &v))
+        return NULL;
     if (!PgVmProgram_Check(obj)) {
         PyErr_SetString(PyExc_TypeError, "_vm_tier_state takes a VmProgram");
         return NULL;
@@ -389,14 +399,14 @@ py_vm_tier_state(PyObject *m, PyObject *obj)
     PgVmProgramObject *p = (PgVmProgramObject *)obj;
     PyObject *d = PyDict_New();
     for (int i = 0; d != NULL && i < PG_KERNEL_SLOTS; i++) {
-        if (p->tier_state[i] == 0)
+        if (p->tier_state[i][v] == 0)
             continue;
         PyObject *k = PyLong_FromLong(i);
-        PyObject *v = PyUnicode_FromString(p->tier_state[i] > 0 ? "compiled" : "vm");
-        if (k == NULL || v == NULL || PyDict_SetItem(d, k, v) < 0)
+        PyObject *s = PyUnicode_FromString(p->tier_state[i][v] > 0 ? "compiled" : "vm");
+        if (k == NULL || s == NULL || PyDict_SetItem(d, k, s) < 0)
             Py_CLEAR(d);
         Py_XDECREF(k);
-        Py_XDECREF(v);
+        Py_XDECREF(s);
     }
     return d;
 }
@@ -427,7 +437,7 @@ PyMethodDef pg_vm_module_methods[] = {
     {"_vmath_loops", py_vmath_loops, METH_NOARGS, NULL},
     {"_vm_tier_hook", py_vm_tier_hook, METH_O, NULL},
     {"_vm_tier_forget", py_vm_tier_forget, METH_O, NULL},
-    {"_vm_tier_state", py_vm_tier_state, METH_O, NULL},
+    {"_vm_tier_state", (PyCFunction)(void (*)(void))py_vm_tier_state, METH_VARARGS | METH_KEYWORDS, NULL},
     {"_vm_opcodes", py_vm_opcodes, METH_NOARGS, NULL},
     {"_vmath_variant", py_vmath_variant, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

@@ -16,11 +16,13 @@ the results are bitwise the VM's. On the CPU the VM computes float32/float64 sin
 with the whole-array functions of kernels/vmath.h, the compiled tier with pg_math.h's scalar
 ones: within their documented 1 ulp of each other, not bitwise.
 
-It runs where every array operand is walked contiguously (one merged dimension; scalars are
-passed by value): broadcast and strided operands stay on the VM, as do reductions
-(pygpu.reduce, .reduce). The C ufunc path calls hook() (set with _core._vm_tier_hook) for such
-operands on a device until it answers; the answer is kept in the program (jit/vm_launch.c). A
-kernel is compiled for the operand types a program first meets there; other types run the VM.
+Two kernels per program, device and operand types: contiguous (every array operand walked
+along one merged dimension: plain indexing) and strided (up to 4 merged dimensions of any
+strides, broadcasting's 0 included: the VM's div/mod offsets); scalars are passed by value.
+Deeper layouts and reductions (pygpu.reduce, .reduce) stay on the VM. The C ufunc path calls
+hook() (set with _core._vm_tier_hook) for a layout on a device until it answers; the answer is
+kept in the program (jit/vm_launch.c). A kernel is compiled for the operand types a program
+first meets there; other types run the VM.
 
 PYGPU_VECTORIZE_TIER picks the tier: 'auto' (the default: the VM until the kernel, queued at the
 program's second call, is compiled by a background thread, then the kernel; a kernel in the disk
@@ -73,9 +75,14 @@ def _opcode_names():
 _names = None
 
 
-def source(ir, types, cpu):
+MAXDIMS = 4   # PG_TIER_MAXDIMS (jit/jit.h): the strided kernel's dimensions
+
+
+def source(ir, types, cpu, strided=False):
     """The C (after the prelude) of the kernel `pg_tier` of a program's _tier_ir for operands
-    stored as `types` (PgType numbers: the inputs, then the output)."""
+    stored as `types` (PgType numbers: the inputs, then the output; + SCALAR for a scalar),
+    contiguous, or strided: then the kernel takes the number of dimensions, the shape from the
+    innermost dimension out and each array's byte strides (jit/vm_launch.c packs them)."""
     global _names
     if _names is None:
         _names = _opcode_names()
@@ -132,8 +139,17 @@ def source(ir, types, cpu):
     lines += [ops[k] for k in sorted(ops)]
     if cpu:   # the element loop is bounded: no Ctrl-C poll in it (the program's backward jumps poll)
         lines += ['#pragma push_macro("for")', "#undef for"]
-    params = ", ".join(["int64_t pg_n"] + [("uint64_t pg_s%da, uint64_t pg_s%db" % (k, k)) if types[k] >= SCALAR
-                                           else "char *pg_d%d" % k for k in range(nin + 1)])
+    params = ["int64_t pg_n"]
+    if strided:
+        params += ["int64_t pg_nd"] + ["int64_t pg_shape%d" % d for d in range(MAXDIMS)]
+    for k in range(nin + 1):
+        if types[k] >= SCALAR:
+            params.append("uint64_t pg_s%da, uint64_t pg_s%db" % (k, k))
+        else:
+            params.append("char *pg_d%d" % k)
+            if strided:
+                params += ["int64_t pg_st%d_%d" % (k, d) for d in range(MAXDIMS)]
+    params = ", ".join(params)
     lines.append('extern "C" PG_JIT_KERNEL __global__ void pg_tier(%s)' % params)
     lines.append("{")
     if cpu:   # a contiguous run of elements per block (one thread each)
@@ -144,6 +160,20 @@ def source(ir, types, cpu):
     else:
         lines += ["    for (int64_t pg_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; pg_i < pg_n;",
                   "         pg_i += (int64_t)blockDim.x * gridDim.x) {"]
+    arrays = [k for k in range(nin + 1) if types[k] < SCALAR]
+    if strided:   # each array's byte offset of element pg_i (as vm.cu's vm_offsets)
+        lines += ["        int64_t %s;" % ", ".join("pg_o%d = 0" % k for k in arrays),
+                  "        int64_t pg_e = pg_i;"]
+        for d in range(MAXDIMS):
+            lines.append("        if (%d < pg_nd) {" % d)
+            lines.append("            const int64_t pg_q = pg_e / pg_shape%d, pg_j = pg_e - pg_q * pg_shape%d;" % (d, d))
+            lines += ["            pg_o%d += pg_j * pg_st%d_%d;" % (k, k, d) for k in arrays]
+            lines.append("            pg_e = pg_q;")
+            lines.append("        }")
+
+    def at(k):
+        return ("pg_d%d + pg_o%d" % (k, k)) if strided else ("pg_d%d + pg_i * %d" % (k, _ITEMSIZE[types[k]]))
+
     lines += ["        union pg_tier_reg %s;" % ", ".join("pg_r%d = {}" % k for k in range(max(nslots, 1)))]
     for reg, t, value in consts:   # the VM's constant registers, as the bytes it fills them with
         value = value.item() if isinstance(value, np.generic) else value
@@ -159,12 +189,10 @@ def source(ir, types, cpu):
             lines.append("        { const uint64_t pg_v[2] = {pg_s%da, pg_s%db}; %s = pg_load_%s((const char *)pg_v, %d); }"
                          % (k, k, r(in_regs[k], s), s, types[k] - SCALAR))
             continue
-        lines.append("        %s = pg_load_%s(pg_d%d + pg_i * %d, %d);" % (r(in_regs[k], s), s, k, _ITEMSIZE[types[k]],
-                                                                        types[k]))
+        lines.append("        %s = pg_load_%s(%s, %d);" % (r(in_regs[k], s), s, at(k), types[k]))
     lines += ["        " + x for x in body]
     so = _SUFFIX[out_type]
-    lines.append("        pg_store_%s(pg_d%d + pg_i * %d, %d, %s);" % (so, nin, _ITEMSIZE[types[nin]], types[nin],
-                                                                    r(out_reg, so)))
+    lines.append("        pg_store_%s(%s, %d, %s);" % (so, at(nin), types[nin], r(out_reg, so)))
     lines += ["    }", "}"]
     if cpu:
         lines.append('#pragma pop_macro("for")')
@@ -185,8 +213,8 @@ def _head():
     return _HEAD
 
 
-def full_source(ir, types, cpu):
-    return _head()[0] + source(ir, types, cpu)
+def full_source(ir, types, cpu, strided=False):
+    return _head()[0] + source(ir, types, cpu, strided)
 
 
 # ------------------------------------------------------------------ compiling and loading
@@ -309,10 +337,11 @@ if hasattr(os, "register_at_fork"):
 CALLS_BEFORE_COMPILING = 2   # the VM runs a program this many times on a device before it compiles
 
 
-def hook(program, device, types, now=False):
+def hook(program, device, types, now=False, strided=False):
     """The C launch's question (jit/vm_launch.c): the kernel of `program` for operands stored as
     `types` on `device`, None (not yet: run the VM), or False (the VM only there). now: the VM
     cannot run it there (more registers than the CUDA interpreter has): compile and wait.
+    strided: the kernel for operands of any strides (broadcast, views) instead of contiguous.
     'auto' looks in the disk cache at the first call (a kernel there runs from the first call),
     queues the compile at the second (a function called once never costs a compile), and
     launches the kernel from the first call after the compile is done."""
@@ -324,14 +353,14 @@ def hook(program, device, types, now=False):
     jobs = getattr(program, "_tier_jobs", None)
     if jobs is None:
         jobs = program._tier_jobs = {}
-    key = (str(device), tuple(types))
+    key = (str(device), tuple(types), bool(strided))
     job = jobs.get(key)
     try:
         if job is None:
             if device.type == "cpu" and _mode != "compiled" and not now and not auto_cpu \
                     and not cpu_prefers_compiled(ir):
                 return False
-            text = full_source(ir, types, device.type == "cpu")
+            text = full_source(ir, types, device.type == "cpu", strided)
             if _mode == "compiled" or now:
                 fn = _load(device, _compile(device, text, False))
                 stats["compiled"] += 1
