@@ -88,11 +88,14 @@ def main():
         side = 1024
         xs, ys = np.broadcast_arrays(np.linspace(-2, 1, side)[None, :], np.linspace(-1.5, 1.5, side)[:, None])
         px, py = pygpu.asarray(np.ascontiguousarray(xs)), pygpu.asarray(np.ascontiguousarray(ys))
+        bx, by = pygpu.asarray(np.linspace(-2, 1, side)[None, :]), pygpu.asarray(np.linspace(-1.5, 1.5, side)[:, None])
 
     cases = [
         ("vectorize cos2+sin2 f32", lambda: pygpu.vectorize(["float32(float32)"])(cos2sin2), (x,)),
         ("Mandelbrot 1024^2 x100", lambda: pygpu.vectorize(["int32(float64, float64, int32)"])(mandel), (px, py, 100)),
+        ("Mandelbrot broadcast", lambda: pygpu.vectorize(["int32(float64, float64, int32)"])(mandel), (bx, by, 100)),
         ("fuse SELU f32", lambda: pygpu.fuse(selu), (s,)),
+        ("fuse SELU f32 strided", lambda: pygpu.fuse(selu), (s[::2],)),
         ("polynomial f64 (straight)", lambda: pygpu.vectorize(["float64(float64)"])(poly), (x64,)),
         ("piecewise f32 (branches)", lambda: pygpu.vectorize(["float32(float32)"])(piecewise), (x,)),
     ]
@@ -114,7 +117,7 @@ def main():
         # the CPU's VM computes sin, exp, ... with vmath.h (within 1 ulp of the kernel's pg_math.h)
         expected = gpu or all(tier.cpu_prefers_compiled(p._tier_ir) for p in tier.programs(f_c))
         failures += expected and not ok
-        state = [_core._vm_tier_state(p) for p in tier.programs(f_c)]
+        state = [(_core._vm_tier_state(p), _core._vm_tier_state(p, strided=True)) for p in tier.programs(f_c)]
         verdict = "EQUAL" if ok else "DIFFERENT" + ("" if expected else " (vmath.h, expected)")
         print("%-26s vm %9.0f us   compiled %9.0f us   speedup %5.2fx   bitwise %s   (compile+first %.0f ms, %s)"
               % (name, t_vm, t_c, t_vm / t_c, verdict, t_first, state), flush=True)
