@@ -40,6 +40,25 @@
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);               \
          i += (int64_t)blockDim.x * gridDim.x)
 
+/* Contiguous loops load PG_ILP elements per thread, a grid's stride apart (each load still
+ * coalesced across the warp), before computing and storing any of them: PG_ILP loads per operand
+ * in flight per thread instead of one, which the memory latency needs (with one, a + b float32
+ * over 7e7 elements ran at 0.79x PyTorch's rate on an H200). The remainder runs one at a time.
+ * PG_ILP_START opens the loop state; PG_ILP_FOR(n) is the unrolled part; i0_ is left at the first
+ * element the remainder loop takes. Input k's values go through x<k>_[u] (its compute type). */
+#define PG_ILP 4
+#define PG_UNROLL _Pragma("unroll")
+#define PG_ILP_START                                                                       \
+    const int64_t step_ = (int64_t)blockDim.x * gridDim.x;                                 \
+    int64_t i0_ = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+#define PG_ILP_FOR(n) for (; i0_ + (PG_ILP - 1) * step_ < (n); i0_ += PG_ILP * step_)
+#define PG_REST_FOR(i, n) for (int64_t i = i0_; i < (n); i += step_)
+#define PG_ILP_DECL(S, k) pg_t_##S x##k##_[PG_ILP];
+#define PG_ILP_LOADP(S, k) x##k##_[u_] = PG_TO_COMPUTE_##S(p##k[i0_ + u_ * step_]);
+#define PG_ILP_LOAD(S, k) x##k##_[u_] = PG_CARG(S, k, i0_ + u_ * step_);
+#define PG_ILP_USE(S, k) pg_t_##S x##k = x##k##_[u_];
+#define PG_ILP_EACH for (int u_ = 0; u_ < PG_ILP; u_++)
+
 /* Byte offsets of element i for every operand: one div/mod chain over the merged dimensions for
  * all operands, in 32-bit arithmetic when the loop is small enough (the common case). The
  * outermost index needs no division (i < size makes the quotient its index), so a 1-d strided
@@ -86,7 +105,18 @@ pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
     {                                                                                        \
         PG_PROLOGUE(S0, 0, a)                                                                \
         pg_s_##SO *out = (pg_s_##SO *)a.data[1];                                            \
-        PG_GRID_LOOP(i, a.size) { pg_t_##S0 x0 = PG_CARG(S0, 0, i); out[i] = PG_TO_STORAGE_##SO(EXPR); } \
+        PG_ILP_START                                                                         \
+        PG_ILP_FOR(a.size) {                                                                 \
+            PG_ILP_DECL(S0, 0)                                                               \
+            PG_UNROLL PG_ILP_EACH { PG_ILP_LOAD(S0, 0) }                                     \
+            PG_UNROLL PG_ILP_EACH {                                                          \
+                const int64_t i = i0_ + u_ * step_;                                          \
+                (void)i;                                                                     \
+                PG_ILP_USE(S0, 0)                                                            \
+                out[i] = PG_TO_STORAGE_##SO(EXPR);                                           \
+            }                                                                                \
+        }                                                                                    \
+        PG_REST_FOR(i, a.size) { pg_t_##S0 x0 = PG_CARG(S0, 0, i); out[i] = PG_TO_STORAGE_##SO(EXPR); } \
     }                                                                                        \
     extern "C" __global__ void NAME##_s(PgLoopArgs a)                                        \
     {                                                                                        \
@@ -105,14 +135,39 @@ pg_offsets(const PgLoopArgs &a, int64_t i, int64_t *off)
         PG_PROLOGUE(S0, 0, a)                                                                \
         PG_PROLOGUE(S1, 1, a)                                                                \
         pg_s_##SO *out = (pg_s_##SO *)a.data[2];                                            \
+        PG_ILP_START                                                                         \
         if (p0 && p1) {                                                                      \
-            PG_GRID_LOOP(i, a.size) {                                                        \
+            PG_ILP_FOR(a.size) {                                                             \
+                PG_ILP_DECL(S0, 0)                                                           \
+                PG_ILP_DECL(S1, 1)                                                           \
+                PG_UNROLL PG_ILP_EACH { PG_ILP_LOADP(S0, 0) PG_ILP_LOADP(S1, 1) }            \
+                PG_UNROLL PG_ILP_EACH {                                                      \
+                    const int64_t i = i0_ + u_ * step_;                                      \
+                    (void)i;                                                                 \
+                    PG_ILP_USE(S0, 0)                                                        \
+                    PG_ILP_USE(S1, 1)                                                        \
+                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
+                }                                                                            \
+            }                                                                                \
+            PG_REST_FOR(i, a.size) {                                                         \
                 pg_t_##S0 x0 = PG_TO_COMPUTE_##S0(p0[i]);                                    \
                 pg_t_##S1 x1 = PG_TO_COMPUTE_##S1(p1[i]);                                    \
                 out[i] = PG_TO_STORAGE_##SO(EXPR);                                           \
             }                                                                                \
         } else {                                                                             \
-            PG_GRID_LOOP(i, a.size) {                                                        \
+            PG_ILP_FOR(a.size) {                                                             \
+                PG_ILP_DECL(S0, 0)                                                           \
+                PG_ILP_DECL(S1, 1)                                                           \
+                PG_UNROLL PG_ILP_EACH { PG_ILP_LOAD(S0, 0) PG_ILP_LOAD(S1, 1) }              \
+                PG_UNROLL PG_ILP_EACH {                                                      \
+                    const int64_t i = i0_ + u_ * step_;                                      \
+                    (void)i;                                                                 \
+                    PG_ILP_USE(S0, 0)                                                        \
+                    PG_ILP_USE(S1, 1)                                                        \
+                    out[i] = PG_TO_STORAGE_##SO(EXPR);                                       \
+                }                                                                            \
+            }                                                                                \
+            PG_REST_FOR(i, a.size) {                                                         \
                 pg_t_##S0 x0 = PG_CARG(S0, 0, i);                                            \
                 pg_t_##S1 x1 = PG_CARG(S1, 1, i);                                            \
                 out[i] = PG_TO_STORAGE_##SO(EXPR);                                           \
