@@ -337,6 +337,32 @@ def test_scalar_powers_take_numpy_fast_paths(device):
                     _same_bits(pygpu.fuse(lambda a: np.power(a, e))(dx), want_call)
 
 
+def test_integer_arrays_to_float_powers_take_the_float_loops_fast_paths(monkeypatch):
+    """int64_array ** 0.5 is np.power's float64 loop with a scalar exponent, which NumPy computes
+    as sqrt (and 2.0, -1.0 as square, reciprocal): fuse computed pow there, 1 ulp off sqrt 2 on
+    CUDA (equal on the CPU, whose glibc pow is correctly rounded there: so the program's ops are
+    read here); a float16 loop has no fast path, and float_power none either."""
+    from pygpu import _fuse
+    from pygpu._compiler import ir
+    programs = []
+    emit = _fuse.vm.emit
+    monkeypatch.setattr(_fuse.vm, "emit", lambda fn: programs.append(ir.dump(fn)) or emit(fn))
+
+    def ops(fn, *args):
+        programs.clear()
+        pygpu.fuse(fn)(*args)
+        return programs[0]
+    x = pygpu.asarray(np.array([0, 3, 4, 2]), device="cpu")
+    assert "sqrt" in ops(lambda a: a ** 0.5, x) and "power" not in ops(lambda a: a ** 0.5, x)
+    assert "sqrt" in ops(lambda a: np.power(a, 0.5), x)
+    assert "square" in ops(lambda a: np.power(a, 2.0), x) and "reciprocal" in ops(lambda a: a ** -1.0, x)
+    picked = ops(lambda a, p: a ** p, x, 0.5)   # a Python float argument: picked at run time
+    assert "sqrt" in picked and "power" in picked
+    assert "sqrt" in ops(lambda a: a ** 0.5, pygpu.asarray(np.array([True]), device="cpu"))
+    assert "sqrt" not in ops(lambda a: np.power(a, 0.5), pygpu.asarray(np.array([1.0], np.float16), device="cpu"))
+    assert "sqrt" not in ops(lambda a: np.float_power(a, 0.5), x)
+
+
 def test_round_and_integer_rounding_keep_numpy_dtypes(device):
     """np.round of integers keeps their dtype and values (fuse gave float64, 2**62 + 1 rounded to
     2**62), negative decimals round in float64 as NumPy's; floats round with decimals= in their own

@@ -173,10 +173,16 @@ def _weak_argument(a, o):
 
 def numpy_ufunc(op, args, operands, fast=True):
     """(ufunc()'s Op, the dtype NumPy gives the result: float16 where the Op computes float32)."""
-    if op == "power" and fast and operands[0] in (T.FLOAT32, T.FLOAT64) and operands[1] in (int, float):
+    if op == "power" and fast and operands[1] in (int, float):
         # NumPy's float32 and float64 power loops take a scalar exponent 0.5, 2, -1 as sqrt,
-        # square, reciprocal (np.power(x, 0.5) of -0.0 is -0.0)
-        return _scalar_power(args[0], args[1], operands, {0.5: "sqrt", 2: "square", -1: "reciprocal"})
+        # square, reciprocal (np.power(x, 0.5) of -0.0 is -0.0): the loop's, so an integer or
+        # bool array meeting a Python float too (int64_array ** 0.5 is the float64 loop's sqrt;
+        # pow's result there is 1 ulp off sqrt's on CUDA); float16's loop has no fast path
+        r = optable.resolve_numpy(op, operands)
+        loop = r[3][0] if r is not None else None
+        if loop in (T.FLOAT32, T.FLOAT64):
+            return _scalar_power(cast(args[0], loop), args[1], (loop, operands[1]),
+                                 {0.5: "sqrt", 2: "square", -1: "reciprocal"})
     composed = _COMPOSED.get(op)
     if composed is not None:
         return _composed_ufunc(op, composed, args, operands)
