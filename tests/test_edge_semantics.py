@@ -984,3 +984,23 @@ def test_numpy_operands_in_the_other_byte_order_in_ufuncs():
     same(pg.sqrt(be), np.sqrt(be))
     same(np.arange(4, dtype=">i4") + pg.arange(4), np.arange(4, dtype=">i4") + np.arange(4))
     same(pg.where(pg.asarray([True, False, True, False]), be, 0.5), np.where([True, False, True, False], be, 0.5))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64"])
+def test_power_of_a_scalar_half_is_numpys_sqrt_path(device, dtype):
+    """np.power(x, 0.5) with a scalar exponent: NumPy's float32/float64 loops take it as sqrt(x)
+    ((-0.0) ** 0.5 is -0.0, (-inf) ** 0.5 nan), an array of exponents as pow (+0.0, inf); the
+    float16 loop always as pow; an integer base through the float64 loop (pygpu gave pow's +0.0
+    and inf for the scalar)."""
+    x = np.array([-0.0, 0.0, -np.inf, np.inf, np.nan, 2.0, 1e-3, -4.0, 0.25] * 3)
+    x = x.astype(dtype) if dtype != "int64" else np.array([0, 2, 3, 16, -4, 7] * 4)
+    dx = pg.asarray(x, device=device)
+    with np.errstate(invalid="ignore"):
+        for e in (0.5, np.float64(0.5), np.float32(0.5), np.full(x.shape, 0.5, x.dtype if dtype != "int64" else "f8")):
+            want = np.power(x, e)
+            de = pg.asarray(e, device=device) if isinstance(e, np.ndarray) else e
+            for got in (pg.power(dx, de), np.power(dx, de)):
+                got = pg.asnumpy(got)
+                assert got.dtype == want.dtype, (e, got.dtype, want.dtype)
+                np.testing.assert_array_equal(got, want)
+                np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -339,6 +339,29 @@ has_negative(const Operand *op, int loop_type)
     return r;
 }
 
+/* NumPy's float32 and float64 power loops take an exponent of stride 0 (a scalar) equal to 0.5 as
+ * sqrt of the base: (-0.0) ** 0.5 is -0.0 and (-inf) ** 0.5 nan there, as sqrt's, where pow gives
+ * +0.0 and inf (the float16 and complex loops have no such path; an array of exponents takes pow).
+ * *kernel becomes sqrt's loop of that type when it applies. 0, or -1 on error. */
+static int
+scalar_half_power(const Operand *ops, const int *kt, int *kernel)
+{
+    if (ops[1].arr != NULL || ops[1].scalar == NULL || kt[0] != kt[1] ||
+        (kt[0] != PG_FLOAT32 && kt[0] != PG_FLOAT64))
+        return 0;
+    double e = PyFloat_AsDouble(ops[1].scalar);
+    if (e == -1.0 && PyErr_Occurred())
+        return -1;
+    if (e != 0.5)
+        return 0;
+    PgUfunc *sq = pg_ufunc_lookup("sqrt");
+    int types[1] = {kt[0]};
+    int j = sq ? find_loop(sq, types) : -1;
+    if (j >= 0 && loop_types(sq, j)[0] == kt[0] && loop_types(sq, j)[1] == kt[0])
+        *kernel = sq->first + j;
+    return 0;
+}
+
 /* 0: classified; 1: not a type ufuncs take (operators return NotImplemented); -1: error */
 static int
 classify(PyObject *obj, Operand *op)
@@ -956,9 +979,16 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
     }
     PgArray *target = tmp ? tmp : result;
     pg_operand_from_array(&kops[nin], target);
+    int kernel = uf->first + k, kin = nin;
+    if ((uf->flags & PG_UF_POWER) && !uf->programs && scalar_half_power(ops, kt, &kernel) < 0)
+        goto done;
+    if (kernel != uf->first + k) { /* sqrt's loop: the base in, the result out */
+        kops[1] = kops[nin];
+        kin = 1;
+    }
     if (pg_array_size(target) > 0) {
         int rc = uf->programs ? pg_program_launch(uf->programs[k].program, dev, nin + 1, kops)
-                              : pg_elementwise_launch(dev, uf->first + k, nin + 1, kops);
+                              : pg_elementwise_launch(dev, kernel, kin + 1, kops);
         if (rc < 0)
             goto done;
     }
