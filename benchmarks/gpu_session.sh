@@ -8,6 +8,7 @@
 #   STEPS=tests PYTEST_ARGS="tests/test_elementwise.py" bash ...         (a part)
 #   STEPS=bench BENCH_GROUPS="reductions vectorize" BENCH_ARGS=--quick bash ...
 #   STEPS=sanitize SAN_TOOLS="memcheck racecheck" SAN_FILES_ALL="tests/test_vreduce.py" bash ...
+#   (SAN_FILES_initcheck=... and the like: one tool's files)
 # The release wheels' kernels come from NVRTC 12 (build_nvrtc.py): to run the suite on those, build
 # the carried extension here with PYGPU_CUDA_TOOLCHAIN=nvrtc12 (docs/install.md: Wheels); `python -m pygpu`
 # in main.txt then says "CUDA kernels: NVRTC 12.9 for ...".
@@ -58,11 +59,12 @@ if [[ $STEPS == *sanitize* ]]; then
     else
         stamp "sanitize with $CS"
         for tool in ${SAN_TOOLS:-memcheck racecheck synccheck initcheck}; do
+            files_of_tool="SAN_FILES_$tool"   # SAN_FILES_initcheck=... narrows one tool
             # API errors off: pygpu asks cuPointerGetAttribute whether a host buffer is pinned,
             # and the answer for pageable memory is an error code that would use up the report
             ( PYGPU_POOL=off PYGPU_TEST_DEVICES=cuda:0 timeout "${SAN_TIMEOUT:-240}" "$CS" --tool "$tool" \
                   --report-api-errors no --error-exitcode 99 --print-limit 50 \
-                  $PY -m pytest ${SAN_FILES_ALL:-${SAN_FILES[$tool]}} -v -p no:cacheprovider -p timeout --timeout=120 \
+                  $PY -m pytest ${!files_of_tool:-${SAN_FILES_ALL:-${SAN_FILES[$tool]}}} -v -p no:cacheprovider -p timeout --timeout=120 \
                   --tb=line -k "${SAN_SELECT:-$SAN_SKIP}" >"$OUT/san_$tool.log" 2>&1
               echo "sanitize $tool rc=$?" >>"$OUT/san_$tool.log" ) &
             SAN_PIDS+=($!)

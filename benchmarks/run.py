@@ -13,6 +13,7 @@ import json
 import math
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -87,8 +88,9 @@ def timeit(fn, sync=None, min_time=0.2, repeat=7, quick=False):
 
 
 class Bench:
-    def __init__(self, device, quick, no_numpy=False):
+    def __init__(self, device, quick, no_numpy=False, case=None):
         self.device = pygpu.Device(device) if device else pygpu.get_device()
+        self.case = re.compile(case) if case else None   # elementwise_case labels to run
         self.no_numpy = no_numpy
         self.on_gpu = self.device.kind == "cuda"
         self.quick = quick
@@ -259,6 +261,8 @@ def other_time(b, fn, lib):
 
 def elementwise_case(b, label, make, expr, nbytes=None, group="elementwise"):
     """make(xp, n-arrays) -> inputs; expr(xp, *inputs) -> result. Times pygpu, numpy and others."""
+    if b.case and not b.case.search(label):
+        return
     dev = b.device
     res = {}
     inputs = make(np)
@@ -964,9 +968,11 @@ def main():
     ap.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                                                    "latest.json"))
     ap.add_argument("--only", default=None, help="run the groups whose name contains this")
+    ap.add_argument("--case", default=None,
+                    help="of the elementwise-style cases, run those whose label matches this regular expression")
     ap.add_argument("--no-numpy", action="store_true", help="skip NumPy's timings (GPU runs against CuPy/PyTorch)")
     args = ap.parse_args()
-    b = Bench(args.device, args.quick, args.no_numpy)
+    b = Bench(args.device, args.quick, args.no_numpy, args.case)
     print(f"pygpu {pygpu.__version__} on {b.device} ({b.device.properties().get('name')}); numpy {np.__version__}; "
           f"cupy {'yes' if cp else 'no'}, torch {'yes' if torch else 'no'}, numba {'yes' if numba_cuda else 'no'}")
     groups = [("memory", bench_allocation), ("memory", bench_asarray), ("bandwidth", bench_bandwidth),
