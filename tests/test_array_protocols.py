@@ -424,11 +424,11 @@ def test_numpy_outs_of_arrays_on_a_gpu_are_refused(device):
     x = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
     p = pygpu.asarray(x, device=device)
     for call, shape, dtypes in NUMPY_OUT_CALLS:
-        host = np.full(shape, 7, dtypes[0])
+        host, untouched = np.full(shape, 7, dtypes[0]), np.full(shape, 7, dtypes[0])
         with pytest.raises(TypeError, match="with a NumPy out= is NumPy's, on the CPU device only; an operand is on "
                                             "cuda"):
             call(p, host)
-        assert (host == 7).all()
+        assert_array_equal(host, untouched)   # (a bool out holds True, not 7)
     m = pygpu.asarray(np.eye(3), device=device)
     for call in (lambda: np.matmul(m, m, out=np.zeros((3, 3))), lambda: np.divmod(p, 0.3, out=(x.copy(), x.copy())),
                  lambda: np.full((3, 2), p[0, :2], dtype=np.float64), lambda: np.copyto(np.zeros(3), p[0])):

@@ -1003,4 +1003,5 @@ def test_power_of_a_scalar_half_is_numpys_sqrt_path(device, dtype):
                 got = pg.asnumpy(got)
                 assert got.dtype == want.dtype, (e, got.dtype, want.dtype)
                 np.testing.assert_array_equal(got, want)
-                np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+                keep = ~np.isnan(want)   # (a NaN's sign is the hardware's: x86's sqrt(-4) is -nan, a GPU's +nan)
+                np.testing.assert_array_equal(np.signbit(got)[keep], np.signbit(want)[keep])
