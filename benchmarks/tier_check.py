@@ -79,6 +79,9 @@ def main():
     gpu = dev.type != "cpu"
     n = int(args.n) if args.n else (10 ** 8 if gpu else 10 ** 7)
     sync = dev.synchronize
+    if gpu:
+        from pygpu._jit import nvrtc
+        nvrtc.load()   # (the version is read from the loaded library: the GPU run of 2026-11-28 stopped here)
     print("device", dev, "n", n, "nvrtc", _core._nvrtc_version() if gpu else "-", flush=True)
     rng = np.random.default_rng(0)
     with dev:
