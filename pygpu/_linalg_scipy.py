@@ -6,7 +6,7 @@ every block, so pygpu.dask points it here for pygpu chunks.
 On the CPU device SciPy's own routines run on the array's memory when SciPy is installed; without
 it, the LU is Gaussian elimination with partial pivoting in NumPy and the triangular solve goes
 through numpy.linalg.solve. On a CUDA device the LU is cuSOLVER's getrf and the triangular solve
-getrf/getrs on the triangle (compiles, not yet run on a GPU)."""
+getrf/getrs on the triangle (tested on an H200, 2026-11-28)."""
 import numpy as _np
 from numpy.linalg import LinAlgError
 
