@@ -23,6 +23,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
 import pygpu  # noqa: E402
+from user_functions import COS2_SIN2, MANDEL, fresh_functions, load_function  # noqa: E402
 import kernels  # noqa: E402  (benchmarks/kernels.py: user kernels)
 import dask_cases  # noqa: E402  (benchmarks/dask_cases.py: Dask arrays of each library's chunks)
 
@@ -437,46 +438,6 @@ def bench_reductions(b):
 
 numba = optional("numba")
 numexpr = optional("numexpr")
-
-COS2_SIN2 = """
-import math
-def f(x):
-    return math.cos(x) ** 2 + math.sin(x) ** 2
-"""
-
-MANDEL = """
-def f(x, y, max_iters):
-    c = complex(x, y)
-    z = 0.0j
-    for i in range(max_iters):
-        z = z * z + c
-        if (z.real * z.real + z.imag * z.imag) >= 4:
-            return i
-    return max_iters
-"""
-
-
-def fresh_functions(source, count, tag):
-    """count new function objects f (new code objects too) from modules written to a temporary
-    folder: each compiles from scratch, as a new function in a notebook cell does."""
-    import importlib.util
-    import tempfile
-    folder = tempfile.mkdtemp(prefix="pygpu-bench-")
-    fns = []
-    for i in range(count):
-        path = os.path.join(folder, f"{tag}_{i}.py")
-        with open(path, "w") as fh:
-            fh.write(source + f"\n# {i}\n")
-        spec = importlib.util.spec_from_file_location(f"{tag}_{i}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        fns.append(mod.f)
-    return fns
-
-
-def load_function(source, tag):
-    return fresh_functions(source, 1, tag)[0]
-
 
 def settled(f, *args):
     """f after its compiled tier is in place (pygpu/_jit/tier.py: the VM runs the first calls

@@ -17,20 +17,11 @@ import numpy as np
 import pygpu
 from pygpu import _core
 from pygpu._jit import tier
+from user_functions import COS2_SIN2, MANDEL, load_function
 
 
-def cos2sin2(x):
-    return math.cos(x) ** 2 + math.sin(x) ** 2
-
-
-def mandel(x, y, max_iters):
-    c = complex(x, y)
-    z = 0.0j
-    for i in range(max_iters):
-        z = z * z + c
-        if (z.real * z.real + z.imag * z.imag) >= 4:
-            return i
-    return max_iters
+cos2sin2 = load_function(COS2_SIN2, "tier_cos2sin2")
+mandel = load_function(MANDEL, "tier_mandel")
 
 
 def poly(x):
