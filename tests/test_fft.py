@@ -194,6 +194,24 @@ def test_bad_input_raises_as_numpy_does(device):
         pfft.fft(px, out=pygpu.empty((2, 8), dtype=np.complex128, device=device))
 
 
+def test_plans_kept_per_call_never_stand_for_another(device):
+    """The CUDA path keeps what it works out per (dtype, shape, arguments): a second call of the
+    same kind answers as the first, and an argument equal to a kept one but refused by NumPy
+    (n=True or n=4.0 after n=4: equal and hashed alike) is still refused."""
+    x = signal((3, 8), np.float32)
+    px = pygpu.asarray(x, device=device)
+    for _ in range(2):
+        close(pfft.rfft(px, n=4), np.fft.rfft(x, n=4))
+        close(pfft.fft(px, n=4, norm="ortho"), np.fft.fft(x, n=4, norm="ortho"))
+        close(pfft.irfft(pfft.rfft(px), norm="forward"), np.fft.irfft(np.fft.rfft(x), norm="forward"))
+    for bad in (4.0, np.float64(4.0)):
+        with pytest.raises(TypeError):
+            pfft.fft(px, n=bad)
+    pfft.fft(px, n=1)
+    with pytest.raises(TypeError, match="an integer is required"):
+        pfft.fft(px, n=True)
+
+
 def test_array_api_namespace_has_fft():
     xp = pygpu.asarray([1.0]).__array_namespace__()
     assert xp.fft.fft is pfft.fft and xp.fft.fftfreq is pfft.fftfreq
