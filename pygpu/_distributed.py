@@ -9,7 +9,9 @@ graph such as da.from_array's, results inside a tuple or dict that distributed p
 Chunks computed on a worker derive from arrays that arrived there, or are made on its default
 device (da.ones & co.), so every array a task sees on a worker is on that worker's default
 device, and Dask's combine steps (concatenate, sum) never meet two devices. Outside distributed,
-pickle keeps an array's device (pickle.loads(pickle.dumps(a)).device == a.device).
+pickle keeps an array's device (pickle.loads(pickle.dumps(a)).device == a.device) where the
+process has it, and lands it on the current device where not (pygpu._core._reconstruct), so a
+CPU-only worker that imports pygpu only with its first message still receives a GPU's arrays.
 
 - "dask" serializer (TCP, and any comm between machines): one frame with the elements,
   zero-copy from CPU-device memory and one device-to-host copy from a GPU, and a header with

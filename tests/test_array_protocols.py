@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import pygpu
+from conftest import run_mock
 from conftest import DTYPES, assert_array_equal, same_error
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -161,12 +162,44 @@ def test_pickle_round_trip(device, dtype, shape, proto):
 
 
 def test_pickle_onto_missing_device():
+    """An array pickled on a GPU this process does not have (cuda:99 here; any cuda:N on a
+    machine without CUDA) lands where new arrays go, as the same program runs with or without a
+    GPU (a laptop, a CPU-only Dask worker without pygpu.dask preloaded); a device name that is not
+    one is still refused, saying what was being unpickled."""
     host = np.arange(3.0)
-    with pytest.raises(Exception, match="cannot unpickle a pygpu array onto device 'cuda:99'") as e:
-        pygpu._core._reconstruct(host, "cuda:99")
-    assert e.value.__cause__ is not None
+
+    class PickledOnAGPU:
+        def __reduce__(self):
+            return pygpu._core._reconstruct, (host, "cuda:99")
+
+    q = pickle.loads(pickle.dumps(PickledOnAGPU()))
+    assert isinstance(q, pygpu.ndarray) and q.device == pygpu.default_device()
+    assert_array_equal(q, host)
+    q[0] = 7.0   # its own memory, not the pickle's
+    assert host[0] == 0.0
+    with pygpu.Device("cpu"):
+        assert pygpu._core._reconstruct(host, "cuda:99").device == pygpu.Device("cpu")
+    for bad in ("tpu:0", "cuda:x", "cuda:", "cuda:-1"):
+        with pytest.raises(ValueError, match="cannot unpickle a pygpu array onto device") as e:
+            pygpu._core._reconstruct(host, bad)
+        assert e.value.__cause__ is not None
     with pytest.raises(TypeError):
         pygpu._core._reconstruct([1, 2], "cpu")
+
+
+def test_pickle_from_a_gpu_loads_where_there_is_none(mock_driver):
+    """A cuda:0 array pickled by a process with a GPU (a child on the fake driver) loads in this
+    process: on cuda:0 where it has one, else on the current device (the CPU here)."""
+    code = """
+a = pygpu.asarray(np.arange(6.0).reshape(2, 3), device="cuda:0")
+print(json.dumps([str(a.device), pickle.dumps(a).hex()]))   # contiguous: the fake driver copies, runs no kernels
+"""
+    left, hexed = run_mock(mock_driver, "import pickle\n" + code)
+    assert left == "cuda:0"
+    q = pickle.loads(bytes.fromhex(hexed))
+    has_gpu = pygpu.cuda.is_available()
+    assert q.device == (pygpu.Device("cuda:0") if has_gpu else pygpu.Device("cpu"))
+    assert_array_equal(q, np.arange(6.0).reshape(2, 3))
 
 
 def test_copy_and_deepcopy(device):

@@ -603,6 +603,23 @@ done:
     return res;
 }
 
+/* Whether devobj is a well-formed "cuda:N": with pg_device_from_object's CUDAError or ValueError,
+   a CUDA device this process does not have. */
+static int
+names_cuda_device(PyObject *devobj)
+{
+    if (!PyUnicode_Check(devobj))
+        return 0;
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(devobj, &n);
+    if (s == NULL || n < 6 || strncmp(s, "cuda:", 5) != 0)
+        return 0;
+    for (Py_ssize_t i = 5; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
 PyObject *
 pg_reconstruct(PyObject *module, PyObject *args)
 {
@@ -611,6 +628,21 @@ pg_reconstruct(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!O:_reconstruct", &PyArray_Type, &arr, &devobj))
         return NULL;
     PgDevice *dev = pg_device_from_object(devobj);
+    if (dev == NULL && (PyErr_ExceptionMatches(PgExc_CUDAError) || PyErr_ExceptionMatches(PyExc_ValueError))) {
+        /* pickled on a GPU this process does not have (a laptop, a CPU-only Dask worker): the array
+           lands where new arrays go here, as the same program runs with or without a GPU */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        if (names_cuda_device(devobj)) {
+            Py_XDECREF(et);
+            Py_XDECREF(ev);
+            Py_XDECREF(tb);
+            dev = pg_device_current();
+        }
+        else {
+            PyErr_Restore(et, ev, tb);
+        }
+    }
     if (dev == NULL) {
         /* say what was being unpickled; the device's reason stays as the cause */
         PyObject *et, *ev, *tb;
