@@ -36,31 +36,7 @@ _NAMES_HEADER_TYPES = re.compile(r"\b(?:complex|float16|thrust)\b")
 
 _SUPPORT = r'''
 /* CUDA's math_constants.h names, which CuPy's kernels see (a reduction's identity CUDART_INF_F) */
-#ifndef CUDART_INF_F
-#define CUDART_INF_F __int_as_float(0x7f800000)
-#define CUDART_NAN_F __int_as_float(0x7fffffff)
-#define CUDART_MIN_DENORM_F __int_as_float(0x00000001)
-#define CUDART_MAX_NORMAL_F __int_as_float(0x7f7fffff)
-#define CUDART_NEG_ZERO_F __int_as_float(0x80000000)
-#define CUDART_ZERO_F 0.0f
-#define CUDART_ONE_F 1.0f
-#define CUDART_PI_F 3.141592654f
-#define CUDART_PIO2_F 1.570796327f
-#define CUDART_2_OVER_PI_F 0.636619772f
-#define CUDART_SQRT_2_F 1.414213562f
-#define CUDART_LN2_F 0.693147181f
-#define CUDART_INF __longlong_as_double(0x7ff0000000000000LL)
-#define CUDART_NAN __longlong_as_double(0xfff8000000000000LL)
-#define CUDART_NEG_ZERO __longlong_as_double(0x8000000000000000LL)
-#define CUDART_MIN_DENORM __longlong_as_double(0x0000000000000001LL)
-#define CUDART_ZERO 0.0
-#define CUDART_ONE 1.0
-#define CUDART_PI 3.1415926535897931e+0
-#define CUDART_PIO2 1.5707963267948966e+0
-#define CUDART_2_OVER_PI 6.3661977236758138e-1
-#define CUDART_SQRT_2 1.4142135623730951e+0
-#define CUDART_LN2 6.9314718055994529e-1
-#endif
+#include <cupy/math_constants.h>
 struct _PgIndex {
     long long n;
     __device__ long long size() const { return n; }
