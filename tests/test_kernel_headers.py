@@ -220,6 +220,34 @@ extern "C" __global__ void h(const __half2* a, const __half2* b, __half2* o, uns
     assert acc.get().tolist() == [22 * 0.25, 21 * 0.25, 21 * 0.25] and acc2.get().tolist() == [32.0, 64.0]
 
 
+def test_cuda_fp16_h_half2_bool_comparisons_on_the_cpu():
+    """__hb<op>2: true when the comparison holds in both lanes; the unordered forms (u) hold where
+    either operand is NaN, the ordered ones do not."""
+    src = r"""
+#include <cuda_fp16.h>
+extern "C" __global__ void hb(const __half2* a, const __half2* b, bool* o, int n) {
+    int i = threadIdx.x;
+    if (i >= n) return;
+    __half2 x = a[i], y = b[i];
+    bool r[12] = {__hbeq2(x, y), __hbne2(x, y), __hblt2(x, y), __hble2(x, y), __hbgt2(x, y), __hbge2(x, y),
+                  __hbequ2(x, y), __hbneu2(x, y), __hbltu2(x, y), __hbleu2(x, y), __hbgtu2(x, y), __hbgeu2(x, y)};
+    for (int k = 0; k < 12; k++) o[12 * i + k] = r[k];
+}
+"""
+    x = np.array([[1, 2], [1, 2], [1, 2], [3, 1], [np.nan, 1], [1, np.nan], [0, -0.0], [np.nan, np.nan]], np.float16)
+    y = np.array([[1, 2], [2, 3], [0, 1], [2, 2], [1, 1], [1, 1], [-0.0, 0], [1, 1]], np.float16)
+    n = len(x)
+    o = pygpu.zeros(12 * n, np.bool_)
+    pygpu.RawKernel(src, "hb")((1,), (32,), (pygpu.asarray(x), pygpu.asarray(y), o, n))
+    nan = np.isnan(x) | np.isnan(y)
+    with np.errstate(invalid="ignore"):
+        ordered = [x == y, x != y, x < y, x <= y, x > y, x >= y]
+    want = [(c & ~nan).all(axis=1) for c in ordered] + [(c | nan).all(axis=1) for c in ordered]
+    want[1] = ((x != y) & ~nan).all(axis=1)   # __hbne2 is ordered: false where a lane is NaN
+    want[7] = (x != y).all(axis=1)            # __hbneu2: NaN lanes compare unequal
+    np.testing.assert_array_equal(o.get().reshape(n, 12), np.stack(want, axis=1))
+
+
 def test_float16_to_half_conversions_round_as_named():
     src = r'''
 #include <cuda_fp16.h>

@@ -194,12 +194,6 @@ PG_H bool __hgeu(__half a, __half b) { return !(pg_f(a) < pg_f(b)); }
 PG_H bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
 /* -1 for -inf, 1 for +inf, 0 otherwise */
 PG_H int __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u ? ((a.__x & 0x8000u) ? -1 : 1) : 0; }
-PG_H bool __hbeq2(__half2 a, __half2 b) { return __heq(a.x, b.x) && __heq(a.y, b.y); }
-PG_H bool __hbne2(__half2 a, __half2 b) { return __hne(a.x, b.x) && __hne(a.y, b.y); }
-PG_H bool __hblt2(__half2 a, __half2 b) { return __hlt(a.x, b.x) && __hlt(a.y, b.y); }
-PG_H bool __hble2(__half2 a, __half2 b) { return __hle(a.x, b.x) && __hle(a.y, b.y); }
-PG_H bool __hbgt2(__half2 a, __half2 b) { return __hgt(a.x, b.x) && __hgt(a.y, b.y); }
-PG_H bool __hbge2(__half2 a, __half2 b) { return __hge(a.x, b.x) && __hge(a.y, b.y); }
 
 /* ------------------------------------------------------------------ operators */
 PG_H __half operator+(const __half &a, const __half &b) { return __hadd(a, b); }
@@ -251,37 +245,33 @@ PG_H_MATH(rint, rintf(x))
 #undef PG_H_MATH
 
 /* ------------------------------------------------------------------ the rest of the API:
- * half2 comparisons as half2 (1.0 or 0.0 per lane) and as masks, the unordered bool forms,
+ * half2 comparisons as half2 (1.0 or 0.0 per lane), as masks and as bools,
  * saturated, ReLU, NaN-propagating and _rn (never contracted: all are) arithmetic, integers to
  * half with each rounding, and the atomics (a compare-and-swap on the 32-bit word) */
-#define PG_H2_CMP(NAME)                                                                           \
-    PG_H __half2 NAME##2(__half2 a, __half2 b)                                                    \
+/* __h<op>2 (1.0 or 0.0 per lane), __h<op>2_mask and __hb<op>2 (both lanes) of the comparison __h<op> */
+#define PG_H2_CMP(OP)                                                                             \
+    PG_H __half2 __h##OP##2(__half2 a, __half2 b)                                                 \
     {                                                                                             \
-        return __half2(pg_h_bits(NAME(a.x, b.x) ? 0x3c00u : 0u), pg_h_bits(NAME(a.y, b.y) ? 0x3c00u : 0u)); \
+        return __half2(pg_h_bits(__h##OP(a.x, b.x) ? 0x3c00u : 0u), pg_h_bits(__h##OP(a.y, b.y) ? 0x3c00u : 0u)); \
     }                                                                                             \
-    PG_H unsigned int NAME##2_mask(__half2 a, __half2 b)                                          \
+    PG_H unsigned int __h##OP##2_mask(__half2 a, __half2 b)                                       \
     {                                                                                             \
-        return (NAME(a.x, b.x) ? 0xffffu : 0u) | (NAME(a.y, b.y) ? 0xffff0000u : 0u);             \
-    }
-PG_H2_CMP(__heq)
-PG_H2_CMP(__hne)
-PG_H2_CMP(__hlt)
-PG_H2_CMP(__hle)
-PG_H2_CMP(__hgt)
-PG_H2_CMP(__hge)
-PG_H2_CMP(__hequ)
-PG_H2_CMP(__hneu)
-PG_H2_CMP(__hltu)
-PG_H2_CMP(__hleu)
-PG_H2_CMP(__hgtu)
-PG_H2_CMP(__hgeu)
+        return (__h##OP(a.x, b.x) ? 0xffffu : 0u) | (__h##OP(a.y, b.y) ? 0xffff0000u : 0u);       \
+    }                                                                                             \
+    PG_H bool __hb##OP##2(__half2 a, __half2 b) { return __h##OP(a.x, b.x) && __h##OP(a.y, b.y); }
+PG_H2_CMP(eq)
+PG_H2_CMP(ne)
+PG_H2_CMP(lt)
+PG_H2_CMP(le)
+PG_H2_CMP(gt)
+PG_H2_CMP(ge)
+PG_H2_CMP(equ)
+PG_H2_CMP(neu)
+PG_H2_CMP(ltu)
+PG_H2_CMP(leu)
+PG_H2_CMP(gtu)
+PG_H2_CMP(geu)
 #undef PG_H2_CMP
-PG_H bool __hbequ2(__half2 a, __half2 b) { return __hequ(a.x, b.x) && __hequ(a.y, b.y); }
-PG_H bool __hbneu2(__half2 a, __half2 b) { return __hneu(a.x, b.x) && __hneu(a.y, b.y); }
-PG_H bool __hbltu2(__half2 a, __half2 b) { return __hltu(a.x, b.x) && __hltu(a.y, b.y); }
-PG_H bool __hbleu2(__half2 a, __half2 b) { return __hleu(a.x, b.x) && __hleu(a.y, b.y); }
-PG_H bool __hbgtu2(__half2 a, __half2 b) { return __hgtu(a.x, b.x) && __hgtu(a.y, b.y); }
-PG_H bool __hbgeu2(__half2 a, __half2 b) { return __hgeu(a.x, b.x) && __hgeu(a.y, b.y); }
 PG_H __half2 __hisnan2(__half2 a)
 {
     return __half2(pg_h_bits(__hisnan(a.x) ? 0x3c00u : 0u), pg_h_bits(__hisnan(a.y) ? 0x3c00u : 0u));
