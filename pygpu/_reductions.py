@@ -177,8 +177,9 @@ def _moments_as_numpy(kind, a, axis, dtype, out, ddof, keepdims, where, skipnan)
     """mean, var or std (kind) as NumPy's _methods and nanfunctions compute them, step by step:
     each sum in NumPy's dtype (a float16 one rounded to float16, so it may overflow), the
     division in out's. pygpu's C reductions call this for what their one pass would answer
-    otherwise: float16 sums, a complex dtype= for var, an out= of another dtype, and the dtype=
-    NumPy refuses. Warns as NumPy does, at the caller."""
+    otherwise (which calls come here is csrc/math/reductions.c's numpy_steps): float16 sums, a
+    complex dtype= for var, an out= of another dtype, and the dtype= NumPy refuses. Warns as NumPy
+    does, at the caller."""
     a = _as_array(a)
     if dtype is not None:
         dtype = _np.dtype(dtype)
