@@ -1876,3 +1876,70 @@ def test_new_constructs_compile_with_nvrtc():
         spec = k.specialization(tuple(cudajit.typeof(x) for x in kargs))
         for check in (False, True):
             nvrtc.compile_source(spec.source(check), (), (), (9, 0), spec.cname + ".cu")
+
+
+# ------------------------------------------------------------------ enums (Numba's test_enums)
+
+import enum  # noqa: E402
+
+
+class _Request(enum.IntEnum):
+    dummy = 2
+    not_found = 404
+    internal_error = 500
+
+
+class _Shape(enum.IntEnum):
+    circle = 2
+    square = 500
+
+
+class _Color(enum.Enum):
+    red = 1
+    green = 2
+
+
+def _request_code(x, out):
+    # IntEnum members are ints: compared, added, cast, and picked by name as in Python
+    if x > _Request.internal_error:
+        out[0] = x - _Request.not_found
+    elif x > int32(_Request['not_found']):
+        out[0] = x + int32(_Shape.circle) + _Color.green.value
+    else:
+        out[0] = _Request['dummy'] * (_Color['red'].value + 1)
+
+
+def test_intenum_members_and_enum_values_in_kernels():
+    kernel = cuda.jit(_request_code)
+    for x in (300, 450, 550):
+        got, want = np.zeros(1, np.int64), np.zeros(1, np.int64)
+        kernel[1, 1](x, got)
+        _request_code(x, want)
+        assert got[0] == want[0], x
+
+
+def test_enums_in_vectorize():
+    def f(x):
+        if x != _Request.not_found:
+            return _Request['internal_error'] + _Color.red.value
+        return _Request.dummy
+
+    x = np.array([2, 404, 500, 404], np.int64)
+    assert_array_equal(pygpu.vectorize("int64(int64)")(f)(x), np.array([f(v) for v in x], np.int64))
+
+
+def test_plain_enum_members_are_refused_clearly():
+    @cuda.jit
+    def member(out):
+        out[0] = _Color.red == _Color.green
+
+    with pytest.raises(pygpu.CompileError, match=r"'_Color.red' is a member of the enum.Enum '_Color', which is not a "
+                                                 r"number .*use an enum.IntEnum, or '_Color.red.value'"):
+        member[1, 1](np.zeros(1, np.bool_))
+
+    @cuda.jit
+    def by_name(out):
+        out[0] = _Request['teapot']
+
+    with pytest.raises(pygpu.CompileError, match="'teapot' is not a member of _Request"):
+        by_name[1, 1](np.zeros(1, np.int64))

@@ -9,6 +9,7 @@ no local's type changes. Anything else raises CompileError naming the construct,
 import ast
 import builtins
 import cmath
+import enum
 import math
 import operator
 import types as pytypes
@@ -488,6 +489,8 @@ class FunctionCompiler:
             return ir.IfExp(cond, self.cast(a, t), self.cast(b, t), t)
         if isinstance(node, ast.Call):
             return self.call(node)
+        if isinstance(node, ast.Subscript) and (member := self.enum_member(node)) is not None:
+            return self.value(member, node, ast.unparse(node))
         what = _UNSUPPORTED_EXPR.get(type(node), f"{type(node).__name__} expressions")
         raise self.unsupported(what, node)
 
@@ -506,7 +509,12 @@ class FunctionCompiler:
         raise self.error(f"name '{name}' is not defined", node)
 
     def value(self, v, node, text):
-        """A resolved global/closure/attribute value used as a value."""
+        """A resolved global/closure/attribute value used as a value (an IntEnum member is its int)."""
+        if isinstance(v, enum.IntEnum) or isinstance(v, enum.IntFlag):
+            return self.const(int(v), node)
+        if isinstance(v, enum.Enum):
+            raise self.error(f"'{text}' is a member of the enum.Enum '{type(v).__name__}', which is not a number "
+                             f"in {self.context}: use an enum.IntEnum, or '{text}.value'", node)
         if isinstance(v, (bool, int, float, complex, np.number, np.bool_)):
             return self.const(v, node, weak=not isinstance(v, (np.generic, bool)))
         if isinstance(v, (np.ndarray,)) and v.ndim == 0 and v.dtype in T.NUMBER:
@@ -523,13 +531,42 @@ class FunctionCompiler:
             owner = self.resolve_attribute(base)
             if owner is None:
                 return None
+        elif isinstance(base, ast.Subscript):
+            owner = self.enum_member(base)
+            if owner is None:
+                return None
         else:
             return None
+        if isinstance(owner, (enum.EnumMeta, enum.Enum)):   # Color.red, Color.red.value
+            if not hasattr(owner, node.attr):
+                raise self.error(f"'{ast.unparse(base)}' has no attribute '{node.attr}'", node)
+            return getattr(owner, node.attr)
         if not isinstance(owner, pytypes.ModuleType):
             return None
         if not hasattr(owner, node.attr):
             raise self.error(f"module '{owner.__name__}' has no attribute '{node.attr}'", node)
         return getattr(owner, node.attr)
+
+    def enum_member(self, node):
+        """Color['red']: the member of an enum class a constant name picks, or None when node is
+        not an enum class indexed."""
+        base = node.value
+        if isinstance(base, ast.Name) and (base.id in self.assigned or base.id in self.param_names):
+            return None
+        if isinstance(base, ast.Name):
+            owner = self.resolve_name(base.id, base)
+        elif isinstance(base, ast.Attribute):
+            owner = self.resolve_attribute(base)
+        else:
+            return None
+        if not isinstance(owner, enum.EnumMeta):
+            return None
+        key = node.slice
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise self.error(f"an enum class is indexed by a member's name as a string constant in {self.context}", node)
+        if key.value not in owner.__members__:
+            raise self.error(f"KeyError: '{key.value}' is not a member of {owner.__name__}", node)
+        return owner[key.value]
 
     def attribute(self, node):
         target = self.resolve_attribute(node)

@@ -816,6 +816,9 @@ class KernelCompiler(FunctionCompiler):
             if not hasattr(base, node.attr):
                 raise self.error(f"'{ast.unparse(node.value)}' has no attribute '{node.attr}'", node)
             return getattr(base, node.attr)
+        if isinstance(node, ast.Subscript):   # Color['red']
+            member = self.enum_member(node)
+            return _NOT_FOUND if member is None else member
         return _NOT_FOUND
 
     def unassigned_read(self, name, node):
@@ -901,6 +904,8 @@ class KernelCompiler(FunctionCompiler):
         if isinstance(node, ast.Tuple):
             return TupleValue([self.expr(e) for e in node.elts])
         if isinstance(node, ast.Subscript):
+            if (member := self.enum_member(node)) is not None:
+                return self.value(member, node, ast.unparse(node))
             base = self.expr(node.value)
             if isinstance(base, RecordRef):
                 return self.field(base, self._field_name(node), node)
