@@ -303,6 +303,58 @@ def test_nan_moments(device, dt):
             compare(pygpu.nanstd(d, axis=axis), np.nanstd(x, axis=axis))
 
 
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_mean_divides_as_numpy(device, dt):
+    """NumPy divides a complex sum by intp(count): Smith's complex division by (n + 0j), so an
+    infinite part makes the other part NaN, -0.0 becomes +0.0, and the parts are multiplied by 1 / n
+    (1 ulp from a division for some sums). Bit for bit, with NaN and signed zeros in place."""
+    inf, nan = np.inf, np.nan
+    cases = [[complex(inf, 1), 1 + 1j], [complex(inf, inf), 1], [complex(1, inf), complex(1, -inf)],
+             [complex(inf, 0), complex(-inf, 0)], [complex(-0.0, -0.0)], [complex(-0.0, 1), complex(-0.0, 2)],
+             [complex(nan, 1), 2], [5 + 7j, 0, 0], [10 - 5j, 0, 0, 0, 0, 0]]   # exact sums: 5 / 3 != 5 * (1 / 3)
+    rng = np.random.default_rng(5)
+    cases.append(list(rng.standard_normal(999) + 1j * rng.standard_normal(999)))
+    ways = [(lambda m, a, axis: m.mean(a, axis=axis)), (lambda m, a, axis: m.nanmean(a, axis=axis)),
+            (lambda m, a, axis: m.mean(a, axis=axis, where=m.asarray(np.arange(a.size) % 4 != 3)))]
+    for values, way in ((v, w) for v in cases for w in ways):
+        x = np.array(values, dtype=dt)
+        for axis in (None, 0):
+            with np.errstate(invalid="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = np.asarray(way(np, x, axis))
+                got = pygpu.asnumpy(way(pygpu, pygpu.asarray(x, device=device), axis))
+            assert got.dtype == want.dtype
+            if len(values) < 100:   # exact sums in any order: the division is what is compared
+                for part in ("real", "imag"):
+                    g, w = getattr(got, part), getattr(want, part)
+                    assert np.array_equal(g, w, equal_nan=True) and np.array_equal(np.signbit(g), np.signbit(w)), \
+                        (values, axis, got, want)
+            else:
+                np.testing.assert_allclose(got, want, rtol=1e-5 if dt == np.complex64 else 1e-13)
+    x = np.array([[complex(inf, 1), 2j], [1, 3]], dtype=dt)   # along each axis, kept dims
+    for axis in (0, 1):
+        with np.errstate(invalid="ignore"):
+            want = np.mean(x, axis=axis, keepdims=True)
+        got = pygpu.asnumpy(pygpu.mean(pygpu.asarray(x, device=device), axis=axis, keepdims=True))
+        assert np.array_equal(got, want, equal_nan=True) and np.array_equal(np.isnan(got.imag), np.isnan(want.imag))
+
+
+def test_mean_with_a_count_divides_the_sum_as_numpy(device):
+    """mean(where=) and nanmean are NumPy's sum over its count: the sum may overflow, -0.0 + 0.0
+    is +0.0, and the division rounds once (a running mean answered 1e308, -0.0, 1 ulp off)."""
+    for values in ([1e308, 1e308], [-0.0], [5.0, 0, 0], [np.inf, 1.0, np.nan], [2.0, np.nan, 1e308, 1e308]):
+        for dt in (np.float32, np.float64):
+            x = np.array(values, dtype=dt)
+            w = np.ones(len(values), bool)
+            with np.errstate(all="ignore"):
+                pairs = [(np.mean(x, where=w), pygpu.mean(pygpu.asarray(x, device=device), where=pygpu.asarray(w))),
+                         (np.nanmean(x), pygpu.nanmean(pygpu.asarray(x, device=device)))]
+            for want, got in pairs:
+                got = pygpu.asnumpy(got)
+                assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True) and \
+                    np.signbit(got) == np.signbit(want), (values, dt, got, want)
+
+
 @pytest.mark.parametrize("f", ["var", "std", "nanvar", "nanstd"])
 def test_var_keeps_a_complex_dtype(f):
     # NumPy sums |x - mean|^2 with dtype=, so a complex dtype= gives a complex result (0 imaginary)

@@ -72,8 +72,25 @@
 #define PG_RDIV_u64(v, d) ((uint64_t)((double)(v) / (d)))
 #define PG_RDIV_f32(v, d) ((float)((double)(v) / (d)))
 #define PG_RDIV_f64(v, d) ((v) / (d))
-#define PG_RDIV_c64(v, d) pg_cmake_c64((float)((double)(v).re / (d)), (float)((double)(v).im / (d)))
-#define PG_RDIV_c128(v, d) pg_cmake_c128((v).re / (d), (v).im / (d))
+#define PG_RDIV_c64(v, d) pg_rdiv_c64(v, d)
+#define PG_RDIV_c128(v, d) pg_rdiv_c128(v, d)
+
+/* A complex mean: the sum v over the count d as NumPy's true_divide(sum, intp(d)) computes it, in
+ * double: Smith's division by (d + 0j), so an infinite part makes the other NaN (inf * 0), -0.0 +
+ * 0.0 is +0.0, and the parts are multiplied by 1 / d (not divided by d); complex64 rounds the
+ * double quotient, as NumPy casts it. */
+PG_RDEV pg_t_c128 pg_rdiv_c128(pg_t_c128 v, double d)
+{
+    if (d == 0)
+        return pg_cmake_c128(v.re / d, v.im / d);
+    const double scl = 1.0 / d;
+    return pg_cmake_c128((v.re + v.im * 0.0) * scl, (v.im - v.re * 0.0) * scl);
+}
+PG_RDEV pg_t_c64 pg_rdiv_c64(pg_t_c64 v, double d)
+{
+    pg_t_c128 q = pg_rdiv_c128(pg_cmake_c128(v.re, v.im), d);
+    return pg_cmake_c64((float)q.re, (float)q.im);
+}
 
 #define PG_RCMP_GT(x, y) ((x) > (y))
 #define PG_RCMP_LT(x, y) ((x) < (y))

@@ -130,12 +130,16 @@ var_about(const Def *def, PyObject *a, const PgReduceRequest *req, PyObject *mea
  * float32), var keeps a complex dtype= and drops a complex input's imaginary part from the mean
  * alone, an out= of another inexact dtype divides in out's, an integer dtype= sums in it (wrapping)
  * and truncates the division, or is refused where NumPy refuses it (nan- functions of inexact
- * input, std's sqrt). None is a common case. */
+ * input, std's sqrt). And a mean whose count where= or NaNs decide: NumPy divides the sum by the
+ * count (a complex one by (n + 0j), so an infinite part makes the other NaN, and a sum may
+ * overflow), where the one pass keeps a running mean. None is a common case. */
 static int
-numpy_steps(const Def *def, int xt, int dtype, PyObject *out)
+numpy_steps(const Def *def, int xt, int dtype, PyObject *out, PyObject *where)
 {
     const int var = def->sig == SIG_VAR;
     const int nan_steps = def->skipnan && (PG_IS_FLOAT(xt) || PG_IS_COMPLEX(xt));
+    if (def->sig == SIG_MEAN && (nan_steps || (where && where != Py_True)))
+        return 1;
     if (dtype == PG_FLOAT16 || (xt == PG_FLOAT16 && dtype < 0 && (var || nan_steps)))
         return 1;
     if (dtype >= 0 && !PG_IS_FLOAT(dtype) && !PG_IS_COMPLEX(dtype)) /* sums that wrap, divisions truncated */
@@ -403,7 +407,7 @@ call(const Def *def, PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     if (sig == SIG_MEAN || sig == SIG_VAR) {
         if ((x = pg_asarray(slots[0], -1, NULL, -1)) == NULL)
             return NULL;
-        if (numpy_steps(def, x->type, dtype, out)) {
+        if (numpy_steps(def, x->type, dtype, out, req.where)) {
             PyObject *res = moments_as_numpy(def, (PyObject *)x, &req);
             Py_DECREF(x);
             return res;
