@@ -51,6 +51,24 @@ def bincount(x, weights=None, minlength=0):
 
 # ---------------------------------------------------------------- unique
 
+def _lexsort_in_groups(keys, axis, group):
+    """lexsort of more keys than one sort takes (`group`, from C's lexsort): stable sorts chained,
+    each group of keys (the later, the more significant) sorting the order the groups before it
+    made, as the keys of one sort would."""
+    first = _core.asarray(keys[0])
+    keys = [first] + [_core.asarray(k, device=first.device) for k in keys[1:]]
+    if any(k.shape != first.shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    axis = -1 if axis is None else axis
+    order = _core.lexsort(keys[:group], axis=axis)
+    if first.ndim == 0:
+        return order
+    for start in range(group, len(keys), group):
+        moved = [_core.take_along_axis(k, order, axis=axis) for k in keys[start:start + group]]
+        order = _core.take_along_axis(order, _core.lexsort(moved, axis=axis), axis=axis)
+    return order
+
+
 def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan):
     flat = _core.ravel(ar)
     n = flat.size

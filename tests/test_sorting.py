@@ -190,6 +190,22 @@ def test_lexsort(sdevice, dtypes, shape, axis):
                            np.lexsort(np.stack(keys), axis=axis))
 
 
+@pytest.mark.parametrize("nkeys", [256, 257, 600])
+def test_lexsort_of_more_keys_than_one_sort_takes(sdevice, nkeys):
+    """NumPy takes any number of keys; past one sort's 256, stable sorts chained in groups. Keys of
+    0s and 1s, so that ties reach the least significant ones."""
+    rng = np.random.default_rng(nkeys)
+    keys = rng.integers(0, 2, (nkeys, 5, 40)).astype(np.int8)
+    keys[-3:] = 0   # the most significant keys tie everywhere
+    for axis in (-1, 0):
+        assert_array_equal(pygpu.lexsort(pygpu.asarray(keys, device=sdevice), axis=axis), np.lexsort(keys, axis=axis))
+    mixed = [pygpu.asarray(k.astype(np.float32 if i % 2 else np.int64), device=sdevice) for i, k in enumerate(keys[:, 0])]
+    assert_array_equal(pygpu.lexsort(mixed), np.lexsort([k.astype(np.float32 if i % 2 else np.int64)
+                                                         for i, k in enumerate(keys[:, 0])]))
+    with pytest.raises(ValueError, match="all keys need to be the same shape"):
+        pygpu.lexsort(mixed[:-1] + [pygpu.arange(3, device=sdevice)])
+
+
 # ---------------------------------------------------------------- searchsorted
 
 @pytest.mark.parametrize("dtype", DTYPES)

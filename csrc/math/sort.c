@@ -324,8 +324,13 @@ py_lexsort(PyObject *m, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "need sequence of keys with len > 0 in lexsort");
         goto done;
     }
-    if (n > (Py_ssize_t)(sizeof keys / sizeof keys[0])) {
-        PyErr_SetString(PyExc_ValueError, "too many keys in lexsort");
+    if (n > (Py_ssize_t)(sizeof keys / sizeof keys[0])) { /* more than one sort takes: sorts chained */
+        PyObject *mod = PyImport_ImportModule("pygpu._sorting");
+        if (mod != NULL) {
+            res = PyObject_CallMethod(mod, "_lexsort_in_groups", "OOn", seq, axisobj ? axisobj : Py_None,
+                                      (Py_ssize_t)(sizeof keys / sizeof keys[0]));
+            Py_DECREF(mod);
+        }
         goto done;
     }
     PgDevice *dev = NULL;
