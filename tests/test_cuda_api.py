@@ -133,3 +133,43 @@ def test_as_cuda_array(device):
     assert cuda.as_cuda_array(d) is d
     assert cuda.is_cuda_array(d) == (device.kind == "cuda")
     assert not cuda.is_cuda_array(np.arange(3))
+
+
+def test_cupy_runtime_names_in_this_process():
+    """cupy.cuda.runtime as user code calls it: a count of 0 without a GPU (CuPy raises; pygpu's
+    program goes on on the CPU), CUDARuntimeError for one device that is not there."""
+    rt = cuda.runtime
+    n = rt.getDeviceCount()
+    assert n == cuda.device_count() and rt.is_hip is False
+    assert rt.runtimeGetVersion() == pygpu._core._build_info().get("cuda_build_version", 0)
+    assert rt.get_version() == (rt.runtimeGetVersion() // 1000, rt.runtimeGetVersion() % 1000 // 10)
+    with pytest.raises(rt.CUDARuntimeError, match="cudaErrorInvalidDevice|cudaErrorNoDevice"):
+        rt.getDeviceProperties(n)
+    with pytest.raises(TypeError):
+        rt.getDeviceProperties("0")
+    if n == 0:
+        assert rt.driverGetVersion() == 0
+        for call in (rt.getDevice, rt.memGetInfo, rt.deviceSynchronize):
+            with pytest.raises(rt.CUDARuntimeError, match="cudaErrorNoDevice"):
+                call()
+
+
+def test_cupy_runtime_names_on_a_gpu(mock_driver):
+    """The same on the fake driver's GPU: CuPy's cudaDeviceProp keys from the driver's attributes."""
+    from conftest import run_mock
+    got = run_mock(mock_driver, """
+rt = pygpu.cuda.runtime
+p = rt.getDeviceProperties(0)
+free, total = rt.memGetInfo()
+rt.deviceSynchronize()
+with pygpu.Device("cpu"):
+    on_cpu = rt.getDevice()
+print(json.dumps([rt.getDeviceCount(), rt.getDevice(), on_cpu, type(p["name"]).__name__, p["major"], p["minor"],
+                  p["totalGlobalMem"] == total, 0 <= free <= total, p["maxThreadsDim"], p["maxGridSize"],
+                  p["warpSize"], p["multiProcessorCount"] > 0, rt.driverGetVersion() > 0,
+                  pygpu.Device("cuda:0").properties()["compute_capability"]]))
+""")
+    count, current, on_cpu, name_type, major, minor, same_total, free_ok, threads, grid, warp, sms, driver, cc = got
+    assert count >= 1 and current == 0 and on_cpu == 0 and name_type == "bytes"
+    assert [major, minor] == cc and same_total and free_ok and driver
+    assert len(threads) == 3 and len(grid) == 3 and warp == 32 and sms

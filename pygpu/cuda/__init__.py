@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import _core
 from . import records  # record arrays (structured dtypes) for kernels
+from . import runtime  # CuPy's cupy.cuda.runtime (and Numba's cuda.runtime.get_version)
 
 __all__ = [
     "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
