@@ -6,6 +6,7 @@ import importlib
 import types
 
 MODULES = ("pygpu", "pygpu.linalg", "pygpu.fft", "pygpu.random", "pygpu.emath", "pygpu.polynomial", "pygpu.cuda",
+           "pygpu.cuda.runtime",
            "pygpu.dask")
 
 

@@ -17,6 +17,7 @@ TITLES = {
     "pygpu.emath": "pygpu.emath: math with complex results",
     "pygpu.polynomial": "pygpu.polynomial: polynomial series",
     "pygpu.cuda": "pygpu.cuda: Numba's CUDA API",
+    "pygpu.cuda.runtime": "pygpu.cuda.runtime: CuPy's cupy.cuda.runtime",
     "pygpu.dask": "pygpu.dask: Dask arrays of pygpu chunks",
 }
 KINDS = [("class", "Classes"), ("exception", "Exceptions"), ("ufunc", "Universal functions (elementwise)"),
