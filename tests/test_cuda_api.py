@@ -147,6 +147,8 @@ def test_cupy_runtime_names_in_this_process():
         rt.getDeviceProperties(n)
     with pytest.raises(TypeError):
         rt.getDeviceProperties("0")
+    free, total = pygpu.Device("cpu").mem_info   # CuPy's Device.mem_info, on every device
+    assert 0 < free <= total == pygpu.Device("cpu").properties()["total_memory"]
     if n == 0:
         assert rt.driverGetVersion() == 0
         for call in (rt.getDevice, rt.memGetInfo, rt.deviceSynchronize):
@@ -167,9 +169,9 @@ with pygpu.Device("cpu"):
 print(json.dumps([rt.getDeviceCount(), rt.getDevice(), on_cpu, type(p["name"]).__name__, p["major"], p["minor"],
                   p["totalGlobalMem"] == total, 0 <= free <= total, p["maxThreadsDim"], p["maxGridSize"],
                   p["warpSize"], p["multiProcessorCount"] > 0, rt.driverGetVersion() > 0,
-                  pygpu.Device("cuda:0").properties()["compute_capability"]]))
+                  pygpu.Device("cuda:0").properties()["compute_capability"], pygpu.Device(0).mem_info[1] == total]))
 """)
-    count, current, on_cpu, name_type, major, minor, same_total, free_ok, threads, grid, warp, sms, driver, cc = got
-    assert count >= 1 and current == 0 and on_cpu == 0 and name_type == "bytes"
+    count, current, on_cpu, name_type, major, minor, same_total, free_ok, threads, grid, warp, sms, driver, cc, mem = got
+    assert count >= 1 and current == 0 and on_cpu == 0 and name_type == "bytes" and mem
     assert [major, minor] == cc and same_total and free_ok and driver
     assert len(threads) == 3 and len(grid) == 3 and warp == 32 and sms

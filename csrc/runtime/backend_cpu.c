@@ -337,12 +337,12 @@ cpu_properties(PgDevice *dev)
         }
         fclose(f);
     }
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    long pages = sysconf(_SC_PHYS_PAGES), free_pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     /* the kernel limits are CUDA's (an sm_90 device's: backend_cpu_kernel.c), as kernels tried here
      * run on a GPU; a worker thread is a multiprocessor */
-    return Py_BuildValue("{s:s,s:i,s:i,s:L,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "name", name, "threads",
+    return Py_BuildValue("{s:s,s:i,s:i,s:L,s:L,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "name", name, "threads",
                          pg_cpu_threads(), "cores", (int)sysconf(_SC_NPROCESSORS_ONLN), "total_memory",
-                         (long long)pages * page, "multiprocessors", pg_cpu_threads(), "warp_size", 32,
+                         (long long)pages * page, "free_memory", (long long)free_pages * page, "multiprocessors", pg_cpu_threads(), "warp_size", 32,
                          "max_threads_per_block", 1024, "max_block_dim_x", 1024, "max_block_dim_y", 1024,
                          "max_block_dim_z", 64, "max_grid_dim_x", 2147483647, "max_grid_dim_y", 65535,
                          "max_grid_dim_z", 65535, "max_shared_memory_per_block", 49152,

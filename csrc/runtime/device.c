@@ -394,6 +394,19 @@ device_getattro(PyObject *self, PyObject *name)
             PyErr_Format(PyExc_AttributeError, "the %S device has no attribute '%U'", self, name);
         return v;
     }
+    if (PyUnicode_CompareWithASCIIString(name, "mem_info") == 0) { /* CuPy's Device.mem_info: (free, total) */
+        PyErr_Clear();
+        PyObject *props = device_properties(self, NULL);
+        if (props == NULL)
+            return NULL;
+        PyObject *free_bytes = PyDict_GetItemString(props, "free_memory"),
+                 *total = PyDict_GetItemString(props, "total_memory");
+        PyObject *v = free_bytes && total ? PyTuple_Pack(2, free_bytes, total) : NULL;
+        if (v == NULL && !PyErr_Occurred())
+            PyErr_Format(PyExc_AttributeError, "the %S device does not report its memory", self);
+        Py_DECREF(props);
+        return v;
+    }
     return NULL;
 }
 
