@@ -175,3 +175,59 @@ print(json.dumps([rt.getDeviceCount(), rt.getDevice(), on_cpu, type(p["name"])._
     assert count >= 1 and current == 0 and on_cpu == 0 and name_type == "bytes" and mem
     assert [major, minor] == cc and same_total and free_ok and driver
     assert len(threads) == 3 and len(grid) == 3 and warp == 32 and sms
+
+
+def test_select_device_use_gpus_and_close_without_a_gpu():
+    """Numba's device calls in a script made for a GPU run on a machine without one: select_device(0)
+    makes the CPU current, cuda.gpus is empty, close() gives cached memory back."""
+    if cuda.is_available():
+        pytest.skip("this process has a GPU: test_select_device_use_gpus_and_close covers it")
+    import threading
+    assert cuda.select_device(0) == pygpu.Device("cpu") == cuda.get_current_device()
+    assert len(cuda.gpus) == 0 and list(cuda.gpus) == [] and cuda.list_devices() == [] and cuda.gpus.current == "cpu"
+    pool = pygpu.get_memory_pool(pygpu.Device("cpu"))
+    a = pygpu.ones(1 << 20)
+    del a
+    cuda.close()
+    assert pool.used_bytes() == pool.total_bytes()
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(str(cuda.get_current_device())))
+    t.start()
+    t.join()
+    assert seen == ["cpu"]
+
+
+def test_select_device_use_gpus_and_close(mock_driver):
+    """CuPy's Device.use() and Numba's select_device: the thread's current device from then on,
+    or until the end of the `with` block it is called in (then the device before the block);
+    other threads keep theirs; cuda.gpus[i] as a `with` block; close() empties the pool's cache."""
+    from conftest import run_mock
+    got = run_mock(mock_driver, """
+import threading
+from pygpu import cuda
+seen = [str(cuda.get_current_device())]
+pygpu.Device("cpu").use()
+seen.append(str(pygpu.zeros(1).device))
+with pygpu.Device("cuda:0"):
+    seen.append(str(cuda.get_current_device()))
+    pygpu.Device("cpu").use()
+    seen.append(str(cuda.get_current_device()))
+seen.append(str(cuda.get_current_device()))
+other = []
+t = threading.Thread(target=lambda: other.append(str(cuda.get_current_device())))
+t.start(); t.join()
+seen.append(str(cuda.select_device(0)))
+seen.append(str(cuda.get_current_device()))
+with cuda.gpus[0]:
+    seen.append(str(pygpu.zeros(1).device))
+pool = pygpu.get_memory_pool(pygpu.Device("cuda:0"))
+a = pygpu.ones(1 << 20)
+del a
+cached = pool.total_bytes() - pool.used_bytes()
+cuda.close()
+print(json.dumps([seen, other, len(cuda.gpus), [str(d) for d in cuda.list_devices()], cached > 0,
+                  pool.total_bytes() == pool.used_bytes()]))
+""")
+    seen, other, n, listed, cached, emptied = got
+    assert seen == ["cuda:0", "cpu", "cuda:0", "cpu", "cpu", "cuda:0", "cuda:0", "cuda:0"]
+    assert other == ["cuda:0"] and n >= 1 and listed[0] == "cuda:0" and cached and emptied

@@ -1,5 +1,6 @@
 /* pygpu.Device. Devices are immortal singletons, so C code may hold borrowed pointers to them.
- * The current device is thread-local: a stack pushed by `with device:`. */
+ * The current device is thread-local: a stack pushed by `with device:`, over the device a thread
+ * chose with use() (CuPy's Device.use, Numba's cuda.select_device), over the process's default. */
 #include "runtime/device.h"
 #include "runtime/memory.h"
 #include <stdlib.h>
@@ -15,7 +16,12 @@ static PyThread_type_lock init_lock; /* held while a CUDA device is being initia
 
 typedef struct {
     int depth;
-    PgDevice *stack[PG_DEVICE_STACK];
+    /* each `with d:` entered d; use() inside the block changes that level's current device
+     * until the block ends, as CuPy's */
+    struct {
+        PgDevice *entered, *current;
+    } stack[PG_DEVICE_STACK];
+    PgDevice *chosen; /* use() outside every block: the thread's device from then on; NULL: none */
 } DeviceStack;
 
 static DeviceStack *
@@ -191,7 +197,9 @@ pg_device_current(void)
 {
     DeviceStack *s = PyThread_tss_get(&stack_key);
     if (s && s->depth > 0)
-        return s->stack[s->depth - 1];
+        return s->stack[s->depth - 1].current;
+    if (s && s->chosen)
+        return s->chosen;
     return pg_device_default();
 }
 
@@ -280,8 +288,23 @@ device_enter(PyObject *self, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "`with device:` blocks nested too deeply");
         return NULL;
     }
-    s->stack[s->depth++] = (PgDevice *)self;
+    s->stack[s->depth].entered = s->stack[s->depth].current = (PgDevice *)self;
+    s->depth++;
     return Py_NewRef(self);
+}
+
+static PyObject *
+device_use(PyObject *self, PyObject *unused)
+{
+    PG_UNUSED(unused);
+    DeviceStack *s = thread_stack(1);
+    if (s == NULL)
+        return NULL;
+    if (s->depth > 0)
+        s->stack[s->depth - 1].current = (PgDevice *)self;
+    else
+        s->chosen = (PgDevice *)self;
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -289,7 +312,7 @@ device_exit(PyObject *self, PyObject *args)
 {
     PG_UNUSED(args);
     DeviceStack *s = thread_stack(0);
-    if (s == NULL || s->depth == 0 || s->stack[s->depth - 1] != (PgDevice *)self) {
+    if (s == NULL || s->depth == 0 || s->stack[s->depth - 1].entered != (PgDevice *)self) {
         PyErr_SetString(PyExc_RuntimeError, "Device.__exit__ does not match the innermost `with device:`");
         return NULL;
     }
@@ -415,6 +438,9 @@ static PyMethodDef device_methods[] = {
     {"__exit__", device_exit, METH_VARARGS, NULL},
     {"__reduce__", device_reduce, METH_NOARGS, NULL},
     {"synchronize", device_synchronize, METH_NOARGS, "synchronize($self, /)\n--\n\nWait for all work queued on this device."},
+    {"use", device_use, METH_NOARGS,
+     "use($self, /)\n--\n\nMake this the calling thread's current device (CuPy's Device.use): from now on, or inside a "
+     "`with device:` block until the block ends."},
     {"properties", device_properties, METH_NOARGS,
      "properties($self, /)\n--\n\nA dict of the device's properties (name, memory, compute capability, ...)."},
     {NULL, NULL, 0, NULL},

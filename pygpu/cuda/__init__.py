@@ -19,16 +19,18 @@ Differences from Numba worth knowing:
   that was asked for.
 """
 import contextlib
+from operator import index as _operator_index
 
 import numpy as np
 
-from .. import _core
+from .. import _core, _memory
 from . import records  # record arrays (structured dtypes) for kernels
 from . import runtime  # CuPy's cupy.cuda.runtime (and Numba's cuda.runtime.get_version)
 
 __all__ = [
     "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
     "mapped_array_like", "managed_array", "synchronize", "is_available", "detect", "device_count",
+    "select_device", "list_devices", "gpus", "close",
     "unavailable_reason", "stream", "Stream", "default_stream", "legacy_default_stream",
     "per_thread_default_stream", "event", "event_elapsed_time", "as_cuda_array",
     "is_cuda_array", "get_current_device", "reduce", "Reduce", "types",
@@ -62,6 +64,54 @@ def unavailable_reason():
 def get_current_device():
     """The pygpu.Device that these functions allocate on."""
     return _core.get_device()
+
+
+def select_device(device_id):
+    """Numba's cuda.select_device: cuda:device_id becomes this thread's current device (CuPy's
+    Device(device_id).use()), and is returned. On a machine without a GPU the CPU device is made
+    current instead, so a script that starts with select_device(0) runs there unchanged."""
+    dev = _core.Device(f"cuda:{_operator_index(device_id)}") if is_available() else _core.Device("cpu")
+    dev.use()
+    return dev
+
+
+def list_devices():
+    """The CUDA devices (Numba's cuda.list_devices): [] without a GPU."""
+    return [_core.Device(f"cuda:{i}") for i in range(device_count())]
+
+
+class _GPUList:
+    """Numba's cuda.gpus: len(cuda.gpus), cuda.gpus[i] (a device, usable as `with cuda.gpus[1]:`),
+    iteration, and cuda.gpus.current."""
+
+    def __len__(self):
+        return device_count()
+
+    def __getitem__(self, i):
+        return list_devices()[i]
+
+    def __iter__(self):
+        return iter(list_devices())
+
+    @property
+    def current(self):
+        return get_current_device()
+
+    def __repr__(self):
+        return f"<pygpu.cuda.gpus: {len(self)} CUDA device(s)>"
+
+
+gpus = _GPUList()
+
+
+def close():
+    """Numba's cuda.close, which destroys the thread's CUDA context to give its memory back: here
+    the current device's queued work is waited for and the blocks its memory pool caches are
+    returned to the driver. Arrays still referenced stay valid (pygpu's memory lives as long as its
+    arrays)."""
+    dev = get_current_device()
+    dev.synchronize()
+    _memory.get_memory_pool(dev).free_all_blocks()
 
 
 def detect():
