@@ -229,3 +229,26 @@ def test_ldexp_takes_python_scalars_as_numpys_resolver(x1, x2):
         return m.ldexp(a, b)
     want, got = numpy_and_pygpu(call)
     assert got == want
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's cast of nan to int32
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dtype", ["?", "i1", "i2", "u1", "u2", "i4", "u8", "f4", "f8", "c8"])
+@pytest.mark.parametrize("casting", ["same_kind", "unsafe"])
+def test_python_scalars_convert_to_the_loop_dtype_picks(device, dtype, casting):
+    # with dtype= NumPy picks the loop first and converts a Python scalar to its input type:
+    # uint8_array + -2 with dtype=int16 is the int16 loop (no OverflowError for uint8), 2.5 into
+    # an int64 loop a casting error, and with casting='unsafe' NumPy's cast (-2.5 -> 254 in uint8)
+    a = np.arange(5, dtype=np.uint8)
+    pa = pygpu.asarray(a, device=device)
+    for name in ["add", "floor_divide", "remainder", "maximum"]:
+        for s in [-2, 300, 2**70, -2.5, 1e300, float("nan"), 2j]:
+            for args, pargs in [((a, s), (pa, s)), ((s, a), (s, pa))]:
+                try:
+                    want = getattr(np, name)(*args, dtype=dtype, casting=casting)
+                except (TypeError, OverflowError) as e:
+                    with pytest.raises(type(e)):
+                        getattr(pygpu, name)(*pargs, dtype=dtype, casting=casting)
+                    continue
+                got = getattr(pygpu, name)(*pargs, dtype=dtype, casting=casting)
+                assert_array_equal(got, want)

@@ -236,6 +236,8 @@ typedef struct {
     int type;           /* dtype for resolution */
     int weak;
     int pending;        /* an array-like still to be copied to the device */
+    int load;           /* a Python scalar passed as this type, the loop converting it as it loads
+                           (into a loop of a lower kind by casting='unsafe'); -1: the loop's type */
 } Operand;
 
 /* The type weak operand op takes next to the strong operands' type p (NEP 50), as NumPy's:
@@ -261,6 +263,52 @@ weak_operand_type(PgUfunc *uf, Operand *op, int p)
         return -1;
     }
     return t;
+}
+
+/* With dtype= NumPy picks the loop first, then converts a Python scalar to the loop's input
+ * type: an int outside the array's range is searched as the array's type (uint8_array + -2
+ * with dtype=int16 takes the int16 loop) and checked against the loop by weak_int_into_loop. */
+static int
+weak_search_type(PgUfunc *uf, Operand *op, int p)
+{
+    int t = weak_operand_type(uf, op, p);
+    if (t < 0 && op->weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        t = p == PG_BOOL ? PG_INT64 : p;
+    }
+    return t;
+}
+
+/* A Python int into loop input type t (dtype= given), as NumPy converts it before any casting
+ * check: it must fit an integer t, and an int64 for a bool t (OverflowError). */
+static int
+weak_int_into_loop(const Operand *op, int t)
+{
+    if (PG_IS_INTEGER(t))
+        return pg_weak_scalar_type(op->weak, op->scalar, t, 0) < 0 ? -1 : 0;
+    if (PG_IS_BOOL(t) && PyLong_AsLongLong(op->scalar) == -1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+/* A Python scalar of a higher kind than loop input type t (input i, dtype= given) casts from
+ * its default dtype by `casting`, as NumPy's (2.5 into an int64 loop: "Cannot cast ufunc 'add'
+ * input 1 from dtype('float64')"); by 'unsafe' the loop converts it as it loads it. */
+static int
+weak_kind_into_loop(PgUfunc *uf, Operand *op, int i, int t, PgCasting casting)
+{
+    int own = op->weak == PG_WEAK_INT ? PG_INT64 : op->weak == PG_WEAK_FLOAT ? PG_FLOAT64 : PG_COMPLEX128;
+    int higher = op->weak == PG_WEAK_INT ? PG_IS_BOOL(t)
+               : op->weak == PG_WEAK_FLOAT ? !(PG_IS_FLOAT(t) || PG_IS_COMPLEX(t))
+                                           : !PG_IS_COMPLEX(t);
+    if (!higher)
+        return 0;
+    if (!pg_can_cast(own, t, casting)) {
+        raise_casting(uf, 1, i, own, t, casting);
+        return -1;
+    }
+    op->load = own; /* -2.5 into uint8 is NumPy's cast of a float64 (254), not an assignment's error */
+    return 0;
 }
 
 /* The type of a Python scalar operand of a call with no strong operand (only Python scalars, and
@@ -371,6 +419,7 @@ classify(PyObject *obj, Operand *op)
     op->scalar = NULL;
     op->weak = PG_WEAK_NONE;
     op->pending = 0;
+    op->load = -1;
     if (PgArray_Check(obj)) {
         op->arr = (PgArray *)Py_NewRef(obj);
         op->type = op->arr->type;
@@ -792,8 +841,12 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
                     types[i] = pg_weak_scalar_type(ops[i].weak, ops[i].scalar, PG_UINT64, 0);
                 }
             } else {
-                types[i] = p < 0 ? python_scalar_type(uf, &ops[i], kind, nin - first)
-                                 : weak_operand_type(uf, &ops[i], p);
+                if (p < 0)
+                    types[i] = python_scalar_type(uf, &ops[i], kind, nin - first);
+                else if (dtype >= 0 && !(uf->flags & PG_UF_COMPARE))
+                    types[i] = weak_search_type(uf, &ops[i], p);
+                else
+                    types[i] = weak_operand_type(uf, &ops[i], p);
             }
             if (types[i] < 0)
                 goto done;
@@ -882,9 +935,17 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             if (ops[i].weak == PG_WEAK_INT && pg_weak_scalar_type(ops[i].weak, ops[i].scalar, kt[i], 0) < 0)
                 goto done;
     }
+    /* with dtype=, Python scalars convert to the loop's types: ints first, as NumPy's */
+    int weak_to_loop = dtype >= 0 && p >= 0 && !(uf->flags & PG_UF_COMPARE);
+    for (int i = first; i < nin && weak_to_loop; i++)
+        if (ops[i].weak == PG_WEAK_INT && weak_int_into_loop(&ops[i], kt[i]) < 0)
+            goto done;
     if (dtype >= 0 || casting < PG_CAST_SAFE) { /* the loop found took the inputs safely */
         for (int i = first; i < nin; i++) {
-            if (!ops[i].weak && !pg_can_cast(types[i], kt[i], casting)) {
+            if (ops[i].weak) {
+                if (weak_to_loop && weak_kind_into_loop(uf, &ops[i], i, kt[i], casting) < 0)
+                    goto done;
+            } else if (!pg_can_cast(types[i], kt[i], casting)) {
                 raise_casting(uf, 1, i, types[i], kt[i], casting);
                 goto done;
             }
@@ -971,9 +1032,9 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             kops[i].ndim = 0;
             kops[i].shape = one;
             kops[i].strides = zero;
-            kops[i].type = kt[i];
+            kops[i].type = ops[i].load >= 0 ? ops[i].load : kt[i];
             kops[i].scalar[0] = kops[i].scalar[1] = 0;
-            if (pg_scalar_to_bytes(ops[i].scalar, kt[i], kops[i].scalar) < 0)
+            if (pg_scalar_to_bytes(ops[i].scalar, kops[i].type, kops[i].scalar) < 0)
                 goto done;
         }
     }
