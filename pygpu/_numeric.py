@@ -10,6 +10,7 @@ import numpy as _np
 import pygpu as _pg
 from . import _core, _dispatch
 from ._compiler.composed import gcd_of, lcm_of
+from ._manipulation import _shape_str
 from ._out import into, write_outputs
 
 __all__ = ["allclose", "array_equal", "array_equiv", "asanyarray", "ascontiguousarray", "asfortranarray",
@@ -258,6 +259,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     big = float(info.max) if posinf is None else posinf
     small = float(info.min) if neginf is None else neginf
     nan, big, small = (_cast_like_copyto(v, part, x.device) for v in (nan, big, small))
+    for v in (nan, big, small):   # copied into x: each broadcasts to x's shape, not x to theirs
+        if _np.ndim(v) and _np.broadcast_shapes(_np.shape(v), x.shape) != x.shape:
+            raise ValueError(f"could not broadcast input array from shape {_shape_str(_np.shape(v))} "
+                             f"into shape {_shape_str(x.shape)}")
 
     def fixed(p):
         if posinf is None and neginf is None:   # the dtype's extremes: clipping moves the infinities only

@@ -218,6 +218,19 @@ def test_nan_to_num(dtype):
             same(pygpu.nan_to_num(pygpu.asarray(a), **kw), want)
 
 
+@pytest.mark.parametrize("kw", ["nan", "posinf", "neginf"])
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_nan_to_num_array_replacements_broadcast_to_x(kw, dtype):
+    # NumPy copies a replacement array into x: it broadcasts to x's shape, never x to its shape
+    x = np.array([[0, 1, np.nan, 4], [11, -np.inf, 12, np.inf]], dtype=dtype)
+    row = np.arange(4.0).reshape(1, 4)
+    same(pygpu.nan_to_num(pygpu.asarray(x), **{kw: pygpu.asarray(row)}), np.nan_to_num(x, **{kw: row}))
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(2,4\) into shape \(4,\)"):
+        np.nan_to_num(x[0], **{kw: np.zeros((2, 4))})
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(2,4\) into shape \(4,\)"):
+        pygpu.nan_to_num(pygpu.asarray(x[0]), **{kw: pygpu.zeros((2, 4))})
+
+
 @pytest.mark.parametrize("dtypes", [(np.int64, np.int64), (np.float32, np.int8), (np.complex64, np.float32)])
 def test_float_power_and_divmod(dtypes):
     rng = np.random.default_rng(3)
