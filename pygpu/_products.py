@@ -120,9 +120,47 @@ def _shape_str(shape):
 
 # ------------------------------------------------------------------ products
 
-def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
-    """numpy.matmul (also x1 @ x2)."""
-    return _core.matmul(x1, x2, out=out, casting=casting, order=order, dtype=dtype, subok=subok)
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, axes=None, axis=None):
+    """numpy.matmul (also x1 @ x2); axes=[(i1, j1), (i2, j2), (io, jo)] names the matrix axes of
+    the operands and the result (one axis for a 1-d operand), as NumPy's gufunc axes."""
+    if axis is not None:
+        if axes is not None:
+            raise TypeError("cannot specify both 'axis' and 'axes'")
+        raise TypeError("matmul: axis can only be used with a single shared core dimension, not with the 3 "
+                        "distinct ones implied by signature (n?,k),(k,m?)->(n?,m?).")
+    if axes is None:
+        return _core.matmul(x1, x2, out=out, casting=casting, order=order, dtype=dtype, subok=subok)
+    if not isinstance(axes, list):
+        raise TypeError("axes should be a list.")
+    if len(axes) != 3:
+        raise ValueError("axes should be a list with an entry for all 3 inputs and outputs; entries for outputs "
+                         "can only be omitted if none of them has core axes.")
+    a, b = _arrays(x1, x2)
+    if a.ndim == 0 or b.ndim == 0:   # NumPy's error for scalars, from the plain call
+        return _core.matmul(a, b)
+    # each operand's matrix axes moved last: the plain matmul, then the result's moved into place
+    a = _core.moveaxis(a, _gufunc_core_axes(axes[0], min(a.ndim, 2), a.ndim, 0), (-2, -1)[2 - min(a.ndim, 2):])
+    b = _core.moveaxis(b, _gufunc_core_axes(axes[1], min(b.ndim, 2), b.ndim, 1), (-2, -1)[2 - min(b.ndim, 2):])
+    nout = (a.ndim > 1) + (b.ndim > 1)
+    last = (-2, -1)[2 - nout:]
+    if out is not None:
+        view = _core.moveaxis(out, _gufunc_core_axes(axes[2], nout, out.ndim, 2), last)
+        _core.matmul(a, b, out=view, casting=casting, order=order, dtype=dtype, subok=subok)
+        return out
+    res = _core.matmul(a, b, casting=casting, order=order, dtype=dtype, subok=subok)
+    return _core.moveaxis(res, last, _gufunc_core_axes(axes[2], nout, res.ndim, 2))
+
+
+def _gufunc_core_axes(entry, ncore, ndim, i):
+    """Operand i's core axes from its entry of a gufunc's axes= (an int for one), NumPy's checks."""
+    entry = (entry,) if isinstance(entry, (int, _np.integer)) else tuple(entry)
+    if len(entry) != ncore:
+        raise _np.exceptions.AxisError(f"matmul: operand {i} has {ncore} core dimensions, but {len(entry)} "
+                                       "dimensions are specified by axes tuple.")
+    core = tuple(_np.lib.array_utils.normalize_axis_index(_operator.index(ax), ndim) for ax in entry)
+    if len(set(core)) != len(core):
+        raise ValueError(f"axes item {i} has value {entry[1]} repeated")
+    return core
 
 
 def _is_0d(x):

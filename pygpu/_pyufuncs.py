@@ -1,6 +1,7 @@
 """NumPy's ufunc interface (nin, nout, nargs, identity, types, signature; reduce, accumulate,
 outer, at, reduceat) for the NumPy ufuncs pygpu computes in Python rather than with its op table:
-divmod, modf, frexp, gcd, lcm, float_power, spacing, and matmul (a C function of its own).
+divmod, modf, frexp, gcd, lcm, float_power, spacing, and matmul (a C function of its own, with
+axes= in _products).
 
 They are not pygpu.ufunc instances (that type is C's and takes no subclasses), but they answer
 as NumPy's ufuncs do: np.gcd.reduce, np.divmod.nout and np.float_power.outer work, and what NumPy
@@ -14,6 +15,7 @@ import numpy as _np
 
 from . import _core
 from . import _numeric
+from . import _products
 from ._compiler.composed import gcd_of, lcm_of
 
 __all__ = ["divmod", "modf", "frexp", "gcd", "lcm", "float_power", "spacing", "matmul"]
@@ -212,5 +214,5 @@ gcd = PythonUfunc(_numeric.gcd, _np.gcd, _Euclid(gcd_of))
 lcm = PythonUfunc(_numeric.lcm, _np.lcm, _Euclid(lcm_of))
 float_power = PythonUfunc(_numeric.float_power, _np.float_power, _Fold())
 spacing = PythonUfunc(_numeric.spacing, _np.spacing)
-matmul = PythonUfunc(_core.matmul, _np.matmul)
+matmul = PythonUfunc(_products.matmul, _np.matmul)
 

@@ -20,7 +20,7 @@ from numpy.linalg import LinAlgError
 from . import _core, _dispatch
 from ._manipulation import tril, triu
 from ._products import (_arrays, _check_out, _host, _into, _reduce, _sum, _sum_last, _wrap, cross as _np_cross, dot,
-                        matvec, outer as _np_outer, tensordot as _np_tensordot, trace as _np_trace,
+                        matmul as _np_matmul, matvec, outer as _np_outer, tensordot as _np_tensordot, trace as _np_trace,
                         vecdot as _np_vecdot, vecmat)
 
 __all__ = [
@@ -773,7 +773,7 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 # numpy.linalg.* and numpy.dot, einsum, ... reach these functions by name (pygpu/_dispatch.py);
 # the ufuncs among NumPy's products come through __array_ufunc__
-for _name, _fn in {"matmul": _core.matmul, "vecdot": _np_vecdot, "matvec": matvec, "vecmat": vecmat}.items():
+for _name, _fn in {"matmul": _np_matmul, "vecdot": _np_vecdot, "matvec": matvec, "vecmat": vecmat}.items():
     _dispatch.register_gufunc(_name, _fn)
 
 

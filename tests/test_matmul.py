@@ -278,6 +278,37 @@ def test_matmul_errors(device):
         pygpu.matmul(pygpu.ones((2, 2)), pygpu.ones((2, 2)), out=np.ones((2, 2)))
 
 
+@pytest.mark.parametrize("sa, sb, axes", [
+    ((2, 5, 3, 2, 3, 4), (3, 5, 1, 1, 1, 4), [(1, 2), (0, 1), (0, 1)]),
+    ((2, 5, 3, 2, 3, 4), (2, 5, 3, 1, 4, 1), [(-2, -1), (-2, -1), (0, 1)]),
+    ((3, 2, 4, 4), (4, 4, 3, 2), [(0, 1), (-1, -2), (-2, -1)]),
+    ((2, 3, 4), (4,), [(1, 2), 0, 1]),
+    ((4,), (5, 4, 3), [(0,), (1, 0), (0,)]),
+    ((4,), (4,), [0, 0, ()]),
+])
+def test_matmul_axes(device, sa, sb, axes):
+    # NumPy's gufunc axes=: the matrix axes of each operand and of the result
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+    pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
+    want = np.matmul(a, b, axes=axes)
+    for got in (pygpu.matmul(pa, pb, axes=axes), np.matmul(pa, pb, axes=axes)):
+        assert isinstance(got, pygpu.ndarray) and got.shape == want.shape
+        np.testing.assert_allclose(got.get(), want, rtol=1e-13)
+    out = pygpu.zeros(want.shape, device=device)
+    assert pygpu.matmul(pa, pb, axes=axes, out=out) is out
+    np.testing.assert_allclose(out.get(), want, rtol=1e-13)
+
+
+def test_matmul_axes_errors(device):
+    a, b = np.ones((2, 3, 4)), np.ones((2, 4, 5))
+    pa, pb = pygpu.asarray(a, device=device), pygpu.asarray(b, device=device)
+    for kw in [dict(axes=[(1, 2), (1, 2)]), dict(axes=[(1, 2), (1, 2), (1, 5)]), dict(axes=[(1, 2), (1,), (1, 2)]),
+               dict(axes=(1, 2)), dict(axis=1), dict(axes=[(1, 2)] * 3, axis=1), dict(axes=[(1, 1), (1, 2), (1, 2)]),
+               dict(axes=[(1, 2), (1, 2), (1,)]), dict(axes=[(2, 1), (1, 2), (1, 2)])]:
+        same_error(lambda: np.matmul(a, b, **kw), lambda: pygpu.matmul(pa, pb, **kw))
+
+
 def test_matmul_different_devices_refused():
     if not pygpu.cuda.is_available():
         pytest.skip("needs a CUDA device")
