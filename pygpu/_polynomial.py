@@ -306,7 +306,7 @@ class poly1d:
         return _np.asarray(self._coeffs.get(), dtype=dtype)
 
     def __repr__(self):
-        return "poly1d(%s)" % _np.array2string(self._coeffs.get(), separator=", ")
+        return "poly1d(%s)" % repr(self._coeffs.get())[6:-1]   # NumPy's: its array's repr (dtype= too)
 
     def __str__(self):
         return str(_np.poly1d(self._coeffs.get(), variable=self._variable))
@@ -357,7 +357,7 @@ class poly1d:
         if not _np.isscalar(n) or int(n) != n or n < 0:
             raise ValueError("Power to non-negative integers only.")
         result = poly1d([1])
-        for _ in range(int(n)):
+        for _ in range(n):   # a float power is NumPy's TypeError
             result = result * self
         return result
 
@@ -377,6 +377,15 @@ class poly1d:
         if power > self.order or power < 0:
             return self._coeffs.dtype.type(0)
         return self._coeffs[index]
+
+    def __setitem__(self, power, value):
+        """Sets the coefficient of x**power; past the degree the polynomial grows (NumPy's)."""
+        if power < 0:
+            raise ValueError("Does not support negative powers.")
+        if power > self.order:
+            zeros = _pg.zeros(power - self.order, dtype=self._coeffs.dtype, device=self._coeffs.device)
+            self._coeffs = _pg.concatenate((zeros, self._coeffs))
+        self._coeffs[self.order - power] = value
 
     def __iter__(self):
         return iter(self._coeffs)

@@ -1436,6 +1436,28 @@ def test_poly1d():
         p ** -1
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex64, np.bool_])
+def test_poly1d_setitem_repr_and_float_powers(dtype):
+    # NumPy's p[k] = v (growing past the degree, no trim), its repr (dtype= for non-defaults)
+    # and its TypeError for a float power
+    a = np.array([0, 0, 0, 2, 3, 0], dtype)
+    p, q = pygpu.poly1d(pygpu.asarray(a)), np.poly1d(a.copy())
+    assert repr(p) == repr(q)
+    for power, value in [(1, 10), (8, 20), (0, 1.5)]:
+        p[power] = value
+        q[power] = value
+        assert repr(p) == repr(q)
+        same(p.coeffs, q.coeffs)
+    assert p.order == q.order
+    with pytest.raises(ValueError, match="Does not support negative powers."):
+        p[-1] = 2
+    for power in (3.0, np.float64(5)):
+        with pytest.raises(TypeError):
+            q ** power
+        with pytest.raises(TypeError):
+            p ** power
+
+
 @pytest.mark.parametrize("make", [pygpu.poly1d, np.poly1d])
 def test_poly_functions_keep_poly1d(make):
     """NumPy's poly functions answer with a poly1d when an argument is one (pygpu's or NumPy's)."""
