@@ -119,3 +119,12 @@ def test_package_names():
             set(dir(ours))
         assert not missing, (module, missing)
         assert getattr(ours, p + "add") is getattr(theirs, p + "add")      # coefficient algebra: NumPy's
+
+
+def test_polyutils_is_numpys():
+    # numpy.polynomial.polyutils (as_series, trimseq, trimcoef, getdomain, mapdomain, ...):
+    # coefficient helpers, NumPy's own on the host as the rest of the coefficient algebra
+    assert PP.polyutils is NP.polyutils
+    c = pygpu.asarray([1.0, 2.0, 0.0, 0.0])
+    np.testing.assert_array_equal(PP.polyutils.trimseq(c.get()), [1.0, 2.0])
+    np.testing.assert_array_equal(PP.polyutils.trimcoef(c), NP.polyutils.trimcoef(c.get()))

@@ -6,7 +6,7 @@ device; coefficients and their algebra are NumPy's, on the host, as in NumPy (th
     p = Chebyshev.fit(x, y, 8)        # x, y pygpu arrays: the least squares on their device
     p(x)                              # evaluated there too
 """
-from numpy.polynomial import set_default_printstyle  # noqa: F401  (printing: the host's)
+from numpy.polynomial import polyutils, set_default_printstyle  # noqa: F401  (coefficient helpers, printing: the host's)
 
 from . import chebyshev, hermite, hermite_e, laguerre, legendre, polynomial  # noqa: F401
 from .chebyshev import Chebyshev  # noqa: F401
