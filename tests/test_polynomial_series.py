@@ -125,6 +125,6 @@ def test_polyutils_is_numpys():
     # numpy.polynomial.polyutils (as_series, trimseq, trimcoef, getdomain, mapdomain, ...):
     # coefficient helpers, NumPy's own on the host as the rest of the coefficient algebra
     assert PP.polyutils is NP.polyutils
-    c = pygpu.asarray([1.0, 2.0, 0.0, 0.0])
+    c = pygpu.asarray([1.0, 2.0, 0.0, 0.0], device="cpu")   # NumPy reads CPU arrays in place
     np.testing.assert_array_equal(PP.polyutils.trimseq(c.get()), [1.0, 2.0])
-    np.testing.assert_array_equal(PP.polyutils.trimcoef(c), NP.polyutils.trimcoef(c.get()))
+    np.testing.assert_array_equal(PP.polyutils.trimcoef(c), [1.0, 2.0])
