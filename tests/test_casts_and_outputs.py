@@ -33,6 +33,7 @@ def near_half_ties(rng, n, scale):
                             2.9802322388562674e-08, 5.960464477539063e-08 * 1.5, np.nan, np.inf, -0.0, 1e-300]])
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")   # NumPy's, for the complex source
 @pytest.mark.parametrize("scale", [1e-6, 1.0, 3e3, 6e4])
 def test_float64_to_float16_rounds_once(scale):
     x = near_half_ties(np.random.default_rng(int(scale * 10)), 20_000, scale)
@@ -385,3 +386,40 @@ def test_strict_casting_rules_apply_to_the_loop_found():
         errors_alike(lambda: f(np, a8), lambda: f(pg, p8))
     same(pg.add(p8, p8, casting="no"), np.add(a8, a8, casting="no"))
     same(pg.add(p8, 1, casting="no"), np.add(a8, 1, casting="no"))
+
+
+# ---------------------------------------------------------------- ComplexWarning
+
+CASTS = {
+    "astype": lambda m, c, f: m.asarray(c).astype(np.float64),
+    "astype int": lambda m, c, f: m.asarray(c).astype(np.int32),
+    "astype complex": lambda m, c, f: m.asarray(c).astype(np.complex64),
+    "astype empty": lambda m, c, f: m.asarray(c[:0]).astype(np.float32),
+    "ufunc out=": lambda m, c, f: m.add(m.asarray(c), m.asarray(c), out=m.zeros(2), casting="unsafe"),
+    "ufunc out= int": lambda m, c, f: m.sqrt(m.asarray(c), out=m.zeros(2, np.int32), casting="unsafe"),
+    "ufunc dtype=": lambda m, c, f: m.add(m.asarray(c), m.asarray(f), dtype=np.float64, casting="unsafe"),
+    "ufunc Python complex": lambda m, c, f: m.add(m.asarray(f), 2j, dtype=np.float64, casting="unsafe"),
+    "ufunc complex loop": lambda m, c, f: m.absolute(m.asarray(c)),
+    "setitem": lambda m, c, f: m.zeros(2).__setitem__(slice(None), m.asarray(c)),
+    "setitem NumPy array": lambda m, c, f: m.zeros(2).__setitem__(slice(None), c),
+    "setitem element": lambda m, c, f: m.zeros(2).__setitem__(0, np.complex128(1j)),
+    "setitem real part": lambda m, c, f: m.asarray(c).real.__setitem__(slice(None), m.asarray(f)),
+    "copyto": lambda m, c, f: m.copyto(m.zeros(2), m.asarray(c), casting="unsafe"),
+    "copyto where=": lambda m, c, f: m.copyto(m.zeros(2), m.asarray(c), casting="unsafe",
+                                              where=m.asarray([True, False])),
+}
+
+
+@pytest.mark.parametrize("name", CASTS)
+def test_complex_to_real_casts_warn_as_numpy(name):
+    """NumPy's ComplexWarning wherever a cast drops imaginary parts (astype, a ufunc's casts by
+    casting='unsafe', assignment), decided by the dtypes alone; none where no cast drops them."""
+    c, f = np.array([1 + 2j, 3 - 1j]), np.ones(2)
+
+    def warned(m):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            CASTS[name](m, c, f)
+        return [x.category for x in w if issubclass(x.category, np.exceptions.ComplexWarning)]
+
+    assert warned(pg) == warned(np)

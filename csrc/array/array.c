@@ -771,6 +771,8 @@ array_astype(PyObject *self, PyObject *args, PyObject *kwds)
                      pg_type_info[a->type].name, pg_type_info[type].name, pg_casting_name(casting));
         return NULL;
     }
+    if (pg_warn_complex_cast(a->type, type) < 0)
+        return NULL;
     PgDevice *dev = devobj == Py_None ? a->device : pg_device_from_object(devobj);
     if (dev == NULL)
         return NULL;

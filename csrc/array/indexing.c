@@ -227,6 +227,8 @@ assign_array(PgArray *dst, PgArray *src, int one_element)
 {
     if (one_element && src->ndim > 0)
         return sequence_error(dst);
+    if (pg_warn_complex_cast(src->type, dst->type) < 0)
+        return -1;
     PgArray *stripped = NULL, *tmp = NULL;
     int rc = -1;
     int k = 0;
@@ -279,6 +281,8 @@ assign_numpy(PgArray *dst, PyArrayObject *src, int one_element)
             goto done;
         Py_XSETREF(owned, cast);
         src = owned;
+    } else if (pg_warn_complex_cast(pg_type_from_descr(PyArray_DESCR(src)), dst->type) < 0) {
+        goto done;
     }
     rc = pg_array_assign_numpy(dst, src);
 done:

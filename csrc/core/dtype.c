@@ -173,6 +173,24 @@ pg_promote_types(PgType a, PgType b)
 }
 
 int
+pg_warn_complex_cast(PgType from, PgType to)
+{
+    static PyObject *category; /* numpy.exceptions.ComplexWarning */
+    if (!PG_IS_COMPLEX(from) || PG_IS_COMPLEX(to))
+        return 0;
+    if (category == NULL) {
+        PyObject *mod = PyImport_ImportModule("numpy.exceptions");
+        if (mod == NULL)
+            return -1;
+        category = PyObject_GetAttrString(mod, "ComplexWarning");
+        Py_DECREF(mod);
+        if (category == NULL)
+            return -1;
+    }
+    return PyErr_WarnEx(category, "Casting complex values to real discards the imaginary part", 1);
+}
+
+int
 pg_can_cast(PgType from, PgType to, PgCasting casting)
 {
     return cast_table[casting][from][to];

@@ -952,6 +952,12 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
         }
     }
 
+    for (int i = first; i < nin; i++) { /* complex inputs into a real loop (casting='unsafe') */
+        int from = ops[i].weak ? ops[i].load : types[i];
+        if (from >= 0 && pg_warn_complex_cast(from, kt[i]) < 0)
+            goto done;
+    }
+
     /* broadcast shape (the output takes part but may not be broadcast) */
     int nds[PG_UFUNC_MAXARGS + 1];
     const int64_t *shapes[PG_UFUNC_MAXARGS + 1];
@@ -992,6 +998,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             raise_casting(uf, 0, nin, otype, out->type, casting);
             goto done;
         }
+        if (pg_warn_complex_cast(otype, out->type) < 0)
+            goto done;
         result = (PgArray *)Py_NewRef(out);
         /* a float16 loop's values (computed as float) are float16s: into another type they go
          * through a float16 buffer, as NumPy casts the loop's output (sqrt(int8, out=float32)) */
