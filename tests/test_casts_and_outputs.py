@@ -394,6 +394,8 @@ CASTS = {
     "astype": lambda m, c, f: m.asarray(c).astype(np.float64),
     "astype int": lambda m, c, f: m.asarray(c).astype(np.int32),
     "astype complex": lambda m, c, f: m.asarray(c).astype(np.complex64),
+    "astype bool": lambda m, c, f: m.asarray(c).astype(np.bool_),
+    "ufunc out= bool": lambda m, c, f: m.add(m.asarray(c), m.asarray(f), out=m.zeros(2, np.bool_), casting="unsafe"),
     "astype empty": lambda m, c, f: m.asarray(c[:0]).astype(np.float32),
     "ufunc out=": lambda m, c, f: m.add(m.asarray(c), m.asarray(c), out=m.zeros(2), casting="unsafe"),
     "ufunc out= int": lambda m, c, f: m.sqrt(m.asarray(c), out=m.zeros(2, np.int32), casting="unsafe"),

@@ -176,7 +176,7 @@ int
 pg_warn_complex_cast(PgType from, PgType to)
 {
     static PyObject *category; /* numpy.exceptions.ComplexWarning */
-    if (!PG_IS_COMPLEX(from) || PG_IS_COMPLEX(to))
+    if (!PG_IS_COMPLEX(from) || PG_IS_COMPLEX(to) || to == PG_BOOL) /* a bool reads both parts */
         return 0;
     if (category == NULL) {
         PyObject *mod = PyImport_ImportModule("numpy.exceptions");

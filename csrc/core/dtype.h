@@ -40,7 +40,7 @@ typedef enum { PG_CAST_NO, PG_CAST_EQUIV, PG_CAST_SAFE, PG_CAST_SAME_KIND, PG_CA
 int pg_can_cast(PgType from, PgType to, PgCasting casting);
 int pg_casting_from_object(PyObject *obj, PgCasting *out);   /* parses the string; 0 or -1 */
 /* NumPy's ComplexWarning when a cast from `from` to `to` drops imaginary parts (complex to a
- * real or integer type); 0, or -1 when the warning is raised as an error. */
+ * real or integer type, not bool); 0, or -1 when the warning is raised as an error. */
 int pg_warn_complex_cast(PgType from, PgType to);
 const char *pg_casting_name(PgCasting c);
 
