@@ -128,3 +128,15 @@ def test_polyutils_is_numpys():
     c = pygpu.asarray([1.0, 2.0, 0.0, 0.0], device="cpu")   # NumPy reads CPU arrays in place
     np.testing.assert_array_equal(PP.polyutils.trimseq(c.get()), [1.0, 2.0])
     np.testing.assert_array_equal(PP.polyutils.trimcoef(c), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("module, p, cls", BASES)
+def test_vander_layout_is_numpys(module, p, cls):
+    # NumPy builds each power as a contiguous row, then moves that axis last: the matrix of 1-d
+    # points is Fortran-ordered (code passing it on to LAPACK or checking flags sees the same)
+    for x in (np.linspace(-1, 1, 7), np.linspace(-1, 1, 12).reshape(3, 4), np.float64(0.5)):
+        want = getattr(getattr(NP, module), p + "vander")(x, 3)
+        got = getattr(getattr(PP, module), p + "vander")(pygpu.asarray(x), 3)
+        assert got.shape == want.shape and got.strides == want.strides
+        assert got.flags.f_contiguous == want.flags.f_contiguous and got.flags.c_contiguous == want.flags.c_contiguous
+        np.testing.assert_allclose(got.get(), want, rtol=1e-14)

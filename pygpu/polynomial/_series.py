@@ -98,7 +98,7 @@ def make_vander(basis):
             columns.append(A(0) * x + B(0))
         for k in range(1, deg):
             columns.append((A(k) * x + B(k)) * columns[k] - C(k) * columns[k - 1])
-        return pygpu.stack(columns, axis=-1)
+        return pygpu.moveaxis(pygpu.stack(columns), 0, -1)   # NumPy's layout: each column contiguous
     return vander
 
 
