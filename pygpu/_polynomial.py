@@ -70,7 +70,7 @@ def _trimmed(p):
     p = _coeffs(p)
     nonzero = _pg.flatnonzero(p)
     if nonzero.size == 0:
-        return _pg.zeros(1, dtype=p.dtype if p.size else _np.float64, device=p.device)
+        return _pg.zeros(1, dtype=p.dtype, device=p.device)
     return p[int(nonzero[0]):]
 
 

@@ -791,6 +791,10 @@ def test_polynomials_keep_complex_and_trim_as_numpy():
     same(pg.polyint(pg.asarray([1.0, 2.0]), k=1j), np.polyint([1.0, 2.0], k=1j))
     for a, b in (([1, 2], [0, 1, 2]), ([1, 2], []), ([0, 0], [1]), ([0, 0, 1.5], [2])):
         same(pg.polymul(a, b), np.polymul(a, b))
+    for dt in (np.float32, np.int16, np.complex64):   # an empty factor is a zero of its own dtype
+        for a, b in ((np.zeros(0, dt), np.arange(3, dtype=dt)), (np.arange(3, dtype=dt), np.zeros(0, dt)),
+                     (np.zeros(0, dt), np.zeros(0, dt)), (dt(2), np.zeros(0, dt))):
+            same(pg.polymul(pg.asarray(a), pg.asarray(b)), np.polymul(a, b))
     import numpy.polynomial.polynomial as npoly
     import pygpu.polynomial.polynomial as ppoly
     for x, r in (([0, 5], [[1, 2], [3, 4]]), ([0.5, 2], [1, 2, 3]), ([[1, 2], [3, 4]], [1, 2])):
