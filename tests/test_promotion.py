@@ -217,6 +217,7 @@ def test_array_api_namespace(device):
     (5, np.arange(4)), (5, np.arange(4, dtype=np.int16)), (2.0, np.arange(3)), (5, 3), (2.5, 3),
     (np.arange(3, dtype=np.int8), 2), (np.float32(2), np.arange(3)), (np.ones(3, np.float32), 40),
     (np.ones(3, np.float16), 3), (True, np.arange(3)), (np.ones(2), 2**63),
+    (np.arange(3, dtype=np.uint64), -2), (np.arange(3, dtype=np.uint8), -300),
 ])
 def test_ldexp_takes_python_scalars_as_numpys_resolver(x1, x2):
     # a mixed-type loop: a Python scalar next to an array of at least its kind takes the first
@@ -252,3 +253,20 @@ def test_python_scalars_convert_to_the_loop_dtype_picks(device, dtype, casting):
                     continue
                 got = getattr(pygpu, name)(*pargs, dtype=dtype, casting=casting)
                 assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_ldexp_with_dtype_takes_a_python_int_as_the_exponent(device, dtype):
+    # with dtype= the int is the exponent of the loop that computes in dtype (el->e), as NumPy's
+    # (NumPy's legacy search for this mixed loop: the inputs cast at most safely, so a float32
+    # array or a Python float as the mantissa has no float16 loop)
+    for x in (np.array([1, 2, 0], np.float16), np.array([3, 4], np.int8), np.array([3, 4], np.float32)):
+        for args in ((x, 0), (x, 3), (x, -2), (0, x), (-2, x), (1.5, x), (1.5j, x)):
+            pargs = tuple(pygpu.asarray(a, device=device) if isinstance(a, np.ndarray) else a for a in args)
+            try:
+                want = np.ldexp(*args, dtype=dtype)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    pygpu.ldexp(*pargs, dtype=dtype)
+                continue
+            assert_array_equal(pygpu.ldexp(*pargs, dtype=dtype), want)

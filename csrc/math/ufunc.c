@@ -243,13 +243,16 @@ typedef struct {
 /* The type weak operand op takes next to the strong operands' type p (NEP 50), as NumPy's:
  * OverflowError for a Python int outside an integer p, except in true division (computed in
  * float64), in a ufunc with no integer loop for p (arctan2 of int8: the float16 loop takes the
- * value), and in comparisons, which compare it exactly (op->scalar may be replaced). */
+ * value), in a ufunc of mixed loops (ldexp(uint64_array, -2): the int must fit the loop's int
+ * input, checked once the loop is found) and in comparisons, which compare it exactly
+ * (op->scalar may be replaced). */
 static int
 weak_operand_type(PgUfunc *uf, Operand *op, int p)
 {
     int t = pg_weak_scalar_type(op->weak, op->scalar, p, uf->flags & (PG_UF_COMPARE | PG_UF_TRUEDIV));
     if (t < 0) {
-        if (!(op->weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError) && computes_inexact(uf, p)))
+        if (!(op->weak == PG_WEAK_INT && PyErr_ExceptionMatches(PyExc_OverflowError) &&
+              ((uf->flags & PG_UF_MIXED) || computes_inexact(uf, p))))
             return -1;
         PyErr_Clear();
         return p == PG_BOOL ? PG_INT64 : p; /* next to bools an int is an int64 (hypot: float64) */
@@ -584,6 +587,27 @@ find_program_loop(PgUfunc *uf, const int *types, const Operand *ops)
     return find_loop_by_kind(uf, types, ops, (uf->flags & PG_UF_USER_LOOPS) ? weak_in_search(ops, types, uf->nin) : 1);
 }
 
+/* with dtype= for a ufunc of mixed loops (ldexp), NumPy's legacy search: the first loop whose
+ * output is dtype and whose inputs take the operands at most safely, a Python int any integer or
+ * inexact input (ldexp(0, int8_array, dtype=float16)), a Python float or complex as float64 or
+ * complex128 (ldexp(1.5, int8_array, dtype=float16) has no loop, nor a float32 array there) */
+static int
+find_mixed_loop_dtype(PgUfunc *uf, const int *types, const Operand *ops, int dtype, PgCasting casting)
+{
+    PgCasting in_casting = casting < PG_CAST_SAFE ? casting : PG_CAST_SAFE;
+    for (int j = 0; j < uf->nloops; j++) {
+        const int *lt = loop_types(uf, j);
+        int ok = lt[uf->nin] == dtype;
+        for (int i = 0; i < uf->nin && ok; i++) {
+            int t = ops[i].weak == PG_WEAK_FLOAT ? PG_FLOAT64 : ops[i].weak == PG_WEAK_COMPLEX ? PG_COMPLEX128 : types[i];
+            ok = ops[i].weak == PG_WEAK_INT ? weak_fits(PG_WEAK_INT, lt[i]) : t == lt[i] || pg_can_cast(t, lt[i], in_casting);
+        }
+        if (ok)
+            return j;
+    }
+    return -1;
+}
+
 /* with dtype= (NumPy's signature of the output alone): the first loop whose output is dtype and
  * that takes the inputs safely (absolute(complex64, dtype=float32) is F->f, equal(bool, float32,
  * dtype=bool) ff->?), else the loop computing in dtype (all of its types; the inputs then cast as
@@ -882,6 +906,8 @@ pg_ufunc_apply(PgUfunc *uf, PyObject *const *inputs, PyObject *outobj, int dtype
             if (ops[i].weak == PG_WEAK_INT && PG_IS_INTEGER(loop_types(uf, k)[i]) &&
                 pg_weak_scalar_type(ops[i].weak, ops[i].scalar, loop_types(uf, k)[i], 0) < 0)
                 goto done;
+    } else if ((uf->flags & PG_UF_MIXED) && dtype >= 0) {
+        k = find_mixed_loop_dtype(uf, types, ops, dtype, casting);
     } else
         k = dtype >= 0 ? find_loop_dtype(uf, types, dtype, casting) : find_loop(uf, types);
     if (k < 0 && !uf->programs && dtype < 0) {
