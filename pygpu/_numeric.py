@@ -290,7 +290,13 @@ def float_power(x1, x2, out=None, **kwargs):
     xs = [x if type(x) in (int, float, complex) else _asarray(x) for x in (x1, x2)]
     wide = _np.complex128 if any(type(x) is complex or (type(x) not in (int, float) and iscomplexobj(x))
                                  for x in xs) else _np.float64
-    xs = [(complex(x) if wide is _np.complex128 else float(x)) if type(x) in (int, float, complex) else x.astype(wide)
+    if kwargs.get("dtype") is not None:   # NumPy's loop for dtype= (float64 or complex128) and its errors
+        dtypes = tuple(type(x) if type(x) in (int, float, complex) else x.dtype for x in xs) + (None,)
+        wide = _np.float_power.resolve_dtypes(dtypes, signature=(None, None, _np.dtype(kwargs["dtype"])),
+                                              casting=kwargs.get("casting", "same_kind"))[-1].type
+    # (a complex scalar into a float64 loop, by casting='unsafe': NumPy's cast, ComplexWarning and all)
+    xs = [_np.asarray(x).astype(wide) if type(x) is complex and wide is not _np.complex128 else
+          (complex(x) if wide is _np.complex128 else float(x)) if type(x) in (int, float, complex) else x.astype(wide)
           for x in xs]
     return _pg.power(*xs, out=out, **kwargs)
 
@@ -314,26 +320,36 @@ def _compiled(function, dtype=None):
     return _pg.vectorize([f"{name}({name}, {name})"])(function)
 
 
-def _integer_kernel(name, function, x1, x2):
+def _integer_kernel(name, function, x1, x2, dtype=None, casting="same_kind"):
     """function (Euclid's loop & co.) as a compiled elementwise function of integer arrays, in the
     loop NumPy's ufunc `name` picks for them (NEP 50: a Python int takes the array's type, and must
-    fit it); NumPy's errors where it has no loop (an int64 with a uint64, floats, two bools)."""
+    fit it), or for dtype= the loop computing in dtype that takes them by `casting`; NumPy's errors
+    where it has no loop (an int64 with a uint64, floats, two bools, a float dtype=)."""
     xs = [x if type(x) is int else _asarray(x) for x in (x1, x2)]
-    dtype = getattr(_np, name).resolve_dtypes(tuple(int if type(x) is int else x.dtype for x in xs) + (None,))[-1]
+    dtypes = tuple(int if type(x) is int else x.dtype for x in xs) + (None,)
+    ufunc = getattr(_np, name)
+    if dtype is None:
+        dtype = ufunc.resolve_dtypes(dtypes)[-1]
+    else:
+        dtype = _np.dtype(dtype)
+        for x in xs:   # as NumPy, a Python int converts to the loop's type before any casting check
+            if type(x) is int and dtype.kind in "iu":
+                _np.asarray(x, dtype=dtype)
+        dtype = ufunc.resolve_dtypes(dtypes, signature=(None, None, dtype), casting=casting)[-1]
     device = next((x.device for x in xs if type(x) is not int), None)
     xs = [_pg.asarray(_np.asarray(x, dtype=dtype), device=device) if type(x) is int else x.astype(dtype, copy=False)
           for x in xs]
     return _compiled(function, dtype)(*xs)
 
 
-def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind"):
+def gcd(x1, x2, /, out=None, *, where=True, casting="same_kind", dtype=None):
     """The greatest common divisor of |x1| and |x2|, element-wise (0 for two zeros)."""
-    return write_outputs("gcd", _integer_kernel("gcd", gcd_of, x1, x2), (out,), None, where, casting)
+    return write_outputs("gcd", _integer_kernel("gcd", gcd_of, x1, x2, dtype, casting), (out,), None, where, casting)
 
 
-def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind"):
+def lcm(x1, x2, /, out=None, *, where=True, casting="same_kind", dtype=None):
     """The lowest common multiple of |x1| and |x2|, element-wise (0 when either is 0)."""
-    return write_outputs("lcm", _integer_kernel("lcm", lcm_of, x1, x2), (out,), None, where, casting)
+    return write_outputs("lcm", _integer_kernel("lcm", lcm_of, x1, x2, dtype, casting), (out,), None, where, casting)
 
 
 def spacing(x, /, out=None, *, where=True, casting="same_kind"):

@@ -234,6 +234,44 @@ def test_gcd_lcm_promotion_and_values(f):
          nf(a.astype(np.int16), b.astype(np.uint8)))
 
 
+@pytest.mark.parametrize("f", ["gcd", "lcm"])
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint8", "uint64", "float32", "bool"])
+@pytest.mark.parametrize("casting", ["same_kind", "safe", "unsafe"])
+def test_gcd_lcm_dtype(f, dtype, casting):
+    # NumPy's dtype=: the loop computing in dtype, the inputs cast to it by casting= (its errors),
+    # a Python int converted to it first (OverflowError before any casting error)
+    for x, y in ((np.array([4, 6, 0], np.int8), 4), (np.array([4, 6, 0], np.int16), -2),
+                 (np.array([4, 6, 0], np.int8), 300), (np.array([4, 6, 0], np.uint8), np.array([6, 4, 0], np.int16)),
+                 (np.array([4.0, 6.0, 0.0]), np.array([6, 4, 0]))):
+        px, py = pg.asarray(x), pg.asarray(y) if isinstance(y, np.ndarray) else y
+        try:
+            want = getattr(np, f)(x, y, dtype=dtype, casting=casting)
+        except (TypeError, OverflowError) as e:
+            with pytest.raises(OverflowError if isinstance(e, OverflowError) else TypeError):
+                getattr(pg, f)(px, py, dtype=dtype, casting=casting)
+            continue
+        same(getattr(pg, f)(px, py, dtype=dtype, casting=casting), want)
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int64"])
+@pytest.mark.parametrize("casting", ["same_kind", "unsafe"])
+def test_float_power_dtype(dtype, casting):
+    # float_power has float64 and complex128 loops only: another dtype= is NumPy's TypeError
+    x = np.array([4, 6, 1], np.int16)
+    for y in (2, 1.5, 0.5j, np.array([2, 1, 0], np.int8), np.array([1j, 2, 0])):
+        py = pg.asarray(y) if isinstance(y, np.ndarray) else y
+        try:
+            want = np.float_power(x, y, dtype=dtype, casting=casting)
+        except TypeError:
+            with pytest.raises(TypeError):
+                pg.float_power(pg.asarray(x), py, dtype=dtype, casting=casting)
+            continue
+        got = pg.float_power(pg.asarray(x), py, dtype=dtype, casting=casting)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(pg.asnumpy(got), want, rtol=1e-15)
+
+
 def test_vectorize_of_one_signature_per_dtype_does_not_share_loops():
     v = pg.vectorize(lambda a: a * 2)
     v(pg.asarray([1.5]))
