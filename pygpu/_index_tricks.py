@@ -257,6 +257,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if axis != 0:
         y = _pg.moveaxis(y, 0, axis)
     if dtype is not None:
+        if _np.issubdtype(dtype, _np.integer):
+            y = _pg.floor(y)   # NumPy rounds toward -inf, not toward 0, for an integer dtype
         y = y.astype(dtype)
     return (y, step) if retstep else y
 
@@ -356,6 +358,10 @@ class _Grid:
         self.sparse = sparse
 
     def __getitem__(self, key):
+        if isinstance(key, slice) and key.stop is None and not isinstance(key.step, complex):
+            # NumPy's arange(start, None, step): mgrid[3:] is arange(3)
+            return _pg.arange(0 if key.start is None else key.start, None,
+                              1 if key.step is None else key.step)
         if isinstance(key, slice):
             start, step, count, numbers = _grid_axis(key)
             dtype = _np.result_type(*numbers)

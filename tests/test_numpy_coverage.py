@@ -401,6 +401,15 @@ def test_linspace_of_arrays(num, endpoint):
         pygpu.linspace([0.0], [1.0], -1)
 
 
+def test_linspace_of_arrays_into_integers_floors():
+    """An integer dtype takes the samples rounded toward -inf, as NumPy's floor before its cast
+    (truncation gave -2 for -2.04)."""
+    for start, stop in ((0.0, np.array([100, -100], np.int32)), (np.array([-120, 120], np.int32), 0)):
+        for dtype in (np.int32, np.int64, np.int8):
+            ends = [pygpu.asarray(v) if isinstance(v, np.ndarray) else v for v in (start, stop)]
+            same(pygpu.linspace(*ends, num=50, dtype=dtype), np.linspace(start, stop, num=50, dtype=dtype))
+
+
 @pytest.mark.parametrize("fn", ["linspace", "logspace"])
 def test_linspace_array_end_and_python_scalar_end(fn):
     """A Python-scalar end is weak in the dtype (NumPy's array converter): float16/float32 array
@@ -1165,6 +1174,13 @@ def test_histogram2d_and_dd(bins, density):
 
 
 # ------------------------------------------------------------------ grids, concatenators, functions of parts
+
+@pytest.mark.parametrize("key", [np.s_[0:], np.s_[3:], np.s_[2.5:], np.s_[3::2]])
+def test_mgrid_ogrid_lone_slice_without_stop(key):
+    """A lone slice with no stop is NumPy's arange(start, None, step): mgrid[3:] is arange(3)."""
+    same(pygpu.mgrid[key], np.mgrid[key])
+    same(pygpu.ogrid[key], np.ogrid[key])
+
 
 @pytest.mark.parametrize("key", [np.s_[0:5], np.s_[0:1:5j], np.s_[0:4, 0:3], np.s_[-1:1:3j, 0:5:2],
                                  np.s_[0:2.5:0.5, 1:3], np.s_[3:0:-1, 0:2]])
