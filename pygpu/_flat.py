@@ -13,6 +13,8 @@ class flatiter:
 
     def __init__(self, base):
         self.base = base
+        self.index = 0       # the next element __next__ gives (NumPy's flatiter.index)
+        self._flat = None
 
     def _view(self):
         """The 1-d view, where base's layout has one (C-contiguous), else None."""
@@ -27,15 +29,35 @@ class flatiter:
 
     def __setitem__(self, key, value):
         v = self._view()
+        positions = None
+        if v is None or not isinstance(key, slice):
+            # the C-order positions key selects (as multi-indices into a strided base)
+            positions = _core.arange(self.base.size, device=self.base.device)[key]
+        if _np.ndim(value) > 0 and (positions is None or positions.ndim > 0):
+            # NumPy's flat assignment takes the values in C order, repeated or cut to the
+            # number of elements selected: a.flat[::2] = [1, 2] fills 1, 2, 1, 2, ...
+            value = value if isinstance(value, _core.ndarray) else _core.asarray(value, device=self.base.device)
+            shape = positions.shape if positions is not None else (len(range(*key.indices(self.base.size))),)
+            count = int(_np.prod(shape))
+            if value.size != count and value.size > 0:
+                value = resize(value.ravel(), count)
+            value = value.reshape(shape)
         if v is not None:
             v[key] = value
-            return
-        # a strided array: the C-order positions key selects, as multi-indices into base
-        positions = _core.arange(self.base.size, device=self.base.device)[key]
-        self.base[unravel_index(positions, self.base.shape)] = value
+        else:
+            self.base[unravel_index(positions, self.base.shape)] = value
 
     def __iter__(self):
-        return iter(self.base.ravel())
+        return self
+
+    def __next__(self):
+        """The next element in C order (NumPy's flatiter is its own iterator)."""
+        if self.index >= self.base.size:
+            raise StopIteration
+        if self._flat is None:
+            self._flat = self.base.ravel()
+        self.index += 1
+        return self._flat[self.index - 1]
 
     def __array__(self, dtype=None, copy=None):
         return _np.asarray(self.base.ravel(), dtype=dtype)

@@ -494,6 +494,31 @@ def test_flat_reads_and_writes_through():
     assert_array_equal(d, e)
 
 
+@pytest.mark.parametrize("key", [slice(None), slice(None, 10), slice(10, None, -2), [1, 5, 7],
+                                 np.array([[1, 2], [3, 4]]), Ellipsis, np.arange(24) % 3 == 0])
+def test_flat_assignment_repeats_or_cuts_the_values(key):
+    """a.flat[key] = v takes v's elements in C order, repeated or cut to the count selected, as
+    NumPy's flatiter (it raised a broadcast error); on C, F and strided arrays."""
+    for xp_make in ((np.zeros, pygpu.zeros), (lambda s: np.zeros(s, order="F"), lambda s: pygpu.zeros(s, order="F")),
+                    (lambda s: np.zeros(s)[:, ::-1], lambda s: pygpu.zeros(s)[:, ::-1])):
+        for v in (np.arange(3.0) + 1, np.arange(6.0).reshape(2, 3) + 1):
+            n, p = xp_make[0]((2, 3, 4)), xp_make[1]((2, 3, 4))
+            n.flat[key] = v
+            p.flat[key] = pygpu.asarray(v)
+            assert_array_equal(p, n)
+    with pytest.raises(ValueError):
+        pygpu.zeros(4).flat[2] = [1, 2]
+
+
+def test_flat_is_its_own_iterator():
+    a = pygpu.arange(5)
+    it = a.flat
+    assert iter(it) is it
+    assert int(next(it)) == 0 and int(it.__next__()) == 1 and it.index == 2
+    assert [int(x) for x in it] == [2, 3, 4]
+    assert_array_equal(it.copy(), np.arange(5))   # the whole array, wherever the iteration stands
+
+
 def test_numpy_ufunc_at_into_a_numpy_array_with_pygpu_values():
     r = np.zeros(3)
     np.add.at(r, np.array([0, 0, 1]), pygpu.asarray([1.0, 2.0, 3.0], device="cpu"))
