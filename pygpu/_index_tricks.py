@@ -126,14 +126,27 @@ def _shape(dims):
     return tuple(_index(d, "dims") for d in dims)
 
 
+def _c_or_f(order):
+    """NumPy's order argument of unravel_index/ravel_multi_index: 'C' or 'F' in either case,
+    None meaning 'C'."""
+    order = "C" if order is None else order.upper() if isinstance(order, str) else order
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return order
+
+
+def _is_index_dtype(dtype):
+    """Integers and bools, which NumPy casts to intp for flat and multi-indices."""
+    return _np.issubdtype(dtype, _np.integer) or dtype == _np.bool_
+
+
 def unravel_index(indices, shape, order="C"):
     """The multi-dimensional indices (a tuple of arrays, one per dimension) of flat indices into
     an array of this shape."""
     shape = _shape(shape)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _c_or_f(order)
     idx = _pg.asarray(indices)
-    if not _np.issubdtype(idx.dtype, _np.integer):
+    if not _is_index_dtype(idx.dtype):
         raise TypeError(f"only int indices permitted (got {idx.dtype})")
     idx = idx.astype(_np.int64)
     size = 1
@@ -156,8 +169,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """The flat indices of a tuple of index arrays into an array of shape dims; mode 'raise',
     'wrap' or 'clip', or one per dimension."""
     dims = _shape(dims)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _c_or_f(order)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
@@ -172,7 +184,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
     for k in axes:
         i, d, m = arrays[k], dims[k], modes[k]
-        if not _np.issubdtype(i.dtype, _np.integer):
+        if not _is_index_dtype(i.dtype):
             raise TypeError(f"only int indices permitted (got {i.dtype})")
         i = i.astype(_np.int64)
         if m == "wrap":

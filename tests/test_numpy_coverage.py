@@ -349,6 +349,24 @@ def test_ravel_multi_index_modes():
         pygpu.unravel_index(pygpu.asarray([1.0]), (3,))
 
 
+def test_unravel_and_ravel_multi_index_orders_and_bools():
+    """order is 'C' or 'F' in either case, None meaning 'C'; bool indices are taken as 0 and 1,
+    as NumPy's cast to intp (both raised)."""
+    flat = np.array([5, 0, 23])
+    for order in (None, "c", "f"):
+        same(pygpu.unravel_index(pygpu.asarray(flat), (6, 4), order=order), np.unravel_index(flat, (6, 4), order=order))
+        multi = (np.array([1, 5]), np.array([3, 0]))
+        same(pygpu.ravel_multi_index(tuple(pygpu.asarray(m) for m in multi), (6, 4), order=order),
+             np.ravel_multi_index(multi, (6, 4), order=order))
+    bools = np.array([True, False, True])
+    same(pygpu.unravel_index(pygpu.asarray(bools), (6, 4)), np.unravel_index(bools, (6, 4)))
+    same(pygpu.ravel_multi_index((pygpu.asarray(bools), pygpu.asarray(bools)), (8, 4)),
+         np.ravel_multi_index((bools, bools), (8, 4)))
+    for order in ("K", "A"):
+        same_error(lambda: np.unravel_index(flat, (6, 4), order=order),
+                   lambda: pygpu.unravel_index(pygpu.asarray(flat), (6, 4), order=order))
+
+
 def test_ix():
     a = np.arange(30).reshape(5, 6)
     rows, cols = [0, 3, 4], np.array([True, False, True, False, False, True])
