@@ -671,6 +671,11 @@ def copyto(dst, src, casting="same_kind", where=True):
         raise ValueError(f"could not broadcast where mask from shape {_shape_str(mask.shape)} into shape "
                          f"{_shape_str(dst.shape)}")
     src_arr = src if isinstance(src, _ndarray) else _core.asarray(src, dtype=dst.dtype, device=dst.device)
+    if src_arr.ndim > dst.ndim and all(n == 1 for n in src_arr.shape[:src_arr.ndim - dst.ndim]):
+        src_arr = src_arr.reshape(src_arr.shape[src_arr.ndim - dst.ndim:])   # leading 1s dropped, as dst[...] = src
+    if src_arr.ndim > dst.ndim or _broadcast_shape(src_arr.shape, dst.shape) != dst.shape:
+        raise ValueError(f"could not broadcast input array from shape {_shape_str(src_arr.shape)} into shape "
+                         f"{_shape_str(dst.shape)}")
     dst[...] = _core.where(mask, _core.broadcast_to(src_arr, dst.shape), dst)
 
 

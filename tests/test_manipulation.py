@@ -646,6 +646,19 @@ def test_copyto(device, layout):
     assert_array_equal(p, x)
 
 
+def test_copyto_where_with_leading_unit_axes_of_src(device):
+    """src may have more axes than dst when the extra leading ones have length 1 (as dst[...] =
+    src), with a mask too (it raised 'more dimensions than allowed')."""
+    x, p = make_pair(device, (2, 3, 4), "float64", "c")
+    s, ps = make_pair(device, (1, 2, 1, 4), "float64", "c")
+    mask = values((3, 4), "bool", 5)
+    np.copyto(x, s, where=mask)
+    pygpu.copyto(p, ps, where=pygpu.asarray(mask, device=device))
+    assert_array_equal(p, x)
+    same_error(lambda: np.copyto(x, np.ones((2, 2, 3, 4)), where=mask),
+               lambda: pygpu.copyto(p, pygpu.ones((2, 2, 3, 4), device=device), where=pygpu.asarray(mask, device=device)))
+
+
 def test_copyto_errors(device):
     i8 = np.zeros(3, np.int8)
     p8 = pygpu.asarray(i8, device=device)
