@@ -248,6 +248,34 @@ def test_like_functions(device, order):
     assert e.shape == src.shape and e.device == device
 
 
+LIKE_LAYOUTS = [lambda a: a[:, ::2, :].swapaxes(0, 1), lambda a: a[::-1, :, ::2], lambda a: a.transpose(1, 2, 0)[:, ::2],
+                lambda a: a.transpose(2, 0, 1), lambda a: a[:, :1, ::2]]
+
+
+@pytest.mark.parametrize("layout", range(len(LIKE_LAYOUTS)))
+def test_order_k_keeps_the_axes_order_of_a_strided_source(device, layout):
+    """Order 'K' of a source neither C- nor F-contiguous lays the new array's axes out in the
+    order of the source's strides, as NumPy (it was C order): the *_like functions, copy,
+    astype; a new shape of as many dimensions takes the source's order too, and 'A' F order
+    from an F source."""
+    n = LIKE_LAYOUTS[layout](np.arange(24.0).reshape(2, 3, 4))
+    p = LIKE_LAYOUTS[layout](pygpu.asarray(np.arange(24.0).reshape(2, 3, 4), device=device))
+    for order in ("K", "A", "C", "F"):
+        assert pygpu.empty_like(p, order=order).strides == np.empty_like(n, order=order).strides
+        assert pygpu.zeros_like(p, order=order).strides == np.zeros_like(n, order=order).strides
+        assert p.copy(order=order).strides == n.copy(order=order).strides
+        assert p.astype(np.float32, order=order).strides == n.astype(np.float32, order=order).strides
+        for shape in ((3, 2, 5), (4, 6)):
+            assert (pygpu.full_like(p, 1, order=order, shape=shape).strides
+                    == np.full_like(n, 1, order=order, shape=shape).strides)
+    assert_array_equal(p.copy(order="K"), n)
+    f = np.asfortranarray(np.arange(24.0).reshape(2, 3, 4))
+    pf = pygpu.asarray(f, device=device)
+    for order in ("K", "A"):
+        for shape in ((4, 2, 3), (4, 6)):
+            assert pygpu.empty_like(pf, order=order, shape=shape).strides == np.empty_like(f, order=order, shape=shape).strides
+
+
 def test_creation_errors(device):
     with pytest.raises(ValueError, match="negative dimensions"):
         pygpu.zeros((2, -1), device=device)

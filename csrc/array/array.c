@@ -101,18 +101,57 @@ pg_array_new(PgDevice *dev, int type, int ndim, const int64_t *shape, char order
 }
 
 PgArray *
+pg_array_new_in_stride_order(PgDevice *dev, int type, int ndim, const int64_t *shape, const int64_t *order_strides,
+                             PgMemKind kind)
+{
+    /* perm: the axes by decreasing |stride|, ties in axis order (NumPy's
+     * PyArray_CreateSortedStridePerm); the array is made C-packed in that order, then its
+     * axes are put back where they belong */
+    int perm[PG_MAXDIMS];
+    int64_t pshape[PG_MAXDIMS] = {0};
+    for (int i = 0; i < ndim; i++) {
+        int64_t s = order_strides[i] < 0 ? -order_strides[i] : order_strides[i];
+        int j = i;
+        for (; j > 0; j--) {
+            int64_t t = order_strides[perm[j - 1]] < 0 ? -order_strides[perm[j - 1]] : order_strides[perm[j - 1]];
+            if (t >= s)
+                break;
+            perm[j] = perm[j - 1];
+        }
+        perm[j] = i;
+    }
+    for (int i = 0; i < ndim; i++)
+        pshape[i] = shape[perm[i]];
+    PgArray *a = pg_array_new(dev, type, ndim, pshape, 'C', kind);
+    if (a == NULL)
+        return NULL;
+    int64_t pstrides[PG_MAXDIMS];
+    memcpy(pstrides, a->strides, (size_t)ndim * sizeof(int64_t));
+    for (int i = 0; i < ndim; i++) {
+        a->shape[perm[i]] = pshape[i];
+        a->strides[perm[i]] = pstrides[i];
+    }
+    pg_array_update_flags(a);
+    return a;
+}
+
+PgArray *
 pg_array_new_like(PgArray *like, int type, char order)
 {
+    if (type < 0)
+        type = like->type;
     if (order == 'K' || order == 'A') {
         if (like->flags & PG_C_CONTIGUOUS)
             order = 'C';
         else if (like->flags & PG_F_CONTIGUOUS)
             order = 'F';
+        else if (order == 'K')
+            return pg_array_new_in_stride_order(like->device, type, like->ndim, like->shape, like->strides,
+                                                like->mem_kind);
         else
             order = 'C';
     }
-    return pg_array_new(like->device, type < 0 ? like->type : type, like->ndim, like->shape, order,
-                        like->mem_kind);
+    return pg_array_new(like->device, type, like->ndim, like->shape, order, like->mem_kind);
 }
 
 PgArray *
@@ -498,11 +537,17 @@ pg_array_copy(PgArray *a, int type, char order, PgDevice *dev)
         type = a->type;
     if (dev == NULL)
         dev = a->device;
-    if (order == 'K' || order == 'A') {
-        int f = (a->flags & PG_F_CONTIGUOUS) && !(a->flags & PG_C_CONTIGUOUS);
-        order = f ? 'F' : 'C';
+    PgMemKind kind = dev == a->device ? a->mem_kind : PG_MEM_DEVICE;
+    PgArray *c;
+    if (order == 'K' && !(a->flags & (PG_C_CONTIGUOUS | PG_F_CONTIGUOUS))) {
+        c = pg_array_new_in_stride_order(dev, type, a->ndim, a->shape, a->strides, kind);
+    } else {
+        if (order == 'K' || order == 'A') {
+            int f = (a->flags & PG_F_CONTIGUOUS) && !(a->flags & PG_C_CONTIGUOUS);
+            order = f ? 'F' : 'C';
+        }
+        c = pg_array_new(dev, type, a->ndim, a->shape, order, kind);
     }
-    PgArray *c = pg_array_new(dev, type, a->ndim, a->shape, order, dev == a->device ? a->mem_kind : PG_MEM_DEVICE);
     if (c == NULL)
         return NULL;
     if (pg_array_assign(c, a) < 0) {

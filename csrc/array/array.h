@@ -61,8 +61,13 @@ void pg_number_setup_type(PyTypeObject *t);    /* number.c: number protocol, ric
 
 /* A new array with fresh memory from dev's pool; order 'C' or 'F'. */
 PgArray *pg_array_new(PgDevice *dev, int type, int ndim, const int64_t *shape, char order, PgMemKind kind);
-/* A new array of the same device/type/shape as `like` (order 'K' keeps its layout if dense). */
+/* A new array of the same device/type/shape as `like`; order 'K' keeps its layout (dense, or
+ * its axes in the order of their strides), 'A' is F for an F (not C) array, else C. */
 PgArray *pg_array_new_like(PgArray *like, int type, char order);
+/* A new C-packed array whose axes are laid out in the order of decreasing |order_strides|
+ * (stable), as NumPy's order 'K' for a source that is neither C- nor F-contiguous. */
+PgArray *pg_array_new_in_stride_order(PgDevice *dev, int type, int ndim, const int64_t *shape,
+                                      const int64_t *order_strides, PgMemKind kind);
 /* A view of base's memory with the given layout (base may itself be a view). */
 PgArray *pg_array_view(PgArray *base, char *data, int type, int ndim, const int64_t *shape,
                        const int64_t *strides);

@@ -272,9 +272,19 @@ create_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject
         int64_t shape[PG_MAXDIMS];
         if (pg_parse_shape(c.shape, &ndim, shape) < 0)
             goto done;
-        result = pg_array_new(dev, type, ndim, shape, order == 'F' ? 'F' : 'C', PG_MEM_DEVICE);
+        /* NumPy's new shape: 'A' and 'K' are F for an F (not C) `like`; 'K' of the same number
+         * of dimensions lays the axes out in the order of like's strides */
+        int like_f = (like->flags & PG_F_CONTIGUOUS) && !(like->flags & PG_C_CONTIGUOUS);
+        if (order == 'K' && ndim == like->ndim && !(like->flags & (PG_C_CONTIGUOUS | PG_F_CONTIGUOUS)))
+            result = pg_array_new_in_stride_order(dev, type, ndim, shape, like->strides, PG_MEM_DEVICE);
+        else
+            result = pg_array_new(dev, type, ndim, shape,
+                                  order == 'F' || ((order == 'A' || (order == 'K' && ndim == like->ndim)) && like_f)
+                                      ? 'F' : 'C', PG_MEM_DEVICE);
     } else if (dev == like->device) {
         result = pg_array_new_like(like, type, order);
+    } else if (order == 'K' && !(like->flags & (PG_C_CONTIGUOUS | PG_F_CONTIGUOUS))) {
+        result = pg_array_new_in_stride_order(dev, type, like->ndim, like->shape, like->strides, PG_MEM_DEVICE);
     } else {
         char o = order;
         if (o == 'K' || o == 'A')
