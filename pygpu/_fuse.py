@@ -28,7 +28,10 @@ class _Reduced:
 
 
 class _FuseTracer(Tracer):
-    """A traced array of fuse: Tracer, plus the final reductions as methods."""
+    """A traced array of fuse: Tracer, plus the final reductions as methods, and NumPy's in-place
+    operators (an argument's raise: the program makes one new array and writes no argument)."""
+
+    argument = False   # True for the tracers of the function's arguments
 
     def _reduce(self, name, axis=None, dtype=None, out=None, keepdims=False):
         if dtype is not None or out is not None:
@@ -56,6 +59,46 @@ class _FuseTracer(Tracer):
             name = {"amax": "max", "amin": "min"}.get(name, name)
             return getattr(self, name)(*args[1:], **kwargs)
         return super().__array_function__(func, types, args, kwargs)
+
+
+_INPLACE_UFUNCS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor_divide",
+                   "%": "remainder", "**": "power", "<<": "left_shift", ">>": "right_shift", "&": "bitwise_and",
+                   "|": "bitwise_or", "^": "bitwise_xor"}
+
+
+def _output_casting_error(name, got, own):
+    """NumPy's error (a TypeError) for an in-place ufunc whose result does not cast back."""
+    try:
+        from numpy._core._exceptions import _UFuncOutputCastingError
+        return _UFuncOutputCastingError(getattr(np, name), "same_kind", got, own, 0)
+    except (ImportError, TypeError):
+        return TypeError(f"Cannot cast ufunc {name!r} output from {got!r} to {own!r} with casting rule 'same_kind'")
+
+
+def _inplace_method(sym):
+    def method(self, other):
+        if self.argument:
+            # rebinding the name would leave the caller's array unchanged: NumPy (and CuPy's
+            # fuse) write into it
+            raise self.ctx.error(f"in-place {sym}= on an argument of fuse: the fused function cannot write into its "
+                                 f"arguments; return the new value (x = x {sym} y ... return x)")
+        result = self.ctx.binary(sym, self, other)
+        own = self.operand
+        if not isinstance(own, np.dtype):
+            return result   # a Python scalar is rebound, as Python does
+        got = result.operand if isinstance(result.operand, np.dtype) else result.expr.type
+        if got != own:
+            # NumPy's in-place ufunc keeps the array's dtype: the result casts back, same_kind
+            if not np.can_cast(got, own, "same_kind"):
+                raise _output_casting_error(_INPLACE_UFUNCS[sym], np.dtype(got), own)
+            result = result.astype(own)
+        return result
+    return method
+
+
+for _sym, _name in (("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"), ("//", "floordiv"), ("%", "mod"),
+                    ("**", "pow"), ("<<", "lshift"), (">>", "rshift"), ("&", "and"), ("|", "or"), ("^", "xor")):
+    setattr(_FuseTracer, f"__i{_name}__", _inplace_method(_sym))
 
 
 def _describe(value):
@@ -98,6 +141,7 @@ class Fused:
             p = ir.Var(f"arg{i}", t)
             params.append(p)
             tracers.append(_FuseTracer(ctx, ir.Load(p), operand))
+            tracers[-1].argument = isinstance(k, np.dtype)
         result = self.func(*tracers)
         reduction = None
         if isinstance(result, _Reduced):

@@ -439,3 +439,47 @@ def test_python_int_arguments_checked_where_they_meet_an_integer(device):
             _same_bits(pygpu.fuse(fn)(pygpu.asarray(e, device=device)), want)
     with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
         pygpu.fuse(lambda x, p: x ** p)(da, -1)
+
+
+def _inplace_chain(x, y):
+    w = x * 2
+    w += y
+    w *= 3
+    w //= 2
+    return w
+
+
+@pytest.mark.parametrize("dtypes", [(np.int32, np.int64), (np.float32, np.float64), (np.uint8, np.uint8),
+                                    (np.int16, float)])
+def test_inplace_operators_on_intermediates_keep_their_dtype(device, dtypes):
+    """w += y on a value made in the function keeps w's dtype, as NumPy's in-place ufunc (it was
+    rebound to the promoted dtype: int32 += int64 gave int64)."""
+    x = np.arange(1, 7, dtype=dtypes[0])
+    y = np.arange(6, dtype=dtypes[1]) if dtypes[1] is not float else 2.0
+    want = _inplace_chain(x.copy(), y) if dtypes[1] is not float else None
+    args = (pygpu.asarray(x, device=device), pygpu.asarray(y, device=device) if isinstance(y, np.ndarray) else y)
+    if want is None:
+        same_error(lambda: _inplace_chain(x.copy(), y), lambda: pygpu.fuse(_inplace_chain)(*args))
+        return
+    got = pygpu.fuse(_inplace_chain)(*args)
+    assert got.dtype == want.dtype
+    assert_array_equal(got, want)
+
+
+def test_inplace_operator_on_an_argument_raises(device):
+    """x += y on an argument: the fused program cannot write into it (NumPy would), so it raises
+    instead of leaving the caller's array unchanged; a Python scalar argument is rebound."""
+    def update(x, y):
+        x += y
+        return x * 2
+
+    x = pygpu.asarray(np.arange(3.0), device=device)
+    with pytest.raises(pygpu.CompileError, match="in-place"):
+        pygpu.fuse(update)(x, pygpu.ones(3, device=device))
+    assert_array_equal(x, np.arange(3.0))
+
+    def scaled(s, y):
+        s += 1
+        return y * s
+
+    assert_array_equal(pygpu.fuse(scaled)(2, pygpu.asarray(np.arange(3), device=device)), scaled(2, np.arange(3)))
