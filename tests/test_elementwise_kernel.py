@@ -128,6 +128,21 @@ def test_raw_arguments_index_and_size(device):
     assert_array_equal(k2(t2, pygpu.empty(6, device=device)), np.arange(6.0).reshape(2, 3).T.ravel())
 
 
+def test_raw_arguments_have_cupys_carray_interface(device):
+    """A raw argument answers CuPy's CArray calls: shape(), strides() (bytes), ndim and x[idx]
+    with a multi-index array (they did not compile)."""
+    n = np.arange(24, dtype=np.int32).reshape(2, 3, 4).transpose(2, 0, 1)
+    x = pygpu.asarray(np.arange(24, dtype=np.int32).reshape(2, 3, 4), device=device).transpose(2, 0, 1)
+    shape = pygpu.ElementwiseKernel("raw int32 x", "int64 s, int64 st, int64 nd", "s = x.shape()[i]; "
+                                    "st = x.strides()[i]; nd = x.ndim", "pg_carray_layout")(x, size=3)
+    assert_array_equal(shape[0], np.array(n.shape))
+    assert_array_equal(shape[1], np.array(n.strides))
+    assert_array_equal(shape[2], np.full(3, 3))
+    k = pygpu.ElementwiseKernel("raw T x", "int32 y", "ptrdiff_t idx[] = {i / 6, i / 3 % 2, i % 3}; y = x[idx] + x[0]",
+                                "pg_carray_multi_index")
+    assert_array_equal(k(x, pygpu.empty((4, 2, 3), dtype=np.int32, device=device)), n + n.flat[0])
+
+
 def test_preamble_loop_prep_after_loop(device):
     k = pygpu.ElementwiseKernel("float32 x", "float32 y", "y = sq(x) + offset", "pg_pre",
                                 preamble="__device__ float sq(float v) { return v * v; }",

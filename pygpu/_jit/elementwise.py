@@ -41,18 +41,30 @@ struct _PgIndex {
     long long n;
     __device__ long long size() const { return n; }
 };
+typedef decltype((char *)0 - (char *)0) _PgPtrdiff;   /* ptrdiff_t, with no header */
+/* a raw argument: CuPy's CArray interface (x[j] in C order, x[idx] of a multi-index array,
+ * x.size(), x.shape(), x.strides() in bytes, x.ndim) */
 template <typename T> struct _PgRaw {
     char *p;
-    long long n, nd, shape[%(maxdims)d], strides[%(maxdims)d];
+    long long n, ndim;
+    _PgPtrdiff _shape[%(maxdims)d], _strides[%(maxdims)d];
     __device__ T &operator[](long long j) const {
         long long off = 0;
-        for (long long d = nd - 1; d >= 0; d--) {
-            off += (j %% shape[d]) * strides[d];
-            j /= shape[d];
+        for (long long d = ndim - 1; d >= 0; d--) {
+            off += (j %% _shape[d]) * _strides[d];
+            j /= _shape[d];
         }
         return *(T *)(p + off);
     }
+    template <int N> __device__ T &operator[](const _PgPtrdiff (&idx)[N]) const {
+        long long off = 0;
+        for (int d = 0; d < N; d++)
+            off += idx[d] * _strides[d];
+        return *(T *)(p + off);
+    }
     __device__ long long size() const { return n; }
+    __device__ const _PgPtrdiff *shape() const { return _shape; }
+    __device__ const _PgPtrdiff *strides() const { return _strides; }
 };
 ''' % {"maxdims": _MAXDIMS}
 
