@@ -288,6 +288,15 @@ def test_take(device, dtype, mode):
     assert pygpu.take(p, idx if mode == "raise" else [[0, 1], [2, 3]], out=out) is out
 
 
+@pytest.mark.parametrize("index", [[[1, 1], 1], [[1], slice(1, 2)], [1, [1, [1]]], [[1, 0], 2]])
+def test_ragged_list_index_is_numpys_value_error(device, index):
+    """A ragged list index fails NumPy's array conversion with its ValueError (was IndexError)."""
+    n = np.zeros((2, 3, 4))
+    p = pygpu.zeros((2, 3, 4), device=device)
+    same_error(lambda: n[index], lambda: p[index])
+    same_error(lambda: n.__setitem__(index, 1), lambda: p.__setitem__(index, 1))
+
+
 def test_take_errors(device):
     x = np.arange(6.0).reshape(2, 3)
     p = pygpu.asarray(x, device=device)

@@ -377,8 +377,11 @@ classify_item(Item *it, PyObject *obj, PgDevice *dev)
     } else if (PySequence_Check(obj) && !PyUnicode_Check(obj) && !PyBytes_Check(obj)) {
         host = PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
         if (host == NULL) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_IndexError, invalid_index_msg);
+            /* a ragged list keeps NumPy's ValueError (its array conversion's) */
+            if (!PyErr_ExceptionMatches(PyExc_ValueError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_IndexError, invalid_index_msg);
+            }
             return -1;
         }
         PyArrayObject *h = (PyArrayObject *)host;
