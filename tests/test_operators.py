@@ -193,6 +193,37 @@ def test_comparisons_with_unsupported_objects(device):
         hash(pa)
 
 
+class _HasEq:
+    def __eq__(self, other):
+        return (other == 2) | (other == 4)
+
+
+class _HasNe:
+    def __ne__(self, other):
+        return (other == 2) | (other == 4)
+
+
+class _Plain:
+    pass
+
+
+@pytest.mark.parametrize("value", [_HasEq(), _HasNe(), _Plain()])
+def test_comparisons_with_objects_that_define_eq_or_ne(device, value):
+    """An object whose class defines __eq__/__ne__ answers for the elements, as NumPy's object
+    comparison asks it (pygpu answered all unequal); != of a class with only __eq__ negates it."""
+    n = np.arange(1, 7).reshape(2, 3)
+    p = pygpu.asarray(n, device=device)
+    for op in (operator.eq, operator.ne):
+        assert_array_equal(op(p, value), op(n, value))
+        if isinstance(value, _HasEq) and op is operator.ne:
+            with pytest.raises(ValueError):   # object's __ne__ takes `not` of the array, in NumPy too
+                op(value, n)
+            with pytest.raises(ValueError):
+                op(value, p)
+            continue
+        assert_array_equal(op(value, p), op(value, n))
+
+
 def test_out_aliasing_and_overlap(device):
     a = np.arange(10.0)
     pa = pygpu.asarray(a, device=device)

@@ -144,12 +144,42 @@ compare_foreign(PyObject *a, PyObject *b, int op)
     return (PyObject *)r;
 }
 
+/* Whether obj's class (a Python class, not a number) defines its own __eq__ (op Py_EQ) or __ne__:
+ * NumPy's elementwise comparison of objects asks it for every element, so Python's reflected
+ * call obj.__eq__(a) gives that answer (HasEq() == 2 for the elements that are 2). */
+static int
+defines_own_compare(PyObject *obj, int op)
+{
+    if (!(Py_TYPE(obj)->tp_flags & Py_TPFLAGS_HEAPTYPE) || PyNumber_Check(obj))
+        return 0;
+    const char *name = op == Py_EQ ? "__eq__" : "__ne__";
+    PyObject *own = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), name);
+    PyObject *base = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, name);
+    int r = own != NULL && base != NULL && own != base;
+    Py_XDECREF(own);
+    Py_XDECREF(base);
+    PyErr_Clear();
+    return r;
+}
+
 static PyObject *
 array_richcompare(PyObject *a, PyObject *b, int op)
 {
     static const PgNumberOp map[] = {PG_NB_LT, PG_NB_LE, PG_NB_EQ, PG_NB_NE, PG_NB_GT, PG_NB_GE};
     PyObject *r = binary(map[op], a, b);
     if (r == Py_NotImplemented && (op == Py_EQ || op == Py_NE) && PgArray_Check(a) && !pg_numpy_aware(b)) {
+        if (defines_own_compare(b, op))
+            return r;
+        if (op == Py_NE && defines_own_compare(b, Py_EQ)) {
+            /* object's __ne__ is the negated __eq__ (NumPy's elements see it so) */
+            Py_DECREF(r);
+            PyObject *eq = PyObject_RichCompare(a, b, Py_EQ);
+            if (eq == NULL || !PgArray_Check(eq))
+                return eq == NULL ? NULL : (Py_DECREF(eq), compare_foreign(a, b, op));
+            r = unary(PG_NB_INVERT, eq);
+            Py_DECREF(eq);
+            return r;
+        }
         Py_DECREF(r);
         return compare_foreign(a, b, op);
     }
