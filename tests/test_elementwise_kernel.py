@@ -174,8 +174,11 @@ def test_errors(device):
         ADD(x, pygpu.ones(4, device=device))
     with pytest.raises(TypeError, match="Cannot determine the type of z"):
         pygpu.ElementwiseKernel("T x", "U z", "z = x", "pg_u")(x)
-    with pytest.raises(ValueError, match="Loop size is undecided"):
+    with pytest.raises(ValueError, match=r"^Loop size is undecided\."):   # CuPy's words
         pygpu.ElementwiseKernel("T a", "raw T z", "z[i] = a", "pg_fill")(1.0, x)
+    for bad in (0, -32):   # a block of no threads (it ran with the default)
+        with pytest.raises(ValueError, match="block_size"):
+            ADD(x, x, block_size=bad)
     with pytest.raises(ValueError, match="a parameter is"):
         pygpu.ElementwiseKernel("float32", "float32 y", "y = 1", "pg_bad")
     with pytest.raises(ValueError, match="unique"):

@@ -12,6 +12,7 @@ the element count. The operation is compiled once per combination of types and m
 dimensions, as CUDA C for the device (RawKernel's machinery: NVRTC on a GPU, the host C++
 compiler on the CPU).
 """
+import operator
 import re
 
 import numpy as np
@@ -336,6 +337,8 @@ class ElementwiseKernel:
                     raise TypeError("output %s of %s must be a pygpu array, not a NumPy array"
                                     % (self.out_params[k - self.nin].name, self.name))
                 args[k] = _core.asarray(a, device=device)
+        if block_size is not None and operator.index(block_size) <= 0:
+            raise ValueError("block_size must be a positive integer, got %d" % block_size)
         binding = self._bind(args)
         params = self.in_params + self.out_params
         # the types: typed inputs take what converts same_kind, outputs likewise the other way
@@ -355,7 +358,7 @@ class ElementwiseKernel:
                              % " ".join(str(tuple(s)) for s in shapes)) from None
         if shape is None:
             if size is None:
-                raise ValueError("Loop size is undecided: pass size= when no argument is a (non-raw) array")
+                raise ValueError("Loop size is undecided. Pass size= when no argument is a (non-raw) array")
             shape = (int(size),)
         elif size is not None and int(size) != int(np.prod(shape)):
             raise ValueError("size=%d does not match the arguments' %d elements" % (size, int(np.prod(shape))))
