@@ -466,8 +466,13 @@ acc((1,), (2,), (pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(1, dtype=np.co
 t = pygpu.RawKernel(TRANSLATED_SRC, "t", translate_cucomplex=True)
 t((1,), (2,), (pygpu.zeros(2, dtype=np.complex64), pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(2, dtype=np.complex64),
                pygpu.zeros(2, dtype=np.complex128), pygpu.zeros(2, dtype=np.float32), np.int32(2)))
+xr = pygpu.zeros((2, 3, 4), dtype=np.int32).transpose(2, 0, 1)   # raw arguments: CuPy's CArray calls
+pygpu.ElementwiseKernel("raw int32 x", "int64 s, int64 st, int64 nd", "s = x.shape()[i]; st = x.strides()[i]; "
+                        "nd = x.ndim", "pg_carray_layout")(xr, size=3)
+pygpu.ElementwiseKernel("raw T x", "int32 y", "ptrdiff_t idx[] = {i / 6, i / 3 % 2, i % 3}; y = x[idx] + x[0]",
+                        "pg_carray_multi_index")(xr, pygpu.empty((4, 2, 3), dtype=np.int32))
 res["compiled"] = pygpu._jit.nvrtc.compiles
 print(json.dumps(res))
 """
     out = run_mock(mock_driver, code, PYGPU_CACHE_DIR=str(tmp_path), MOCK_CUDA_DELAY_US=0)
-    assert out["raw"] and out["compiled"] == 7
+    assert out["raw"] and out["compiled"] == 9
