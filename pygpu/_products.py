@@ -4,6 +4,7 @@ vecdot, matvec, vecmat, trace, cross. Every contraction is one call of the C mat
 integers), after views and reshapes; nothing loops over elements in Python.
 
 Sums, max, min and any over axes are pygpu's reductions (_sum, _reduce), on the array's device."""
+import math as _math
 import operator as _operator
 import warnings as _warnings
 
@@ -182,8 +183,10 @@ def dot(a, b, out=None):
         res = _core.matmul(a, b)
     else:
         # a (..., k) and b (..., k, m): one 2-d product of a's rows with b's k x (rest) matrix
-        bt = _core.moveaxis(b, -2, 0).reshape(kb, -1)
-        res = _core.matmul(a.reshape(-1, kb), bt).reshape(a.shape[:-1] + b.shape[:-2] + b.shape[-1:])
+        # explicit sizes, not -1: a zero-length k makes -1 ambiguous
+        rows, cols = _math.prod(a.shape[:-1]), _math.prod(b.shape[:-2] + b.shape[-1:])
+        bt = _core.moveaxis(b, -2, 0).reshape(kb, cols)
+        res = _core.matmul(a.reshape(rows, kb), bt).reshape(a.shape[:-1] + b.shape[:-2] + b.shape[-1:])
     return _check_out(out, res, "dot")
 
 

@@ -12,6 +12,7 @@ A singular matrix (solve, inv), one that is not positive definite (cholesky) or 
 convergence raises numpy.linalg.LinAlgError itself, with NumPy's message; on a GPU it is read
 from cuSOLVER's info once the result is synchronised, and the process carries on."""
 import collections as _collections
+import math as _math
 import operator as _operator
 
 import numpy as _np
@@ -140,7 +141,7 @@ def _gpu_solve(a, b, dt, check=True):
     n, k = b.shape[-2], b.shape[-1]
     if not a.shape[:-2] and b.shape[:-2]:
         # one matrix for the whole stack of right-hand sides: one solve with them side by side
-        cols = _core.moveaxis(b, -2, 0).reshape(n, -1)
+        cols = _core.moveaxis(b, -2, 0).reshape(n, _math.prod(b.shape[:-2]) * k)   # not -1: n may be 0
         x = _gpu_solve(a, cols, dt, check)
         return _core.moveaxis(x.reshape((n,) + b.shape[:-2] + (k,)), 0, -2)
     a = _core.broadcast_to(a, batch + a.shape[-2:])
@@ -301,6 +302,9 @@ def solve(a, b):
     _assert_stacked_square(a)
     dt = _linalg_type(a, b)
     n = a.shape[-1]
+    if b.ndim == 0:
+        raise ValueError("solve: Input operand 1 does not have enough dimensions (has 0, gufunc core with "
+                         "signature (m,m),(m,n)->(m,n) requires 2)")
     if b.ndim == 1:
         if b.shape[0] != n:
             raise ValueError(f"solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc "

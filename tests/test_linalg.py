@@ -401,6 +401,7 @@ def test_shape_and_type_errors(device):
     both("solve", np.eye(3), np.ones(4))
     both("solve", np.eye(3), np.ones((2, 4)))
     both("solve", np.ones((2, 3)), np.ones(2))
+    both("solve", np.eye(3), np.ones(()))
     both("qr", np.eye(2), mode="bad")
     both("eigh", np.eye(2), UPLO="X")
     both("lstsq", np.ones((3, 2)), np.ones(4))

@@ -51,7 +51,9 @@ def test_dot_vdot_inner_outer_dtypes(device, dt):
 
 
 @pytest.mark.parametrize("sa,sb", [((2, 3, 4), (5, 4, 2)), ((4,), (3, 4, 2)), ((2, 3, 4), (4,)), ((3,), (3,)),
-                                   ((2, 3), (3, 4)), ((0, 3), (3, 2)), ((2, 3, 4), (4, 0))], ids=str)
+                                   ((2, 3), (3, 4)), ((0, 3), (3, 2)), ((2, 3, 4), (4, 0)),
+                                   # a zero-length contracted axis in the N-d case (all-zero result)
+                                   ((2, 3, 0), (3, 0, 2)), ((3, 0), (2, 0, 4)), ((2, 0, 3), (4, 3, 2))], ids=str)
 def test_dot_shapes(device, sa, sb):
     rng = np.random.default_rng(1)
     a, b = values(rng, sa, "float64"), values(rng, sb, "float64")
