@@ -27,10 +27,11 @@ def _sublist_str(sub):
     return "".join("..." if s is Ellipsis else _letter(int(s)) for s in sub)
 
 
-def _split_operands(operands):
-    """(subscripts string, [operands]) from either calling form."""
+def _split_operands(operands, none_message):
+    """(subscripts string, [operands]) from either calling form; none_message: NumPy's ValueError for
+    no operands at all."""
     if not operands:
-        raise TypeError("einsum() missing required argument 'subscripts'")
+        raise ValueError(none_message)
     if isinstance(operands[0], str):
         return operands[0], list(operands[1:])
     # einsum(op0, sublist0, op1, sublist1, ..., [sublistout])
@@ -231,13 +232,18 @@ def _path(spec, arrays, optimize):
 
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """numpy.einsum: Einstein summation over pygpu arrays (see the module's docstring)."""
-    spec, arrays = _split_operands(operands)
+    spec, arrays = _split_operands(operands, "must specify the einstein sum subscripts string and at least one "
+                                             "operand, or at least one operand and its corresponding subscripts list")
     arrays = list(_arrays(*arrays))
     labels, out_labels = _parse(spec, arrays)
     # NumPy's iterator takes the common dtype of every operand, out= among them (COMMON_DTYPE):
     # bool counted into a float out, int8 summed in an int16 out
     dt = _np.result_type(*[a.dtype for a in arrays], *([] if out is None else [out.dtype])) \
         if dtype is None else _np.dtype(dtype)
+    if out is None and len(arrays) == 1 and set(labels[0]) == set(out_labels):
+        # nothing summed over one operand: NumPy returns its view before it looks at dtype= and
+        # casting=, so the result keeps the operand's dtype (a copy where pygpu cannot make the view)
+        dt = arrays[0].dtype
     for i, a in enumerate(arrays):
         if not _np.can_cast(a.dtype, dt, casting=casting):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {a.dtype!r} to {dt!r} according "
@@ -291,7 +297,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
 
 def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """numpy.einsum_path for pygpu arrays (it needs only their shapes and dtypes)."""
-    spec, arrays = _split_operands(operands)
+    spec, arrays = _split_operands(operands, "No input operands")
     stand_ins = [_np.broadcast_to(_np.empty((), dtype=a.dtype), a.shape) if isinstance(a, _ndarray) else a
                  for a in arrays]
     return _np.einsum_path(spec, *stand_ins, optimize=optimize, einsum_call=einsum_call)

@@ -161,6 +161,26 @@ def test_einsum_errors(device):
     both("ij,jk->ik", (2, 3), (4, 4))
     both("...ij,...jk", (5, 2, 3), (4, 3, 2))
     both("ij...,jk...->ik", (2, 3, 5), (3, 2, 5))
+    same_error(lambda: np.einsum(), lambda: pygpu.einsum())
+    same_error(lambda: np.einsum_path(), lambda: pygpu.einsum_path())
+
+
+@pytest.mark.parametrize("spec,shape", [("ij", (2, 3)), ("...", (2, 3)), ("ji", (2, 3)), ("ii->i", (3, 3)),
+                                        ("jii->ij", (3, 3, 3)), ("->", ()), ("ij->", (2, 3)), ("ij->i", (2, 3))])
+def test_einsum_one_operand_dtype(device, spec, shape):
+    # nothing summed over one operand: NumPy returns the operand's view before it reads dtype= and
+    # casting=, so the result keeps the operand's dtype (and no cast is refused); a sum uses dtype=
+    a = np.arange(int(np.prod(shape))).reshape(shape).astype(np.uint32)
+    for dt, casting in ((np.int64, "safe"), (np.float32, "safe"), (np.int8, "safe"), (np.int8, "no")):
+        def run(xp, x):
+            return xp.einsum(spec, x, dtype=dt, casting=casting)
+        try:
+            want = run(np, a)
+        except TypeError:
+            same_error(lambda: run(np, a), lambda: run(pygpu, pygpu.asarray(a, device=device)))
+            continue
+        assert_array_equal(run(pygpu, pygpu.asarray(a, device=device)), want)
+    assert_array_equal(pygpu.einsum("->", 2.0, dtype=np.float32), np.asarray(np.einsum("->", 2.0, dtype=np.float32)))
 
 
 def test_numpy_einsum_dispatches(device):
