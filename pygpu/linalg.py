@@ -452,8 +452,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     A = _array(A)
-    if A.ndim < 2:
-        return int(bool(_reduce("any", _core.not_equal(A, 0))))
+    if A.ndim < 2:   # NumPy's int, as a 0-d array like every other rank (and no synchronisation)
+        return _reduce("any", _core.not_equal(A, 0)).astype(_np.int64)
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
