@@ -78,7 +78,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
-    X = X - avg[:, None]
+    # NumPy subtracts in place (X -= avg), so an integer or bool dtype= refuses the float means
+    X = _pg.subtract(X, avg[:, None], out=_pg.empty_like(X))
     X_T = X.T if w is None else (X * w).T
     if _np.issubdtype(X_T.dtype, _np.complexfloating):
         X_T = _pg.conj(X_T)

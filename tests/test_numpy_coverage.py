@@ -561,6 +561,13 @@ def test_cov_edge_cases():
         pygpu.cov(pygpu.ones((2, 3)), aweights=[-1.0, 1, 1])
     with pytest.raises(RuntimeError, match="incompatible numbers"):
         pygpu.cov(pygpu.ones((2, 3)), fweights=[1, 1])
+    # an integer or bool dtype=: NumPy subtracts the float means in place, and refuses the cast
+    m = np.arange(6).reshape(2, 3)
+    for dt in ("int8", "uint32", "int64", "bool"):
+        for f in ("cov", "corrcoef"):
+            same_error(lambda: getattr(np, f)(m, dtype=dt), lambda: getattr(pygpu, f)(pygpu.asarray(m), dtype=dt))
+        same_error(lambda: np.cov(m, dtype=dt, aweights=[1.0, 2.0, 1.0]),
+                   lambda: pygpu.cov(pygpu.asarray(m), dtype=dt, aweights=[1.0, 2.0, 1.0]))
 
 
 @pytest.mark.parametrize("dtype", [np.int16, np.float32, np.float64])
