@@ -429,6 +429,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
     edges, uniform = _bin_edges(a, bins, range, weights)
+    if weights is not None and weights.dtype.kind == "b" and not uniform:
+        # NumPy adds the int64 cumsum of the weights into a bool histogram for edges it is given
+        check_cast("add", _np.int64, _np.bool_)
     host_edges = edges.astype(_np.float64)
     if weights is not None and weights.dtype.kind == "c":
         re, total_re = _core._histogram(a, host_edges, uniform, weights.real)
@@ -439,10 +442,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         n, total = _core._histogram(a, host_edges, uniform, weights)
         if weights is not None:
             n = n.astype(weights.dtype)
-            total = total.astype(weights.dtype)
+            # density divides by NumPy's n.sum(): for bool weights, the number of True bins
+            total = _core.sum(n) if weights.dtype.kind == "b" else total.astype(weights.dtype)
     bin_edges = _core.asarray(edges, device=a.device)
     if density:
-        db = _core.asarray(_np.diff(edges), device=a.device)
+        db = _core.asarray(_np.diff(edges).astype(_np.float64), device=a.device)   # NumPy's widths: float
         return n / db / total, bin_edges
     return n, bin_edges
 

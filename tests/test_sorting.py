@@ -393,6 +393,28 @@ def test_histogram(device, dtype):
         assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("wdt", ["float16", "float32", "float64", "int64", "bool"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8"])
+def test_histogram_weights_dtypes(device, dtype, wdt):
+    # NumPy divides a density by float64 bin widths and by n.sum() (for bool weights, the number
+    # of True bins); with edges given, it refuses to add bool weights' int64 cumsum into bools
+    x = np.arange(10).astype(dtype) + (0.5 if dtype != "int8" else 0)
+    w = (np.arange(10) % 3).astype(wdt)
+    p, pw = pygpu.asarray(x, device=device), pygpu.asarray(w, device=device)
+    for kw in [{"bins": 10, "range": [1, 9]}, {"bins": [0, 2.5, 5, 9.5]}]:
+        for density in (False, True):
+            if wdt == "bool" and not isinstance(kw["bins"], int):
+                with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from dtype"):
+                    np.histogram(x, weights=w, density=density, **kw)
+                with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from dtype"):
+                    pygpu.histogram(p, weights=pw, density=density, **kw)
+                continue
+            r, _ = pygpu.histogram(p, weights=pw, density=density, **kw)
+            e, _ = np.histogram(x, weights=w, density=density, **kw)
+            assert r.dtype == e.dtype, (r.dtype, e.dtype)
+            np.testing.assert_allclose(r.get(), e, rtol=1e-3)
+
+
 def test_histogram_errors(device):
     p = pygpu.asarray([1.0, 2.0], device=device)
     for kw in [{"bins": -1}, {"range": (2, 1)}, {"bins": [2, 1]}, {"bins": [[1, 2]]}, {"range": (0, np.inf)},
