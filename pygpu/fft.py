@@ -20,6 +20,7 @@ works out in Python (dtypes, axes, lengths, the factor) is kept per (dtype, shap
 repeated transform of a contiguous input is one cuFFT call and ~2 us of Python.
 pygpu._core._cufft is the one call into the library (csrc/math/fft_cuda.c)."""
 import operator as _operator
+import warnings as _warnings
 
 import numpy as _np
 
@@ -61,6 +62,12 @@ def _run(name, a, out, **kwargs):
             raise TypeError(f"out must be a pygpu array, not {type(out).__name__}")
         if out.device != a.device:
             raise ValueError(f"out is on {out.device}, the input on {a.device}")
+    if "s" in kwargs:
+        _nd_deprecations(kwargs)
+        if kwargs["axes"] is not None and len(kwargs["axes"]) == 0:
+            # no axes: numpy.fft's fftn & co. return the input itself, its rfftn & co. fail on s[-1]
+            getattr(_np.fft, name)(_np.zeros((1,) * a.ndim, a.dtype), **kwargs)   # NumPy's error, if any
+            return a
     if not _on_cpu(a):
         return _into(_gpu(name, a, kwargs), out, name)
     _check_norm(kwargs.get("norm"))
@@ -68,6 +75,11 @@ def _run(name, a, out, **kwargs):
         axes, lengths = _axes_and_lengths(name, a, kwargs)
         if name in ("irfft", "irfft2", "irfftn", "hfft") and axes and lengths[-1] is None:
             _points(2 * (a.shape[axes[-1]] - 1))   # NumPy's error for 2 (m - 1) == 0 (SciPy's answers a shape)
+        if kwargs.get("s") is not None and None in list(kwargs["s"]):
+            # None in s: the axis's default length (SciPy refuses None)
+            last = 2 * (a.shape[axes[-1]] - 1) if name.startswith("irfft") else a.shape[axes[-1]]
+            kwargs = dict(kwargs, s=tuple(a.shape[ax] if n is None else n for n, ax in zip(lengths[:-1], axes))
+                          + (last if lengths[-1] is None else lengths[-1],))
     host = _np.asarray(a)
     axes = kwargs.get("axes")
     repeated = axes is not None and len({ax % max(a.ndim, 1) for ax in axes}) != len(axes)
@@ -85,6 +97,23 @@ def _run(name, a, out, **kwargs):
         _np.asarray(out)[...] = result
         return out
     return _wrap(result if result.dtype == want else result.astype(want), a.device)
+
+
+def _nd_deprecations(kwargs):
+    """NumPy 2's DeprecationWarnings (numpy.fft's _cook_nd_args) for s without axes, None in s."""
+    s = kwargs["s"]
+    if s is None:
+        return
+    if kwargs["axes"] is None:
+        _warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0). In a future "
+                       "version of NumPy, this will raise an error and `s[i]` will correspond to the size along the "
+                       "transformed axis specified by `axes[i]`. To retain current behaviour, pass a sequence "
+                       "[0, ..., k-1] to `axes` for an array of dimension k.", DeprecationWarning, stacklevel=4)
+    if None in list(s):
+        _warnings.warn("Passing an array containing `None` values to `s` is deprecated in NumPy 2.0 and will raise "
+                       "an error in a future version of NumPy. To use the default behaviour of the corresponding 1-D "
+                       "transform, pass the value matching the default for its `n` parameter. To use the default "
+                       "behaviour for every axis, the `s` argument can be omitted.", DeprecationWarning, stacklevel=4)
 
 
 def _on_cpu(a):
@@ -155,7 +184,8 @@ def _axes_and_lengths(name, a, kwargs):
         else:
             if len(s) != len(axes):
                 raise ValueError("Shape and axes have different lengths.")
-            lengths = tuple(None if n == -1 else n for n in s)
+            # -1: the input's length (numpy.fft's, for irfftn's last axis too); None: the default
+            lengths = tuple(a.shape[ax] if n is not None and n == -1 else n for n, ax in zip(s, axes))
     return axes, tuple(None if n is None else _points(n) for n in lengths)
 
 

@@ -6,6 +6,7 @@ lengths cut and padded, one batched plan or one axis at a time, normalisation af
 with a NumPy stand-in for the one cuFFT call (pygpu._core._cufft) that checks the layouts it is
 given as the C binding does and overwrites complex-to-real inputs as cuFFT may."""
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -111,6 +112,36 @@ def test_several_dimensions(device, name, dtype):
         close(getattr(pfft, name)(pygpu.asarray(y, device=device)), getattr(np.fft, name)(y))
         close(getattr(pfft, name)(px, s=(5, 13), axes=(2, 2)), getattr(np.fft, name)(x, s=(5, 13), axes=(2, 2)))
         close(getattr(pfft, name)(px, s=(3, 7, 11), axes=(0, 1, 2)), getattr(np.fft, name)(x, s=(3, 7, 11), axes=(0, 1, 2)))
+
+
+@pytest.mark.parametrize("name", ["fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn", "irfftn"])
+def test_lengths_minus_one_none_and_no_axes(device, name):
+    # s: -1 is the input's length (irfftn's last axis too, not 2 (m - 1)), None the axis's default
+    # (NumPy 2 deprecates it, and s without axes, with its DeprecationWarnings); no axes: fftn & co.
+    # return the input itself, rfftn & co. raise NumPy's IndexError
+    x = signal((2, 3, 4), np.float64)
+    px = pygpu.asarray(x, device=device)
+    for s, axes in [((2, -1), (0, 2)), ((-1, -1), (1, 2)), ((None, 3), (1, 2)), ((3, None), (1, 2)), ((-1, 3), None),
+                    (None, ()), ((), ()), ((3,), ())]:
+        with warnings.catch_warnings(record=True) as w_np:
+            warnings.simplefilter("always")
+            try:
+                want = getattr(np.fft, name)(x, s=s, axes=axes)
+            except Exception as e:
+                want = e
+        with warnings.catch_warnings(record=True) as w_pg:
+            warnings.simplefilter("always")
+            if isinstance(want, Exception):
+                with pytest.raises(type(want)):
+                    getattr(pfft, name)(px, s=s, axes=axes)
+            else:
+                got = getattr(pfft, name)(px, s=s, axes=axes)
+                if want is x:
+                    assert got is px
+                else:
+                    close(got, want)
+        assert [(w.category, str(w.message)) for w in w_pg] == [(w.category, str(w.message)) for w in w_np]
+        assert all(w.filename == __file__ for w in w_pg)
 
 
 def test_round_trips_and_out(device):
