@@ -743,8 +743,14 @@ class RandomState:
         """Restarts the stream from seed (None: fresh OS entropy; else, as NumPy's RandomState, an
         int in [0, 2**32) or a 1-d sequence of them)."""
         _check_legacy_seed(seed)
-        self._bit_generator = Philox4x32(seed)
-        self._generator = Generator(self._bit_generator)
+        fresh = Philox4x32(seed)
+        if "_bit_generator" not in self.__dict__:
+            self._bit_generator = fresh
+            self._generator = Generator(fresh)
+        else:   # in place, as NumPy's: a method taken before (f = rs.beta) draws the new stream too
+            bg = self._bit_generator
+            with bg.lock:
+                bg._key, bg._counter, bg._seed_seq = fresh._key, fresh._counter, fresh._seed_seq
 
     def get_state(self, legacy=True):
         """The stream's state, for set_state: NumPy's dict for a RandomState whose bit generator is

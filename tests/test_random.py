@@ -178,6 +178,22 @@ def test_pickle_continues_the_stream():
     assert str(g) == "Generator(Philox4x32)"
 
 
+def test_reseeding_a_random_state_reaches_methods_taken_before():
+    # NumPy's RandomState.seed reseeds in place: f = rs.beta taken earlier draws the new stream
+    rs = pr.RandomState(5)
+    methods = [rs.beta, rs.random_sample, rs.standard_gamma, rs.randint]
+    args = [(1.0, 3.0, 4), (4,), (2.0, 4), (0, 100, 4)]
+    rs.seed(7)
+    first = [f(*a).get() for f, a in zip(methods, args)]
+    rs.seed(7)
+    again = [f(*a).get() for f, a in zip(methods, args)]
+    fresh = pr.RandomState(7)
+    new = [getattr(fresh, f.__name__)(*a).get() for f, a in zip(methods, args)]
+    for x, y, z in zip(first, again, new):
+        np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(x, z)
+
+
 # ---------------------------------------------------------------------- sizes, dtypes, out=
 
 def test_sizes_and_devices(device):
