@@ -13,10 +13,18 @@ import numpy as np
 import pygpu as _pg
 
 
-def _values(v, name, check, message, nan_ok=False):
+def _floats(v, none_is_nan=False):
+    """A real parameter as a float64 host array; None is NumPy's TypeError (np.asarray makes it NaN)
+    unless none_is_nan (where NumPy reads the parameter as an array)."""
+    if v is None and not none_is_nan:
+        raise TypeError("must be real number, not NoneType")
+    return np.asarray(v.get() if isinstance(v, _pg.ndarray) else v, dtype=np.float64)
+
+
+def _values(v, name, check, message, nan_ok=False, none_is_nan=False):
     """A parameter as a host array, checked as NumPy checks it (ValueError with its message); a
     NaN fails the check unless nan_ok (NumPy's scale < 0 test lets it through: the draw is NaN)."""
-    a = np.asarray(v.get() if isinstance(v, _pg.ndarray) else v, dtype=np.float64)
+    a = _floats(v, none_is_nan)
     with np.errstate(invalid="ignore"):
         bad = ~(check(a) | np.isnan(a)) if nan_ok else ~check(a) | np.isnan(a)
     if np.any(bad):
@@ -95,7 +103,7 @@ class ComposedDistributions:
 
     def gumbel(self, loc=0.0, scale=1.0, size=None, *, device=None):
         """loc - scale * log(E)."""
-        loc = np.asarray(loc.get() if isinstance(loc, _pg.ndarray) else loc, dtype=np.float64)
+        loc = _floats(loc)
         s = _non_negative(scale, "scale")
         shape = _shape_of(size, loc, s)
         e = self.standard_exponential(shape, device=device)
@@ -103,8 +111,7 @@ class ComposedDistributions:
 
     def triangular(self, left, mode, right, size=None, *, device=None):
         """The triangular distribution on [left, right] peaking at mode (by inversion)."""
-        lo, mo, hi = (np.asarray(v.get() if isinstance(v, _pg.ndarray) else v, dtype=np.float64)
-                      for v in (left, mode, right))
+        lo, mo, hi = (_floats(v) for v in (left, mode, right))
         if np.any(lo > mo):
             raise ValueError("left > mode")
         if np.any(mo > hi):
@@ -163,8 +170,8 @@ class ComposedDistributions:
 
     def negative_binomial(self, n, p, size=None, *, device=None):
         """Failures before the n-th success: poisson(gamma(n, (1 - p) / p)) (int64)."""
-        n = _values(n, "n", lambda a: a > 0, "{name} <= 0")
-        p = _values(p, "p", lambda a: (a > 0) & (a <= 1), "{name} <= 0, {name} > 1 or {name} is NaN")
+        n = _values(n, "n", lambda a: a > 0, "{name} <= 0", none_is_nan=True)
+        p = _values(p, "p", lambda a: (a > 0) & (a <= 1), "{name} <= 0, {name} > 1 or {name} is NaN", none_is_nan=True)
         shape = _shape_of(size, n, p)
         nb, pb = np.broadcast_to(n, shape), np.broadcast_to(p, shape)
         y = self.gamma(nb, (1.0 - pb) / pb, shape, device=device)
@@ -174,6 +181,8 @@ class ComposedDistributions:
         """Points on the simplex: standard_gamma(alpha) normalised along the last axis; for small
         alphas (all below 0.1, where the gammas underflow to 0 and 0/0 gave NaN rows) NumPy's
         stick-breaking by beta draws. A NaN alpha gives NaN points, as NumPy's."""
+        if np.ndim(alpha) == 0:
+            len(alpha)   # NumPy takes len(alpha) first: Python's TypeError for a scalar
         alpha = np.asarray(alpha.get() if isinstance(alpha, _pg.ndarray) else alpha, dtype=np.float64)
         if alpha.ndim != 1:
             raise ValueError("alpha must be a one-dimensional array")
@@ -336,7 +345,7 @@ class ComposedDistributions:
     def vonmises(self, mu, kappa, size=None, *, device=None):
         """The von Mises distribution on [-pi, pi] (Best and Fisher's rejection; uniform for
         kappa < 1e-8, a wrapped normal for kappa > 1e6, as NumPy's)."""
-        mu = np.asarray(mu.get() if isinstance(mu, _pg.ndarray) else mu, dtype=np.float64)
+        mu = _floats(mu)
         kappa = _non_negative(kappa, "kappa")
         shape = _shape_of(size, mu, kappa)
         mus, kappas = np.broadcast_to(mu, shape).reshape(-1), np.broadcast_to(kappa, shape).reshape(-1)

@@ -204,7 +204,10 @@ def _check_output(out, dtype, size, require_c):
 
 
 def _host(x, dtype):
-    """x (a number, sequence, NumPy or pygpu array) as a NumPy array of dtype."""
+    """x (a number, sequence, NumPy or pygpu array) as a NumPy array of dtype; None is NumPy's
+    TypeError for a real parameter (np.asarray would make it NaN)."""
+    if x is None and np.dtype(dtype).kind == "f":
+        raise TypeError("must be real number, not NoneType")
     return np.asarray(np.asarray(x), dtype=dtype)
 
 
@@ -511,6 +514,8 @@ def _permutation(bg, n, dev):
 
 
 def _shuffle(bg, x, axis):
+    if isinstance(x, (ndarray, np.ndarray)) and x.ndim == 0:
+        raise TypeError("len() of unsized object")   # NumPy's, before any axis check
     if isinstance(x, ndarray):
         if not x.flags["WRITEABLE"]:
             raise ValueError("array is read-only")
@@ -839,6 +844,17 @@ class RandomState:
         """A shuffled copy of x along its first axis (of arange(x) for an int)."""
         return self._generator.permutation(x, device=device)
 
+    def hypergeometric(self, ngood, nbad, nsample, size=None, *, device=None):
+        """The Generator's, but nsample < 1 refused, as NumPy's legacy RandomState refuses it
+        (after its ngood < 0 and nbad < 0 checks)."""
+        ns = np.asarray(nsample.get() if isinstance(nsample, ndarray) else nsample)
+        if ns.dtype.kind in "iuf" and np.any(ns < 1):
+            for v, name in ((ngood, "ngood"), (nbad, "nbad")):
+                if np.any(np.asarray(v.get() if isinstance(v, ndarray) else v) < 0):
+                    raise ValueError(f"{name} < 0")
+            raise ValueError("nsample < 1 or nsample is NaN" if ns.ndim == 0 else "nsample < 1 or nsample contains NaNs")
+        return self._generator.hypergeometric(ngood, nbad, nsample, size, device=device)
+
     def __getattr__(self, name):
         # the other distributions (exponential, gamma, poisson, ...) as the Generator's
         if name.startswith("_") or name not in _LEGACY_FORWARDED:
@@ -850,7 +866,7 @@ _LEGACY_FORWARDED = {"beta", "binomial", "chisquare", "exponential", "gamma", "g
                      "lognormal", "poisson", "standard_exponential", "standard_gamma", "standard_t", "bytes",
                      "standard_cauchy", "rayleigh", "pareto", "weibull", "power", "gumbel", "triangular", "wald", "f",
                      "noncentral_chisquare", "noncentral_f", "negative_binomial", "dirichlet", "multivariate_normal",
-                     "multinomial", "logseries", "zipf", "vonmises", "hypergeometric"}
+                     "multinomial", "logseries", "zipf", "vonmises"}
 
 # ---------------------------------------------------------------------- the global RandomState
 
@@ -976,6 +992,7 @@ def _module_function(name):
 
 
 # the module functions NumPy's np.random has for every distribution, on the global RandomState
-for _name in sorted(_LEGACY_FORWARDED):
+# (hypergeometric is RandomState's own, with the legacy nsample check)
+for _name in sorted(_LEGACY_FORWARDED | {"hypergeometric"}):
     globals()[_name] = _module_function(_name)
 del _name
