@@ -1,0 +1,1 @@
+import cupy  # noqa: F401  (cupy._internals registers the cupy_backends name stubs)
