@@ -6,6 +6,7 @@ import pytest
 import pygpu
 from pygpu import cuda
 from conftest import assert_array_equal
+from test_raw_kernels_cuda_mock import needs_kernels
 
 
 def test_availability_is_consistent():
@@ -156,6 +157,7 @@ def test_cupy_runtime_names_in_this_process():
                 call()
 
 
+@needs_kernels   # the fake driver's device exists only where the build has kernels
 def test_cupy_runtime_names_on_a_gpu(mock_driver):
     """The same on the fake driver's GPU: CuPy's cudaDeviceProp keys from the driver's attributes."""
     from conftest import run_mock
@@ -197,6 +199,7 @@ def test_select_device_use_gpus_and_close_without_a_gpu():
     assert seen == ["cpu"]
 
 
+@needs_kernels
 def test_select_device_use_gpus_and_close(mock_driver):
     """CuPy's Device.use() and Numba's select_device: the thread's current device from then on,
     or until the end of the `with` block it is called in (then the device before the block);
