@@ -94,7 +94,7 @@ def driverGetVersion():
 def runtimeGetVersion():
     """The CUDA version pygpu's kernels were built with (13000 for 13.0; 0 for a build without
     CUDA kernels)."""
-    return _core._build_info().get("cuda_build_version", 0)
+    return _core._build_info().get("cuda_build_version") or 0   # None: no CUDA kernels built
 
 
 def deviceSynchronize():
